@@ -1,0 +1,35 @@
+// The typed client merchants import: openapi-fetch over the types generated from openapi.yaml.
+//
+//   const payments = createPaymentsClient({ baseUrl: 'http://localhost:3000/api', apiKey });
+//   const { data, error, response } = await payments.POST('/payment-links', { body: {...} });
+import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import type { components, operations, paths } from '../generated/openapi.js';
+
+export type { components, operations, paths };
+export type PaymentLink = components['schemas']['PaymentLink'];
+export type OpenPaymentLink = components['schemas']['OpenPaymentLink'];
+export type Token = components['schemas']['Token'];
+export type ValidationErrorBody = components['schemas']['ValidationError'];
+export type ErrorBody = components['schemas']['Error'];
+
+export type PaymentsClient = Client<paths, 'application/json'>;
+
+export interface PaymentsClientOptions extends Omit<ClientOptions, 'baseUrl'> {
+  /** The API base, e.g. `http://localhost:3000/api` (the seed's `{base_url}`). */
+  baseUrl: string;
+  /** The business's API key (`sk_...`). */
+  apiKey: string;
+}
+
+export function createPaymentsClient({ baseUrl, apiKey, headers, ...options }: PaymentsClientOptions): PaymentsClient {
+  return createClient<paths>({
+    ...options,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    headers: { Accept: 'application/json', Authorization: `Bearer ${apiKey}`, ...(headers as Record<string, string> | undefined) },
+  });
+}
+
+/** A 422 body: `errors` maps each failing field to its messages. */
+export function isValidationError(error: unknown): error is ValidationErrorBody {
+  return typeof error === 'object' && error !== null && 'errors' in error && typeof (error as ValidationErrorBody).errors === 'object';
+}

@@ -1,0 +1,60 @@
+// Businesses and their API keys, against the database DATABASE_URL names (default: the embedded one).
+//   create-key --business "<name>"   creates the business if needed; prints the new key alone on the last line
+//   revoke-key --key <key> | --prefix <prefix>
+//   list-keys
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../server/config.js';
+import { issueKey, listKeys, revokeKey } from '../server/store/api-keys.js';
+import { findOrCreateBusiness } from '../server/store/businesses.js';
+import { connect, type Db } from '../server/store/db.js';
+import { migrateLatest } from '../server/store/migrate.js';
+
+class UsageError extends Error {}
+
+const commands: Record<string, (db: Db, args: string[]) => Promise<void>> = {
+  async 'create-key'(db, args) {
+    const { values } = parseArgs({ args, options: { business: { type: 'string' } } });
+    const name = values.business?.trim();
+    if (!name) throw new UsageError('create-key needs --business "<name>"');
+    if (name.length > 200) throw new UsageError('--business must be at most 200 characters');
+    const business = await findOrCreateBusiness(db, name);
+    const { key, prefix } = await issueKey(db, business.id);
+    console.error(`Key ${prefix}… issued for "${business.name}" (business_id ${business.id}). It is shown once; store it now.`);
+    console.log(key);
+  },
+  async 'revoke-key'(db, args) {
+    const { values } = parseArgs({ args, options: { key: { type: 'string' }, prefix: { type: 'string' } } });
+    const target = values.key ?? values.prefix;
+    if (!target) throw new UsageError('revoke-key needs --key <key> or --prefix <prefix>');
+    const revoked = await revokeKey(db, target);
+    if (revoked === 0) throw new UsageError('no live key matches');
+    console.log(`revoked ${revoked} key${revoked === 1 ? '' : 's'}`);
+  },
+  async 'list-keys'(db) {
+    for (const key of await listKeys(db)) {
+      console.log(`${key.prefix}…  ${key.revoked_at ? 'revoked' : 'live   '}  ${key.business}`);
+    }
+  },
+};
+
+async function main([command = '', ...args]: string[]): Promise<number> {
+  const run = commands[command];
+  if (!run) {
+    console.error(`usage: keys.ts <${Object.keys(commands).join('|')}> [options]`);
+    return 2;
+  }
+  const db = connect(loadConfig().databaseUrl);
+  try {
+    await migrateLatest(db);
+    await run(db, args);
+    return 0;
+  } catch (error) {
+    if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;
+    console.error(`${command}: ${error.message}`);
+    return 2;
+  } finally {
+    await db.destroy();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,59 @@
+// Money is integer minor units (cents) inside the service. These functions are the only places where
+// text or JSON numbers from the boundary become cents, and cents become JSON numbers in currency units.
+
+/** Payment-link amounts, in cents (seed section 8). Open-link minimum amounts use the same bounds. */
+export const AMOUNT_MIN_CENTS = 500;
+export const AMOUNT_MAX_CENTS = 3_000_000;
+
+export type DecimalParse =
+  | { kind: 'ok'; cents: bigint }
+  | { kind: 'not-a-number' }
+  | { kind: 'too-precise'; cents: bigint };
+
+const DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?$/;
+
+/**
+ * Reads a decimal amount in currency units ("100.00", "25.5", 25.5) as cents without floating-point
+ * arithmetic. More than two decimals is reported (with the value truncated to cents, for bound checks).
+ */
+export function parseUnits(value: string | number): DecimalParse {
+  if (typeof value === 'number' && !Number.isFinite(value)) return { kind: 'not-a-number' };
+  // String(number) is the shortest text that round-trips, so 25.5 reads as "25.5", never 25.4999...
+  const text = typeof value === 'number' ? numberToPlainText(value) : value;
+  const match = DECIMAL.exec(text);
+  if (!match) return { kind: 'not-a-number' };
+  const [, sign, whole = '0', fraction = ''] = match;
+  const cents = BigInt(whole) * 100n + BigInt((fraction + '00').slice(0, 2));
+  const signed = sign === '-' ? -cents : cents;
+  return fraction.replace(/0+$/, '').length > 2 ? { kind: 'too-precise', cents: signed } : { kind: 'ok', cents: signed };
+}
+
+function numberToPlainText(value: number): string {
+  const text = String(value);
+  if (!/e/i.test(text)) return text;
+  // Exponent forms only appear below 1e-6 or from 1e21: both far outside any bound we accept, so an
+  // approximation that keeps the order of magnitude is enough for the bound check that follows.
+  return Math.abs(value) >= 1 ? BigInt(Math.trunc(value)).toString() : value.toFixed(20);
+}
+
+/** Reads a payment-link amount already validated as an integer or an integer string. */
+export function parseCents(value: number | string): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+/** Cents to a JSON number in currency units: 2550 -> 25.5, 10000 -> 100. */
+export function centsToUnits(cents: number | bigint): number {
+  const value = BigInt(cents);
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  const text = `${negative ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+  return Number(text);
+}
+
+/** Cents as text in currency units with two decimals, for pages and e-mails: 2550 -> "25.50". */
+export function formatUnits(cents: number | bigint): string {
+  const value = BigInt(cents);
+  const abs = value < 0n ? -value : value;
+  const whole = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${value < 0n ? '-' : ''}${whole}.${(abs % 100n).toString().padStart(2, '0')}`;
+}

@@ -1,0 +1,35 @@
+// Validation rules the OpenAPI schema cannot express. Each returns Laravel-style field errors and only
+// judges a field the schema has accepted the type of, so a field is never reported twice.
+import { AMOUNT_MAX_CENTS, AMOUNT_MIN_CENTS, centsToUnits, parseUnits } from './money.js';
+
+export type FieldErrors = Record<string, string[]>;
+
+/** `amount` as an integer string: the schema bounds (minimum/maximum) only apply to JSON numbers. */
+export function amountStringRule(body: unknown): FieldErrors {
+  const amount = field(body, 'amount');
+  if (typeof amount !== 'string' || !/^[0-9]+$/.test(amount)) return {};
+  const cents = BigInt(amount);
+  if (cents < BigInt(AMOUNT_MIN_CENTS)) return { amount: [`The amount must be at least ${AMOUNT_MIN_CENTS}.`] };
+  if (cents > BigInt(AMOUNT_MAX_CENTS)) return { amount: [`The amount must not be greater than ${AMOUNT_MAX_CENTS}.`] };
+  return {};
+}
+
+/** `minimum_amount`: a decimal in currency units with at most two decimals, within the payment-link bounds. */
+export function minimumAmountRule(body: unknown): FieldErrors {
+  const value = field(body, 'minimum_amount');
+  if (typeof value !== 'string' && typeof value !== 'number') return {};
+  const parsed = parseUnits(value);
+  if (parsed.kind === 'not-a-number') return { minimum_amount: ['The minimum amount must be a number.'] };
+  const messages: string[] = [];
+  if (parsed.cents < BigInt(AMOUNT_MIN_CENTS)) {
+    messages.push(`The minimum amount must be at least ${centsToUnits(AMOUNT_MIN_CENTS)}.`);
+  } else if (parsed.cents > BigInt(AMOUNT_MAX_CENTS)) {
+    messages.push(`The minimum amount must not be greater than ${centsToUnits(AMOUNT_MAX_CENTS)}.`);
+  }
+  if (parsed.kind === 'too-precise') messages.push('The minimum amount format is invalid.');
+  return messages.length ? { minimum_amount: messages } : {};
+}
+
+function field(body: unknown, name: string): unknown {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+}

@@ -1,0 +1,114 @@
+import type { components } from '../../generated/openapi.js';
+import { isId } from '../domain/ids.js';
+import { parseCents } from '../domain/money.js';
+import { amountStringRule } from '../domain/rules.js';
+import { ok } from '../http/envelope.js';
+import { ConflictError, NotFoundError } from '../http/errors.js';
+import type { Operations } from '../http/operations.js';
+import { paginator } from '../http/paginator.js';
+import {
+  deletePaymentLink,
+  findPaymentLink,
+  insertPaymentLink,
+  listPaymentLinks,
+  updatePaymentLink,
+  type ChangeResult,
+  type PaymentLinkFields,
+  type PaymentLinkRecord,
+} from '../store/payment-links.js';
+import type { HandlerDeps } from './deps.js';
+import { createdBetween, pageRequest } from './listing.js';
+
+type PaymentLink = components['schemas']['PaymentLink'];
+type PaymentLinkWrite = components['schemas']['PaymentLinkWrite'];
+
+export function paymentUrl(publicUrl: string, id: string): string {
+  return `${publicUrl}/payment/pay?id=${id}`;
+}
+
+/** The writable fields, copied by name: read-only and unknown fields in the body never reach the store. */
+function writableFields(body: PaymentLinkWrite): PaymentLinkFields {
+  return {
+    email: body.email,
+    phone_no: body.phone_no ?? null,
+    currency: body.currency,
+    amount: parseCents(body.amount),
+    title: body.title,
+    description: body.description ?? null,
+    redirect_url: body.redirect_url ?? null,
+    reference: body.reference ?? null,
+    reference_2: body.reference_2 ?? null,
+  };
+}
+
+const notFound = () => new NotFoundError('Payment link not found.');
+
+function changed(result: ChangeResult): PaymentLinkRecord {
+  if (result.outcome === 'paid') throw new ConflictError('The payment link has already been paid.');
+  if (result.outcome === 'missing') throw notFound();
+  return result.record;
+}
+
+export function paymentLinkOperations({ db, publicUrl }: HandlerDeps) {
+  const present = (record: PaymentLinkRecord): PaymentLink => ({
+    _id: record._id,
+    business_id: record.business_id,
+    email: record.email,
+    phone_no: record.phone_no,
+    currency: record.currency,
+    amount: record.amount,
+    title: record.title,
+    description: record.description,
+    redirect_url: record.redirect_url,
+    reference: record.reference,
+    reference_2: record.reference_2,
+    status: record.status,
+    paid: record.paid,
+    payment_url: paymentUrl(publicUrl, record._id),
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  });
+
+  return {
+    createPaymentLink: {
+      rules: [amountStringRule],
+      async handle({ body, business }) {
+        return ok(present(await insertPaymentLink(db, business.id, writableFields(body))));
+      },
+    },
+    getPaymentLink: {
+      async handle({ path, business }) {
+        const record = isId(path.payment_link_id) ? await findPaymentLink(db, business.id, path.payment_link_id) : undefined;
+        if (!record) throw notFound();
+        return ok(present(record));
+      },
+    },
+    updatePaymentLink: {
+      rules: [amountStringRule],
+      async handle({ path, body, business }) {
+        if (!isId(path.payment_link_id)) throw notFound();
+        return ok(present(changed(await updatePaymentLink(db, business.id, path.payment_link_id, writableFields(body)))));
+      },
+    },
+    deletePaymentLink: {
+      async handle({ path, business }) {
+        if (!isId(path.payment_link_id)) throw notFound();
+        return ok(present(changed(await deletePaymentLink(db, business.id, path.payment_link_id))));
+      },
+    },
+    listPaymentLinks: {
+      async handle({ query, rawQuery, business }) {
+        const page = pageRequest(query);
+        const filter = query.filter ?? {};
+        const result = await listPaymentLinks(
+          db,
+          business.id,
+          { status: filter.status, reference: filter.reference, reference_2: filter.reference_2, email: filter.email, createdBetween: createdBetween(filter.created_at_between) },
+          page,
+        );
+        const input = { path: `${publicUrl}/api/payment-links`, rawQuery, page: page.page, perPage: page.perPage, total: result.total, count: result.rows.length };
+        return ok(paginator(input, result.rows.map(present)));
+      },
+    },
+  } satisfies Operations;
+}

@@ -1,0 +1,33 @@
+// Reads JSON request bodies under /api. Problems with the body (not JSON, malformed, too large) are
+// kept on ctx.state and raised by the API layer once the caller is authenticated, so an anonymous
+// caller learns nothing but 401.
+import { bodyParser } from '@koa/bodyparser';
+import type Koa from 'koa';
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
+
+export const BODY_LIMIT = '1mb';
+
+const parseJson = bodyParser({
+  enableTypes: ['json'],
+  jsonLimit: BODY_LIMIT,
+  // A body of `null`, `3` or `"text"` is read, then reported by validation as an empty input.
+  jsonStrict: false,
+  onError(error, ctx) {
+    ctx.state.bodyError = (error as { status?: number }).status === 413 ? new PayloadTooLargeError() : new BadRequestError();
+  },
+});
+
+function hasBody(ctx: Koa.Context): boolean {
+  const length = ctx.get('content-length');
+  return (length !== '' && length !== '0') || ctx.get('transfer-encoding') !== '';
+}
+
+export async function readJsonBody(ctx: Koa.Context): Promise<void> {
+  if (!hasBody(ctx)) return;
+  if (!ctx.is('application/json', '+json')) {
+    ctx.state.bodyError = new UnsupportedMediaTypeError();
+    ctx.req.resume();
+    return;
+  }
+  await parseJson(ctx, async () => {});
+}

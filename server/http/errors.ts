@@ -1,0 +1,82 @@
+// Errors are thrown as typed values anywhere below the HTTP layer and turned into responses in one
+// place (errorMiddleware), so no handler ever writes an error status itself.
+import type { FieldErrors } from '../domain/rules.js';
+import { VALIDATION_MESSAGE } from './validation-errors.js';
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+
+  body(): Record<string, unknown> {
+    return { message: this.message };
+  }
+}
+
+export class BadRequestError extends HttpError {
+  constructor(message = 'The request body is not valid JSON.') {
+    super(400, message);
+  }
+}
+
+export class UnauthenticatedError extends HttpError {
+  constructor() {
+    super(401, 'Unauthenticated.');
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(message = 'Not found.') {
+    super(404, message);
+  }
+}
+
+export class MethodNotAllowedError extends HttpError {
+  constructor(method: string, allowed: string[]) {
+    super(405, `The ${method} method is not supported for this route. Supported methods: ${allowed.join(', ')}.`, { Allow: allowed.join(', ') });
+  }
+}
+
+export class ConflictError extends HttpError {
+  constructor(message: string) {
+    super(409, message);
+  }
+}
+
+export class PayloadTooLargeError extends HttpError {
+  constructor() {
+    super(413, 'The request body must not be larger than 1 MiB.');
+  }
+}
+
+export class UnsupportedMediaTypeError extends HttpError {
+  constructor() {
+    super(415, 'The request body must be JSON (Content-Type application/json).');
+  }
+}
+
+export class ValidationError extends HttpError {
+  constructor(readonly errors: FieldErrors) {
+    super(422, VALIDATION_MESSAGE);
+  }
+
+  override body(): Record<string, unknown> {
+    return { message: this.message, errors: this.errors };
+  }
+}
+
+export interface ErrorResponse {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+/** Anything that is not one of ours is a 500 that discloses nothing. */
+export function toErrorResponse(error: unknown): ErrorResponse {
+  if (error instanceof HttpError) return { status: error.status, body: error.body(), headers: error.headers };
+  return { status: 500, body: { message: 'Server Error.' }, headers: {} };
+}

@@ -1,0 +1,23 @@
+import type { Executor } from './db.js';
+import { nowIso } from './timestamps.js';
+
+export interface Business {
+  id: number;
+  name: string;
+}
+
+export async function findBusinessByName(db: Executor, name: string): Promise<Business | undefined> {
+  return db<Business>('businesses').select('id', 'name').where({ name }).first();
+}
+
+export async function findOrCreateBusiness(db: Executor, name: string): Promise<Business> {
+  const existing = await findBusinessByName(db, name);
+  if (existing) return existing;
+  const [row] = await db('businesses').insert({ name, created_at: nowIso() }).returning(['id', 'name']);
+  return { id: Number(row.id), name: row.name };
+}
+
+export async function countBusinesses(db: Executor): Promise<number> {
+  const row = await db('businesses').count({ count: '*' }).first();
+  return Number(row?.count ?? 0);
+}

@@ -1,0 +1,101 @@
+import type { DateRange } from '../domain/time.js';
+import { newId } from '../domain/ids.js';
+import type { Executor } from './db.js';
+import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pages.js';
+import { nowIso, toIsoMicros } from './timestamps.js';
+
+export type PaymentLinkStatus = 'Active' | 'Paid';
+
+/** What a merchant writes: copied field by field from a validated body, never spread from it. */
+export interface PaymentLinkFields {
+  email: string;
+  phone_no: string | null;
+  currency: string;
+  /** Cents. */
+  amount: number;
+  title: string;
+  description: string | null;
+  redirect_url: string | null;
+  reference: string | null;
+  reference_2: string | null;
+}
+
+export interface PaymentLinkRecord extends PaymentLinkFields {
+  _id: string;
+  business_id: number;
+  status: PaymentLinkStatus;
+  paid: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PaymentLinkFilters {
+  status?: PaymentLinkStatus;
+  reference?: string;
+  reference_2?: string;
+  email?: string;
+  createdBetween?: DateRange;
+}
+
+const TABLE = 'payment_links';
+const COLUMNS = ['_id', 'business_id', 'email', 'phone_no', 'currency', 'amount', 'title', 'description', 'redirect_url', 'reference', 'reference_2', 'status', 'paid', 'created_at', 'updated_at'];
+
+function toRecord(row: PaymentLinkRecord): PaymentLinkRecord {
+  return {
+    ...row,
+    business_id: Number(row.business_id),
+    amount: Number(row.amount),
+    paid: Boolean(row.paid),
+    created_at: toIsoMicros(row.created_at),
+    updated_at: toIsoMicros(row.updated_at),
+  };
+}
+
+function live(db: Executor, businessId: number) {
+  return db(TABLE).where({ business_id: businessId }).whereNull('deleted_at');
+}
+
+export async function insertPaymentLink(db: Executor, businessId: number, fields: PaymentLinkFields): Promise<PaymentLinkRecord> {
+  const now = nowIso();
+  const row = { _id: newId(), business_id: businessId, ...fields, status: 'Active', paid: false, created_at: now, updated_at: now };
+  await db(TABLE).insert(row);
+  return toRecord(row as PaymentLinkRecord);
+}
+
+export async function findPaymentLink(db: Executor, businessId: number, id: string): Promise<PaymentLinkRecord | undefined> {
+  const row = await live(db, businessId).select(COLUMNS).where({ _id: id }).first();
+  return row ? toRecord(row) : undefined;
+}
+
+export type ChangeResult = { outcome: 'changed'; record: PaymentLinkRecord } | { outcome: 'paid' } | { outcome: 'missing' };
+
+/** Tells a paid link (409) from one that is not there (404) after a guarded write changed nothing. */
+async function whyUnchanged(db: Executor, businessId: number, id: string): Promise<ChangeResult> {
+  const current = await findPaymentLink(db, businessId, id);
+  return current?.paid ? { outcome: 'paid' } : { outcome: 'missing' };
+}
+
+/** Replaces the writable fields of an unpaid link; the `paid = false` guard makes it safe against a racing payment. */
+export async function updatePaymentLink(db: Executor, businessId: number, id: string, fields: PaymentLinkFields): Promise<ChangeResult> {
+  const [row] = await live(db, businessId)
+    .where({ _id: id, paid: false })
+    .update({ ...fields, updated_at: nowIso() })
+    .returning(COLUMNS);
+  return row ? { outcome: 'changed', record: toRecord(row) } : whyUnchanged(db, businessId, id);
+}
+
+/** Soft-deletes an unpaid link and returns it as it was. */
+export async function deletePaymentLink(db: Executor, businessId: number, id: string): Promise<ChangeResult> {
+  const [row] = await live(db, businessId).where({ _id: id, paid: false }).update({ deleted_at: nowIso() }).returning(COLUMNS);
+  return row ? { outcome: 'changed', record: toRecord(row) } : whyUnchanged(db, businessId, id);
+}
+
+export async function listPaymentLinks(db: Executor, businessId: number, filters: PaymentLinkFilters, page: PageRequest): Promise<Page<PaymentLinkRecord>> {
+  const query = live(db, businessId).select(COLUMNS);
+  if (filters.status !== undefined) query.where('status', filters.status);
+  if (filters.reference !== undefined) query.where('reference', filters.reference);
+  if (filters.reference_2 !== undefined) query.where('reference_2', filters.reference_2);
+  if (filters.email !== undefined) query.where('email', filters.email);
+  whereCreatedBetween(query, filters.createdBetween);
+  return fetchPage(query, page, toRecord);
+}

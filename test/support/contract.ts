@@ -1,0 +1,74 @@
+// Checks responses against openapi.yaml with the same library and formats the server validates
+// requests with: the status must be declared for the operation, the body must be JSON matching the
+// declared schema, and declared headers must match too.
+import { fileURLToPath } from 'node:url';
+import type { Middleware } from 'openapi-fetch';
+import { SetMatchType, type Operation } from 'openapi-backend';
+import { OpenAPI31Backend, SPEC_PATH, customizeAjv } from '../../server/http/openapi.js';
+
+const spec = new OpenAPI31Backend({ definition: fileURLToPath(SPEC_PATH), apiRoot: '/api', customizeAjv });
+const ready = spec.init();
+
+export class ContractViolation extends Error {}
+
+export async function operationFor(method: string, path: string): Promise<Operation | undefined> {
+  await ready;
+  return spec.router.matchOperation({ method, path: new URL(path, 'http://x').pathname, headers: {} }) || undefined;
+}
+
+export interface ObservedResponse {
+  method: string;
+  /** Request path, e.g. /api/payment-links/abc. */
+  path: string;
+  status: number;
+  contentType: string | null;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** Throws a ContractViolation describing how the response departs from openapi.yaml. */
+export async function assertConforms(observed: ObservedResponse): Promise<void> {
+  const where = `${observed.method} ${observed.path} -> ${observed.status}`;
+  const operation = await operationFor(observed.method, observed.path);
+  if (!operation) throw new ContractViolation(`${where}: no operation in openapi.yaml`);
+  if (!operation.responses?.[String(observed.status)]) {
+    throw new ContractViolation(`${where}: status not declared for ${operation.operationId}`);
+  }
+  if (!observed.contentType?.startsWith('application/json')) {
+    throw new ContractViolation(`${where}: content type ${observed.contentType}, expected application/json`);
+  }
+  const result = spec.validateResponse(observed.body, operation, observed.status);
+  if (!result.valid) throw new ContractViolation(`${where}: body does not match the schema: ${JSON.stringify(result.errors)}\n${JSON.stringify(observed.body)}`);
+  const headers = spec.validateResponseHeaders(observed.headers, operation, { statusCode: observed.status, setMatchType: SetMatchType.Superset });
+  if (!headers.valid) throw new ContractViolation(`${where}: headers do not match: ${JSON.stringify(headers.errors)}`);
+}
+
+/** The error body every non-422 error uses, for responses that belong to no operation (404 path, 405). */
+export async function assertErrorBody(status: number, contentType: string | null, body: unknown): Promise<void> {
+  await ready;
+  if (!contentType?.startsWith('application/json')) throw new ContractViolation(`${status}: content type ${contentType}`);
+  const validate = customizeAjv(undefined, {}).compile((spec.definition.components?.schemas as Record<string, object>).Error!);
+  if (!validate(body)) throw new ContractViolation(`${status}: body is not {message}: ${JSON.stringify(body)}`);
+}
+
+/** Plugged into every test client: no response reaches a test without being checked against the spec. */
+export const conformance: Middleware = {
+  async onResponse({ request, response }) {
+    const text = await response.clone().text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // A body that is not JSON fails the content-type or schema check below.
+    }
+    await assertConforms({
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      headers: Object.fromEntries(response.headers.entries()),
+      body,
+    });
+    return undefined;
+  },
+};

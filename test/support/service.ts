@@ -1,0 +1,74 @@
+// The real service on 127.0.0.1:0 over its own fresh database, with two businesses and their
+// clients, so every test file runs in isolation and tenant checks have a second tenant at hand.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPaymentsClient, type PaymentsClient } from '../../client/index.js';
+import { startService, type RunningService } from '../../server/start.js';
+import { issueKey } from '../../server/store/api-keys.js';
+import { findOrCreateBusiness, type Business } from '../../server/store/businesses.js';
+import { conformance } from './contract.js';
+
+export interface Tenant {
+  business: Business;
+  key: string;
+  client: PaymentsClient;
+}
+
+export interface TestService {
+  service: RunningService;
+  /** http://127.0.0.1:port */
+  url: string;
+  /** http://127.0.0.1:port/api */
+  apiUrl: string;
+  a: Tenant;
+  b: Tenant;
+  /** A client for any key (e.g. a revoked or malformed one), responses still checked against the spec. */
+  clientFor(apiKey: string): PaymentsClient;
+  close(): Promise<void>;
+}
+
+export async function startTestService(options: { publicUrl?: string } = {}): Promise<TestService> {
+  const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
+  const service = await startService({ databaseUrl: `sqlite:${join(dir, 'test.sqlite')}`, port: 0, host: '127.0.0.1', publicUrl: options.publicUrl });
+  const apiUrl = `${service.url}/api`;
+  const clientFor = (apiKey: string) => {
+    const client = createPaymentsClient({ baseUrl: apiUrl, apiKey });
+    client.use(conformance);
+    return client;
+  };
+  const tenant = async (name: string): Promise<Tenant> => {
+    const business = await findOrCreateBusiness(service.db, name);
+    const { key } = await issueKey(service.db, business.id);
+    return { business, key, client: clientFor(key) };
+  };
+  const a = await tenant('Business A');
+  const b = await tenant('Business B');
+  return {
+    service,
+    url: service.url,
+    apiUrl,
+    a,
+    b,
+    clientFor,
+    async close() {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Raw HTTP for what the typed client cannot send (bad JSON, wrong methods, odd headers). */
+export async function raw(url: string, init: RequestInit & { key?: string } = {}): Promise<{ status: number; headers: Headers; contentType: string | null; body: unknown; text: string }> {
+  const headers = new Headers(init.headers);
+  if (init.key) headers.set('Authorization', `Bearer ${init.key}`);
+  const response = await fetch(url, { ...init, headers });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // left as text: the assertion that follows will say so
+  }
+  return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type'), body, text };
+}
