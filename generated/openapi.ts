@@ -25,6 +25,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tokenizations/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the token record (not the token value). Anything that is not one of the business's tokens is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50001
+                 */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a token
+         * @description Not in the seed: lets a business see whether the payer has activated the token and which
+         *     card was saved (brand, last four digits and expiry only; the card itself stays with the
+         *     payment provider).
+         */
+        get: operations["getToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/open-payment-links": {
         parameters: {
             query?: never;
@@ -202,7 +230,49 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment succeeded
+         * @description Sent to the business's webhook URL after every successful payment, through a payment link or
+         *     an open link. See the Webhooks tag for signatures and retries.
+         */
+        post: operations["paymentCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "token.activated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payer saved a card on a token
+         * @description Sent when a token becomes active. Signed and retried like `payment.created`.
+         */
+        post: operations["tokenActivatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Meta: {
@@ -262,8 +332,17 @@ export interface components {
              * @enum {string}
              */
             status: "pending" | "active";
+            /** @description The saved card once the token is active, null before; never the card number. */
+            card: components["schemas"]["SavedCard"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
+        };
+        SavedCard: {
+            /** @enum {string} */
+            brand: "visa" | "mastercard" | "amex" | "unknown";
+            last4: string;
+            exp_month: number;
+            exp_year: number;
         };
         TokenEnvelope: {
             /** @constant */
@@ -461,6 +540,47 @@ export interface components {
             open_payment_link_id: components["schemas"]["ObjectId"];
             currency: string;
             collections: components["schemas"]["Collection"][];
+        };
+        PaymentCreatedEvent: {
+            trigger_at: components["schemas"]["Timestamp"];
+            /** @constant */
+            event: "payment.created";
+            /** @description The fields appear in this order, which is the order `hash` is computed in. */
+            data: {
+                payment_id: components["schemas"]["ObjectId"];
+                /** @description The checkout attempt (one per submitted payment form). */
+                attempt_id: string;
+                /** @description In currency units with two decimals, e.g. `"10.00"`. */
+                payment_amount: string;
+                payment_currency: string;
+                /**
+                 * @description 1 paid, 2 pending, 3 failed.
+                 * @enum {integer}
+                 */
+                payment_status: 1 | 2 | 3;
+                payment_time: components["schemas"]["Timestamp"];
+                payment_link_id: components["schemas"]["ObjectId"];
+                payment_link_reference: string | null;
+                payment_link_reference_2: string | null;
+                payment_message: string;
+                /** @enum {string} */
+                payment_method: "card";
+                hash: string;
+            };
+        };
+        TokenActivatedEvent: {
+            trigger_at: components["schemas"]["Timestamp"];
+            /** @constant */
+            event: "token.activated";
+            data: {
+                token_id: components["schemas"]["ObjectId"];
+                /** @constant */
+                token_status: "active";
+                card_brand: string;
+                card_last4: string;
+                activated_at: components["schemas"]["Timestamp"];
+                hash: string;
+            };
         };
         TopCollectionEnvelope: {
             /** @constant */
@@ -821,6 +941,7 @@ export interface operations {
                      *         "token": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                      *         "activation_url": "http://localhost:3000/tokenization/activation/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                      *         "status": "pending",
+                     *         "card": null,
                      *         "created_at": "2022-05-19T08:36:38.897000Z",
                      *         "updated_at": "2022-05-19T08:36:38.897000Z"
                      *       },
@@ -861,6 +982,78 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the token record (not the token value). Anything that is not one of the business's tokens is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50001
+                 */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f50001",
+                     *         "email": "payer@example.com",
+                     *         "phone_no": "+60123456789",
+                     *         "redirect_url": "https://merchant.example.com/cards/saved",
+                     *         "title": "Monthly subscription",
+                     *         "description": "Card for the monthly plan",
+                     *         "token": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "activation_url": "http://localhost:3000/tokenization/activation/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "status": "active",
+                     *         "card": {
+                     *           "brand": "visa",
+                     *           "last4": "4242",
+                     *           "exp_month": 12,
+                     *           "exp_year": 2030
+                     *         },
+                     *         "created_at": "2022-05-19T08:36:38.897000Z",
+                     *         "updated_at": "2022-05-19T08:40:02.113000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-19 08:41:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description No token of this business has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Token not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             429: components["responses"]["TooManyRequests"];
@@ -1424,6 +1617,84 @@ export interface operations {
             409: components["responses"]["PaymentLinkPaid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    paymentCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-05-19T08:36:39.102000Z",
+                 *       "event": "payment.created",
+                 *       "data": {
+                 *         "payment_id": "6284ff16d4b1c2a3e4f50010",
+                 *         "attempt_id": "3f2a9c0d6b1e4f7a8c5d2e9b0a1f3c4d",
+                 *         "payment_amount": "10.00",
+                 *         "payment_currency": "MYR",
+                 *         "payment_status": 1,
+                 *         "payment_time": "2022-05-19T08:36:39.097000Z",
+                 *         "payment_link_id": "6284ff16d4b1c2a3e4f50003",
+                 *         "payment_link_reference": "INV-1001",
+                 *         "payment_link_reference_2": null,
+                 *         "payment_message": "Payment successful",
+                 *         "payment_method": "card",
+                 *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event; anything else, a timeout (10 s) or a refused connection is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tokenActivatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-05-19T08:40:02.120000Z",
+                 *       "event": "token.activated",
+                 *       "data": {
+                 *         "token_id": "6284ff16d4b1c2a3e4f50001",
+                 *         "token_status": "active",
+                 *         "card_brand": "visa",
+                 *         "card_last4": "4242",
+                 *         "activated_at": "2022-05-19T08:40:02.113000Z",
+                 *         "hash": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TokenActivatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -2,10 +2,14 @@
 //   create-key --business "<name>"   creates the business if needed; prints the new key alone on the last line
 //   revoke-key --key <key> | --prefix <prefix>
 //   list-keys
+//   set-webhook --business "<name>" --url <url> [--rotate]   prints the signature key alone on the last line
+//   set-webhook --business "<name>" --clear
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../server/config.js';
 import { issueKey, listKeys, revokeKey } from '../server/store/api-keys.js';
-import { findOrCreateBusiness } from '../server/store/businesses.js';
+import { randomBytes } from 'node:crypto';
+import { findBusinessByName, findOrCreateBusiness, findWebhook, setWebhook } from '../server/store/businesses.js';
+import { checkWebhookUrl } from '../server/outbox/webhook-client.js';
 import { connect, type Db } from '../server/store/db.js';
 import { migrateLatest } from '../server/store/migrate.js';
 
@@ -29,6 +33,28 @@ const commands: Record<string, (db: Db, args: string[]) => Promise<void>> = {
     const revoked = await revokeKey(db, target);
     if (revoked === 0) throw new UsageError('no live key matches');
     console.log(`revoked ${revoked} key${revoked === 1 ? '' : 's'}`);
+  },
+  async 'set-webhook'(db, args) {
+    const { values } = parseArgs({ args, options: { business: { type: 'string' }, url: { type: 'string' }, rotate: { type: 'boolean' }, clear: { type: 'boolean' } } });
+    const name = values.business?.trim();
+    if (!name || (!values.url && !values.clear)) throw new UsageError('set-webhook needs --business "<name>" and --url <url> (or --clear)');
+    const business = await findBusinessByName(db, name);
+    if (!business) throw new UsageError(`no business named "${name}" (create-key creates one)`);
+    if (values.clear) {
+      await setWebhook(db, business.id, null);
+      console.log(`webhook cleared for "${business.name}"`);
+      return;
+    }
+    const config = loadConfig();
+    const serviceUrls = [config.publicUrl ?? `http://localhost:${config.port}`, `http://localhost:${config.port}`];
+    const problem = checkWebhookUrl(values.url!, serviceUrls);
+    if (problem) throw new UsageError(problem);
+    const existing = await findWebhook(db, business.id);
+    // The key survives a change of URL, so receivers keep verifying; --rotate issues a new one.
+    const secret = existing && !values.rotate ? existing.secret : `whsec_${randomBytes(32).toString('base64')}`;
+    await setWebhook(db, business.id, { url: values.url!, secret });
+    console.error(`Webhook for "${business.name}" set to ${values.url}. Events are signed with this key:`);
+    console.log(secret);
   },
   async 'list-keys'(db) {
     for (const key of await listKeys(db)) {

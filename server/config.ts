@@ -1,4 +1,21 @@
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
 import { DEFAULT_DATABASE_URL } from './store/db.js';
+
+export interface OutboxConfig {
+  /** Off for API-only instances; some instance on the database must run a worker. */
+  worker: boolean;
+  pollMs: number;
+  leaseMs: number;
+  batchSize: number;
+  retry: RetryPolicy;
+  webhookTimeoutMs: number;
+}
+
+export interface MailSettings {
+  smtpUrl: string | undefined;
+  from: string;
+  mailDir: string;
+}
 
 export interface Config {
   databaseUrl: string;
@@ -6,23 +23,76 @@ export interface Config {
   host: string;
   /** Base of the URLs we hand out; defaults to the server's own address once it listens. */
   publicUrl: string | undefined;
+  mail: MailSettings;
+  outbox: OutboxConfig;
 }
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`);
-  let publicUrl: string | undefined;
-  if (env.PUBLIC_URL) {
-    let url: URL;
-    try {
-      url = new URL(env.PUBLIC_URL);
-    } catch {
-      throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL, got ${JSON.stringify(env.PUBLIC_URL)}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`PUBLIC_URL must be an http(s) URL, got ${JSON.stringify(env.PUBLIC_URL)}`);
-    publicUrl = env.PUBLIC_URL.replace(/\/+$/, '');
+export const DEFAULT_OUTBOX: OutboxConfig = {
+  worker: true,
+  pollMs: 1_000,
+  leaseMs: 60_000,
+  batchSize: 10,
+  retry: DEFAULT_RETRY_POLICY,
+  webhookTimeoutMs: 10_000,
+};
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name];
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!/^[0-9]+$/.test(text) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  return value;
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const text = env[name]?.toLowerCase();
+  if (!text) return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(text)) return true;
+  if (['0', 'false', 'off', 'no'].includes(text)) return false;
+  throw new ConfigError(`${name} must be on or off, got ${JSON.stringify(env[name])}`);
+}
+
+function absoluteUrl(env: NodeJS.ProcessEnv, name: string, scheme: 'http' | 'smtp'): string | undefined {
+  const text = env[name];
+  if (!text) return undefined;
+  const problem = `${name} must be an absolute ${scheme}(s) URL, got ${JSON.stringify(text)}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(problem);
   }
-  return { databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL, port, host: env.HOST || '0.0.0.0', publicUrl };
+  if (url.protocol !== `${scheme}:` && url.protocol !== `${scheme}s:`) throw new ConfigError(problem);
+  return text.replace(/\/+$/, '');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const leaseMs = integer(env, 'OUTBOX_LEASE_MS', DEFAULT_OUTBOX.leaseMs, 1_000, 3_600_000);
+  const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_OUTBOX.webhookTimeoutMs, 100, 60_000);
+  if (webhookTimeoutMs >= leaseMs) throw new ConfigError('WEBHOOK_TIMEOUT_MS must be shorter than OUTBOX_LEASE_MS, or two workers could deliver one entry');
+  return {
+    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    publicUrl: absoluteUrl(env, 'PUBLIC_URL', 'http'),
+    mail: {
+      smtpUrl: absoluteUrl(env, 'SMTP_URL', 'smtp'),
+      from: env.MAIL_FROM || 'Payment Collection Service <no-reply@localhost>',
+      mailDir: env.MAIL_DIR || './data/mail',
+    },
+    outbox: {
+      worker: flag(env, 'OUTBOX_WORKER', DEFAULT_OUTBOX.worker),
+      pollMs: integer(env, 'OUTBOX_POLL_MS', DEFAULT_OUTBOX.pollMs, 10, 600_000),
+      leaseMs,
+      batchSize: integer(env, 'OUTBOX_BATCH', DEFAULT_OUTBOX.batchSize, 1, 1_000),
+      retry: {
+        baseMs: integer(env, 'OUTBOX_RETRY_BASE_MS', DEFAULT_OUTBOX.retry.baseMs, 1, 86_400_000),
+        capMs: integer(env, 'OUTBOX_RETRY_CAP_MS', DEFAULT_OUTBOX.retry.capMs, 1, 7 * 86_400_000),
+        maxAttempts: integer(env, 'OUTBOX_MAX_ATTEMPTS', DEFAULT_OUTBOX.retry.maxAttempts, 1, 100),
+      },
+      webhookTimeoutMs,
+    },
+  };
 }

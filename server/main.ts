@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   const service = await startService(config);
   console.log(`Payment collection service listening on ${service.url} (database: ${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')})`);
   console.log(`API base: ${service.publicUrl}/api   Reference: ${service.publicUrl}/docs   Contract: ${service.publicUrl}/openapi.yaml`);
+  console.log(`E-mail: ${service.mailer.describe}   Outbox worker: ${service.worker ? 'on' : 'off (OUTBOX_WORKER=off)'}`);
 
   if ((await countBusinesses(service.db)) === 0) {
     const business = await findOrCreateBusiness(service.db, DEMO_BUSINESS);

@@ -2,7 +2,13 @@
 // the tests, which start the real app on 127.0.0.1:0.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_OUTBOX, type MailSettings, type OutboxConfig } from './config.js';
 import { createApp } from './http/app.js';
+import { createDeliverers } from './outbox/deliverers.js';
+import { createMailer, type Mailer } from './outbox/mailer.js';
+import { OutboxWorker } from './outbox/worker.js';
+import type { PaymentProvider } from './payments/provider.js';
+import { SandboxProvider } from './payments/sandbox.js';
 import { connect, type Db } from './store/db.js';
 import { migrateLatest } from './store/migrate.js';
 
@@ -11,6 +17,11 @@ export interface StartOptions {
   port: number;
   host: string;
   publicUrl?: string | undefined;
+  /** The acquirer; the sandbox unless a test or an adapter supplies another. */
+  provider?: PaymentProvider;
+  mail?: Partial<MailSettings>;
+  outbox?: Partial<OutboxConfig>;
+  log?: (line: string) => void;
 }
 
 export interface RunningService {
@@ -19,6 +30,9 @@ export interface RunningService {
   publicUrl: string;
   db: Db;
   server: Server;
+  mailer: Mailer;
+  /** Present when this instance delivers the outbox. */
+  worker: OutboxWorker | undefined;
   close(): Promise<void>;
 }
 
@@ -35,15 +49,24 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const localHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
     const url = `http://${localHost}:${port}`;
     const publicUrl = options.publicUrl ?? url;
-    const app = await createApp({ db, publicUrl });
+    const outboxConfig = { ...DEFAULT_OUTBOX, ...options.outbox };
+    const mailer = createMailer({ smtpUrl: undefined, from: 'Payment Collection Service <no-reply@localhost>', mailDir: './data/mail', ...options.mail });
+    const deliverers = createDeliverers(db, mailer, { webhookTimeoutMs: outboxConfig.webhookTimeoutMs, serviceUrls: [url, publicUrl] });
+    const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, log: options.log ?? ((line) => console.error(line)) }) : undefined;
+    const app = await createApp({ db, publicUrl, provider: options.provider ?? new SandboxProvider(), outbox: { nudge: () => worker?.nudge() } });
     server.on('request', app.callback());
+    worker?.start();
     return {
       url,
       publicUrl,
       db,
       server,
+      mailer,
+      worker,
       async close() {
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await worker?.stop();
+        mailer.close();
         await db.destroy();
       },
     };

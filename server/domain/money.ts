@@ -8,9 +8,16 @@ export const AMOUNT_MAX_CENTS = 3_000_000;
 export type DecimalParse =
   | { kind: 'ok'; cents: bigint }
   | { kind: 'not-a-number' }
+  /** More than two decimals: `cents` is the value truncated towards zero. */
   | { kind: 'too-precise'; cents: bigint };
 
 const DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?$/;
+
+/** The digits after the second decimal, ignoring trailing zeros ("1.2500" has none). Linear in the input. */
+function hasDigitsBeyondCents(fraction: string): boolean {
+  for (let i = fraction.length - 1; i >= 2; i -= 1) if (fraction[i] !== '0') return true;
+  return false;
+}
 
 /**
  * Reads a decimal amount in currency units ("100.00", "25.5", 25.5) as cents without floating-point
@@ -25,7 +32,17 @@ export function parseUnits(value: string | number): DecimalParse {
   const [, sign, whole = '0', fraction = ''] = match;
   const cents = BigInt(whole) * 100n + BigInt((fraction + '00').slice(0, 2));
   const signed = sign === '-' ? -cents : cents;
-  return fraction.replace(/0+$/, '').length > 2 ? { kind: 'too-precise', cents: signed } : { kind: 'ok', cents: signed };
+  return hasDigitsBeyondCents(fraction) ? { kind: 'too-precise', cents: signed } : { kind: 'ok', cents: signed };
+}
+
+/** Whether a parsed amount lies within [min, max] cents, judged on the exact value, not the truncated one. */
+export function compareToBounds(parsed: Exclude<DecimalParse, { kind: 'not-a-number' }>, min: number, max: number): 'below' | 'above' | 'within' {
+  const cut = parsed.kind === 'too-precise';
+  const { cents } = parsed;
+  // Truncation moves a positive value down and a negative one up, towards zero.
+  if (cents < BigInt(min) || (cut && cents < 0n && cents === BigInt(min))) return 'below';
+  if (cents > BigInt(max) || (cut && cents >= 0n && cents === BigInt(max))) return 'above';
+  return 'within';
 }
 
 function numberToPlainText(value: number): string {

@@ -1,6 +1,6 @@
 // Validation rules the OpenAPI schema cannot express. Each returns Laravel-style field errors and only
 // judges a field the schema has accepted the type of, so a field is never reported twice.
-import { AMOUNT_MAX_CENTS, AMOUNT_MIN_CENTS, centsToUnits, parseUnits } from './money.js';
+import { AMOUNT_MAX_CENTS, AMOUNT_MIN_CENTS, centsToUnits, compareToBounds, parseUnits } from './money.js';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -17,15 +17,13 @@ export function amountStringRule(body: unknown): FieldErrors {
 /** `minimum_amount`: a decimal in currency units with at most two decimals, within the payment-link bounds. */
 export function minimumAmountRule(body: unknown): FieldErrors {
   const value = field(body, 'minimum_amount');
-  if (typeof value !== 'string' && typeof value !== 'number') return {};
+  if ((typeof value !== 'string' && typeof value !== 'number') || value === '') return {};
   const parsed = parseUnits(value);
   if (parsed.kind === 'not-a-number') return { minimum_amount: ['The minimum amount must be a number.'] };
   const messages: string[] = [];
-  if (parsed.cents < BigInt(AMOUNT_MIN_CENTS)) {
-    messages.push(`The minimum amount must be at least ${centsToUnits(AMOUNT_MIN_CENTS)}.`);
-  } else if (parsed.cents > BigInt(AMOUNT_MAX_CENTS)) {
-    messages.push(`The minimum amount must not be greater than ${centsToUnits(AMOUNT_MAX_CENTS)}.`);
-  }
+  const bounds = compareToBounds(parsed, AMOUNT_MIN_CENTS, AMOUNT_MAX_CENTS);
+  if (bounds === 'below') messages.push(`The minimum amount must be at least ${centsToUnits(AMOUNT_MIN_CENTS)}.`);
+  if (bounds === 'above') messages.push(`The minimum amount must not be greater than ${centsToUnits(AMOUNT_MAX_CENTS)}.`);
   if (parsed.kind === 'too-precise') messages.push('The minimum amount format is invalid.');
   return messages.length ? { minimum_amount: messages } : {};
 }

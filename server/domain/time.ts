@@ -12,30 +12,30 @@ export function metaTimestamp(date: Date): string {
 export interface DateRange {
   from: string;
   to: string;
-  /** Inclusive lower bound as a timestamp of our format. */
+  /** Inclusive lower bound as a timestamp of our format: midnight starting the first day. */
   start: string;
-  /** Exclusive upper bound: midnight after the last day. */
+  /** Inclusive upper bound: the last microsecond of the last day (no day after 9999-12-31 is needed). */
   end: string;
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-function parseDay(text: string): Date | null {
+function isDay(text: string): boolean {
   const match = DAY.exec(text);
-  if (!match) return null;
-  const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  // Rejects 2022-02-30 and friends, which Date.UTC silently rolls over.
-  return date.toISOString().slice(0, 10) === text ? date : null;
+  if (!match) return false;
+  const date = new Date(Date.UTC(2000, Number(match[2]) - 1, Number(match[3])));
+  // setUTCFullYear, unlike Date.UTC, keeps years 0-99 as written.
+  date.setUTCFullYear(Number(match[1]));
+  // Rejects 2022-02-30 and friends, which Date silently rolls over.
+  return date.toISOString().slice(0, 10) === text;
 }
 
 /** `YYYY-MM-DD,YYYY-MM-DD` (inclusive UTC days, first not after second), or null when malformed. */
 export function parseDateRange(value: string): DateRange | null {
   const parts = value.split(',');
   if (parts.length !== 2) return null;
-  const [fromText = '', toText = ''] = parts;
-  const from = parseDay(fromText);
-  const to = parseDay(toText);
-  if (!from || !to || from > to) return null;
-  const end = new Date(to.getTime() + 86_400_000);
-  return { from: fromText, to: toText, start: isoMicros(from), end: isoMicros(end) };
+  const [from = '', to = ''] = parts;
+  // Same-width ISO days compare as text in date order.
+  if (!isDay(from) || !isDay(to) || from > to) return null;
+  return { from, to, start: `${from}T00:00:00.000000Z`, end: `${to}T23:59:59.999999Z` };
 }

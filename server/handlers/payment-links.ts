@@ -16,6 +16,8 @@ import {
   type PaymentLinkFields,
   type PaymentLinkRecord,
 } from '../store/payment-links.js';
+import { notifyPaymentRequest } from '../outbox/notify.js';
+import type { Executor } from '../store/db.js';
 import type { HandlerDeps } from './deps.js';
 import { createdBetween, pageRequest } from './listing.js';
 
@@ -49,7 +51,7 @@ function changed(result: ChangeResult): PaymentLinkRecord {
   return result.record;
 }
 
-export function paymentLinkOperations({ db, publicUrl }: HandlerDeps) {
+export function paymentLinkOperations({ db, publicUrl, outbox }: HandlerDeps) {
   const present = (record: PaymentLinkRecord): PaymentLink => ({
     _id: record._id,
     business_id: record.business_id,
@@ -69,11 +71,22 @@ export function paymentLinkOperations({ db, publicUrl }: HandlerDeps) {
     updated_at: record.updated_at,
   });
 
+  /** Writes the link and, with send_email: true, its e-mail in one transaction, then wakes the outbox. */
+  const withEmail = async (sendEmail: boolean | undefined, businessId: number, write: (trx: Executor) => Promise<PaymentLinkRecord>) => {
+    const record = await db.transaction(async (trx) => {
+      const written = await write(trx);
+      if (sendEmail) await notifyPaymentRequest(trx, businessId, { ...written, payment_url: paymentUrl(publicUrl, written._id) });
+      return written;
+    });
+    if (sendEmail) outbox.nudge();
+    return record;
+  };
+
   return {
     createPaymentLink: {
       rules: [amountStringRule],
       async handle({ body, business }) {
-        return ok(present(await insertPaymentLink(db, business.id, writableFields(body))));
+        return ok(present(await withEmail(body.send_email, business.id, (trx) => insertPaymentLink(trx, business.id, writableFields(body)))));
       },
     },
     getPaymentLink: {
@@ -87,7 +100,8 @@ export function paymentLinkOperations({ db, publicUrl }: HandlerDeps) {
       rules: [amountStringRule],
       async handle({ path, body, business }) {
         if (!isId(path.payment_link_id)) throw notFound();
-        return ok(present(changed(await updatePaymentLink(db, business.id, path.payment_link_id, writableFields(body)))));
+        const id = path.payment_link_id;
+        return ok(present(await withEmail(body.send_email, business.id, async (trx) => changed(await updatePaymentLink(trx, business.id, id, writableFields(body))))));
       },
     },
     deletePaymentLink: {

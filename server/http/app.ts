@@ -6,6 +6,8 @@ import { openPaymentLinkOperations } from '../handlers/open-payment-links.js';
 import { paymentLinkOperations } from '../handlers/payment-links.js';
 import { tokenizationOperations } from '../handlers/tokenizations.js';
 import type { HandlerDeps } from '../handlers/deps.js';
+import { pageRoutes } from '../pages/routes.js';
+import type { PaymentProvider } from '../payments/provider.js';
 import { findBusinessByKey } from '../store/api-keys.js';
 import { readJsonBody } from './body.js';
 import { NotFoundError, toErrorResponse } from './errors.js';
@@ -27,9 +29,20 @@ function errorMiddleware(): Koa.Middleware {
   };
 }
 
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function apiMiddleware(api: OpenAPIBackend): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
+    // openapi-backend decodes path parameters without a guard; no record has an undecodable id.
+    if (!isDecodable(ctx.path)) throw new NotFoundError();
     await readJsonBody(ctx);
     ctx.body = await api.handleRequest(
       { method: ctx.method, path: ctx.path, body: ctx.request.body, query: ctx.querystring, headers: ctx.headers as Record<string, string> },
@@ -57,7 +70,11 @@ function referenceMiddleware(): Koa.Middleware {
   };
 }
 
-export async function createApp(deps: HandlerDeps): Promise<Koa> {
+export interface AppDeps extends HandlerDeps {
+  provider: PaymentProvider;
+}
+
+export async function createApp(deps: AppDeps): Promise<Koa> {
   const api = await createApi({
     operations: { ...tokenizationOperations(deps), ...openPaymentLinkOperations(deps), ...paymentLinkOperations(deps) },
     authenticate: (key) => findBusinessByKey(deps.db, key),
@@ -65,6 +82,7 @@ export async function createApp(deps: HandlerDeps): Promise<Koa> {
   const app = new Koa();
   app.use(errorMiddleware());
   app.use(referenceMiddleware());
+  app.use(pageRoutes(deps));
   app.use(apiMiddleware(api));
   app.use(() => {
     throw new NotFoundError();

@@ -107,7 +107,7 @@ export function laravelErrors(errors: ErrorObject[], bodySchema?: unknown): Fiel
       continue;
     }
     const message = messageFor(error, attributeName(field));
-    if (DECISIVE.has(error.keyword)) {
+    if (DECISIVE.has(error.keyword) || (error.keyword === 'minLength' && error.params.limit === 1)) {
       if (!decisive.has(field)) decisive.set(field, message);
     } else {
       const list = others.get(field) ?? [];

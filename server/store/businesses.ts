@@ -21,3 +21,17 @@ export async function countBusinesses(db: Executor): Promise<number> {
   const row = await db('businesses').count({ count: '*' }).first();
   return Number(row?.count ?? 0);
 }
+
+export interface WebhookSettings {
+  url: string;
+  secret: string;
+}
+
+export async function findWebhook(db: Executor, businessId: number): Promise<WebhookSettings | undefined> {
+  const row = await db('businesses').select('webhook_url', 'webhook_secret').where({ id: businessId }).first();
+  return row?.webhook_url && row.webhook_secret ? { url: row.webhook_url, secret: row.webhook_secret } : undefined;
+}
+
+export async function setWebhook(db: Executor, businessId: number, settings: WebhookSettings | null): Promise<void> {
+  await db('businesses').where({ id: businessId }).update({ webhook_url: settings?.url ?? null, webhook_secret: settings?.secret ?? null });
+}

@@ -3,9 +3,13 @@
 import type { Knex } from 'knex';
 import type { Db } from './db.js';
 import * as initial from './migrations/0001_initial.js';
+import * as tokenCards from './migrations/0002_token_cards.js';
+import * as outbox from './migrations/0003_outbox.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
+  '0002_token_cards': tokenCards,
+  '0003_outbox': outbox,
 };
 
 const source: Knex.MigrationSource<string> = {

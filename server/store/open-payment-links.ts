@@ -82,3 +82,14 @@ export async function listOpenPaymentLinks(db: Executor, businessId: number, fil
   whereCreatedBetween(query, filters.createdBetween);
   return fetchPage(query, page, toRecord);
 }
+
+/** For the hosted page: any business's link, deleted ones included so the page can say so. */
+export async function findOpenPaymentLinkForPayer(db: Executor, id: string): Promise<(OpenPaymentLinkRecord & { deleted: boolean }) | undefined> {
+  const row = await db(TABLE).select([...COLUMNS, 'deleted_at']).where({ _id: id }).first();
+  return row ? { ...toRecord(row), deleted: row.deleted_at !== null } : undefined;
+}
+
+export async function isOpenPaymentLinkPayable(db: Executor, id: string): Promise<boolean> {
+  const row = await db(TABLE).select('_id').where({ _id: id, status_id: OPEN_LINK_ACTIVE }).whereNull('deleted_at').first();
+  return Boolean(row);
+}

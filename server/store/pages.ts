@@ -14,7 +14,7 @@ export interface Page<T> {
 }
 
 export function whereCreatedBetween(query: Knex.QueryBuilder, range: DateRange | undefined): Knex.QueryBuilder {
-  if (range) query.where('created_at', '>=', range.start).andWhere('created_at', '<', range.end);
+  if (range) query.where('created_at', '>=', range.start).andWhere('created_at', '<=', range.end);
   return query;
 }
 

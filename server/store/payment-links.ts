@@ -99,3 +99,18 @@ export async function listPaymentLinks(db: Executor, businessId: number, filters
   whereCreatedBetween(query, filters.createdBetween);
   return fetchPage(query, page, toRecord);
 }
+
+/** For the hosted page: any business's link, deleted ones included so the page can say so. */
+export async function findPaymentLinkForPayer(db: Executor, id: string): Promise<(PaymentLinkRecord & { deleted: boolean }) | undefined> {
+  const row = await db(TABLE).select([...COLUMNS, 'deleted_at']).where({ _id: id }).first();
+  return row ? { ...toRecord(row), deleted: row.deleted_at !== null } : undefined;
+}
+
+/**
+ * Marks a live, unpaid link paid. Returns false when another payment got there first: the guard on
+ * `paid = false` makes the update itself the arbiter between racing payers.
+ */
+export async function claimPaymentLinkAsPaid(db: Executor, id: string): Promise<boolean> {
+  const changed = await db(TABLE).where({ _id: id, paid: false }).whereNull('deleted_at').update({ status: 'Paid', paid: true, updated_at: nowIso() });
+  return changed === 1;
+}

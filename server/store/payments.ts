@@ -1,6 +1,6 @@
 import type { DateRange } from '../domain/time.js';
 import type { Executor } from './db.js';
-import { toIsoMicros } from './timestamps.js';
+import { nowIso, toIsoMicros } from './timestamps.js';
 
 export const PAYMENT_PAID = 1;
 export const PAYMENT_PENDING = 2;
@@ -24,7 +24,7 @@ export interface CollectionTotals {
 
 function collections(db: Executor, openPaymentLinkId: string, range: DateRange | undefined) {
   const query = db('payments').where({ open_payment_link_id: openPaymentLinkId, status_id: PAYMENT_PAID });
-  if (range) query.where('created_at', '>=', range.start).andWhere('created_at', '<', range.end);
+  if (range) query.where('created_at', '>=', range.start).andWhere('created_at', '<=', range.end);
   return query;
 }
 
@@ -57,4 +57,84 @@ export async function topCollections(db: Executor, openPaymentLinkId: string, li
     .orderBy([{ column: 'amount', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: '_id', order: 'desc' }])
     .limit(limit);
   return rows.map(toCollection);
+}
+
+export interface PaymentRecord {
+  _id: string;
+  business_id: number;
+  payment_link_id: string | null;
+  open_payment_link_id: string | null;
+  attempt_id: string;
+  /** Cents. */
+  amount: number;
+  currency: string;
+  status_id: number;
+  payer_name: string | null;
+  payer_email: string | null;
+  method: string;
+  provider: string;
+  provider_reference: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NewPayment = Pick<
+  PaymentRecord,
+  '_id' | 'business_id' | 'payment_link_id' | 'open_payment_link_id' | 'attempt_id' | 'amount' | 'currency' | 'payer_name' | 'payer_email' | 'method' | 'provider'
+>;
+
+function toPayment(row: PaymentRecord): PaymentRecord {
+  return {
+    ...row,
+    business_id: Number(row.business_id),
+    amount: Number(row.amount),
+    status_id: Number(row.status_id),
+    created_at: toIsoMicros(row.created_at),
+    updated_at: toIsoMicros(row.updated_at),
+  };
+}
+
+/** Records an attempt before the acquirer is called, so nothing charged can go unrecorded. */
+export async function insertPendingPayment(db: Executor, payment: NewPayment): Promise<PaymentRecord> {
+  const now = nowIso();
+  const row = { ...payment, status_id: PAYMENT_PENDING, provider_reference: null, card_brand: null, card_last4: null, failure_code: null, failure_message: null, created_at: now, updated_at: now };
+  await db('payments').insert(row);
+  return toPayment(row);
+}
+
+export async function findPayment(db: Executor, id: string): Promise<PaymentRecord | undefined> {
+  const row = await db('payments').where({ _id: id }).first();
+  return row ? toPayment(row) : undefined;
+}
+
+export async function findPaymentByAttempt(db: Executor, attemptId: string): Promise<PaymentRecord | undefined> {
+  const row = await db('payments').where({ attempt_id: attemptId }).first();
+  return row ? toPayment(row) : undefined;
+}
+
+export interface CardSummary {
+  card_brand: string;
+  card_last4: string;
+}
+
+export async function markPaymentPaid(db: Executor, id: string, providerReference: string, card: CardSummary): Promise<PaymentRecord> {
+  const [row] = await db('payments')
+    .where({ _id: id, status_id: PAYMENT_PENDING })
+    .update({ status_id: PAYMENT_PAID, provider_reference: providerReference, ...card, updated_at: nowIso() })
+    .returning('*');
+  if (!row) throw new Error(`payment ${id} was not pending`);
+  return toPayment(row);
+}
+
+export async function markPaymentFailed(db: Executor, id: string, failure: { code: string; message: string }, card?: CardSummary): Promise<PaymentRecord> {
+  const [row] = await db('payments')
+    .where({ _id: id, status_id: PAYMENT_PENDING })
+    .update({ status_id: PAYMENT_FAILED, failure_code: failure.code, failure_message: failure.message.slice(0, 200), ...card, updated_at: nowIso() })
+    .returning('*');
+  if (!row) throw new Error(`payment ${id} was not pending`);
+  return toPayment(row);
 }

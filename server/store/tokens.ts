@@ -12,18 +12,91 @@ export interface TokenFields {
   description: string;
 }
 
+export interface TokenCard {
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+}
+
 export interface TokenRecord extends TokenFields {
   _id: string;
   business_id: number;
   token: string;
   status: TokenStatus;
+  /** Brand, last four and expiry once active; never the number. */
+  card: TokenCard | null;
   created_at: string;
   updated_at: string;
 }
 
+const COLUMNS = ['_id', 'business_id', 'email', 'phone_no', 'redirect_url', 'title', 'description', 'token', 'status', 'card_brand', 'card_last4', 'card_exp_month', 'card_exp_year', 'created_at', 'updated_at'];
+
+interface TokenRow extends TokenFields {
+  _id: string;
+  business_id: number;
+  token: string;
+  status: TokenStatus;
+  card_brand: string | null;
+  card_last4: string | null;
+  card_exp_month: number | null;
+  card_exp_year: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function toRecord(row: TokenRow): TokenRecord {
+  const { card_brand, card_last4, card_exp_month, card_exp_year, ...rest } = row;
+  return {
+    ...rest,
+    business_id: Number(row.business_id),
+    card: card_brand && card_last4 ? { brand: card_brand, last4: card_last4, exp_month: Number(card_exp_month), exp_year: Number(card_exp_year) } : null,
+    created_at: toIsoMicros(row.created_at),
+    updated_at: toIsoMicros(row.updated_at),
+  };
+}
+
 export async function insertToken(db: Executor, businessId: number, fields: TokenFields): Promise<TokenRecord> {
   const now = nowIso();
-  const row: TokenRecord = { _id: newId(), business_id: businessId, ...fields, token: newTokenValue(), status: 'pending', created_at: now, updated_at: now };
+  const row: TokenRow = {
+    _id: newId(),
+    business_id: businessId,
+    ...fields,
+    token: newTokenValue(),
+    status: 'pending',
+    card_brand: null,
+    card_last4: null,
+    card_exp_month: null,
+    card_exp_year: null,
+    created_at: now,
+    updated_at: now,
+  };
   await db('tokens').insert(row);
-  return { ...row, created_at: toIsoMicros(now), updated_at: toIsoMicros(now) };
+  return toRecord(row);
+}
+
+export async function findToken(db: Executor, businessId: number, id: string): Promise<TokenRecord | undefined> {
+  const row = await db('tokens').select(COLUMNS).where({ _id: id, business_id: businessId }).first();
+  return row ? toRecord(row) : undefined;
+}
+
+/** For the activation page, which knows only the token value from its URL. */
+export async function findTokenByValue(db: Executor, token: string): Promise<TokenRecord | undefined> {
+  const row = await db('tokens').select(COLUMNS).where({ token }).first();
+  return row ? toRecord(row) : undefined;
+}
+
+/** Activates a pending token with a saved card and returns when; null when it was already active (a second submit). */
+export async function activateToken(db: Executor, token: string, card: TokenCard & { reference: string }): Promise<string | null> {
+  const now = nowIso();
+  const changed = await db('tokens').where({ token, status: 'pending' }).update({
+    status: 'active',
+    card_brand: card.brand,
+    card_last4: card.last4,
+    card_exp_month: card.exp_month,
+    card_exp_year: card.exp_year,
+    card_reference: card.reference,
+    updated_at: now,
+  });
+  return changed === 1 ? now : null;
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.js';
-import { startService, type RunningService } from '../../server/start.js';
+import { startService, type RunningService, type StartOptions } from '../../server/start.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness, type Business } from '../../server/store/businesses.js';
 import { conformance } from './contract.js';
@@ -17,6 +17,8 @@ export interface Tenant {
 
 export interface TestService {
   service: RunningService;
+  /** The test's own folder (database, mail files). */
+  dir: string;
   /** http://127.0.0.1:port */
   url: string;
   /** http://127.0.0.1:port/api */
@@ -28,9 +30,25 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(options: { publicUrl?: string } = {}): Promise<TestService> {
+export interface TestServiceOptions {
+  publicUrl?: string;
+  mail?: StartOptions['mail'];
+  outbox?: StartOptions['outbox'];
+  log?: StartOptions['log'];
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
-  const service = await startService({ databaseUrl: `sqlite:${join(dir, 'test.sqlite')}`, port: 0, host: '127.0.0.1', publicUrl: options.publicUrl });
+  const service = await startService({
+    databaseUrl: `sqlite:${join(dir, 'test.sqlite')}`,
+    port: 0,
+    host: '127.0.0.1',
+    publicUrl: options.publicUrl,
+    // Mail lands in this test's own folder unless a test runs an SMTP server.
+    mail: { mailDir: join(dir, 'mail'), ...options.mail },
+    outbox: { pollMs: 50, ...options.outbox },
+    log: options.log ?? (() => {}),
+  });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {
     const client = createPaymentsClient({ baseUrl: apiUrl, apiKey });
@@ -46,6 +64,7 @@ export async function startTestService(options: { publicUrl?: string } = {}): Pr
   const b = await tenant('Business B');
   return {
     service,
+    dir,
     url: service.url,
     apiUrl,
     a,

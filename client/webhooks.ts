@@ -1,0 +1,45 @@
+// Verifying the service's webhooks in a receiver. Two signatures travel with every event:
+//  - Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), checked with the
+//    standardwebhooks library, which also rejects timestamps more than 5 minutes off;
+//  - `data.hash`: lowercase hex HMAC-SHA256, keyed with the signature key, over the signature key
+//    followed by every other `data` value in order (null as empty text).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import type { components } from '../generated/openapi.js';
+
+export type PaymentCreatedEvent = components['schemas']['PaymentCreatedEvent'];
+export type TokenActivatedEvent = components['schemas']['TokenActivatedEvent'];
+export type WebhookEvent = PaymentCreatedEvent | TokenActivatedEvent;
+export { WebhookVerificationError };
+
+/** The `data.hash` of an event, computed over the other `data` values in the order they appear. */
+export function eventHash(signatureKey: string, data: Record<string, unknown>): string {
+  const values = Object.entries(data)
+    .filter(([name]) => name !== 'hash')
+    .map(([, value]) => (value === null || value === undefined ? '' : String(value)));
+  return createHmac('sha256', signatureKey).update(signatureKey + values.join('')).digest('hex');
+}
+
+type HeaderBag = Headers | Record<string, string | string[] | undefined>;
+
+function headerRecord(headers: HeaderBag): Record<string, string> {
+  if (headers instanceof Headers) return Object.fromEntries(headers.entries());
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  return out;
+}
+
+/**
+ * Checks both signatures and the timestamp of a webhook request and returns the event. Pass the raw
+ * body exactly as received (not re-serialised JSON). Throws WebhookVerificationError when anything
+ * does not match.
+ */
+export function verifyWebhook(rawBody: string | Buffer, headers: HeaderBag, signatureKey: string): WebhookEvent {
+  const event = new Webhook(signatureKey).verify(rawBody, headerRecord(headers)) as WebhookEvent;
+  const data = event?.data as Record<string, unknown> | undefined;
+  if (!data || typeof data.hash !== 'string') throw new WebhookVerificationError('Missing data.hash');
+  const expected = Buffer.from(eventHash(signatureKey, data));
+  const received = Buffer.from(data.hash);
+  if (expected.length !== received.length || !timingSafeEqual(expected, received)) throw new WebhookVerificationError('data.hash does not match');
+  return event;
+}

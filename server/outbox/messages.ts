@@ -1,0 +1,123 @@
+// The e-mails and webhook events the service sends, composed when they are enqueued: what was true
+// at that commit is what gets delivered, however late.
+import { eventHash } from '../../client/webhooks.js';
+import { formatUnits } from '../domain/money.js';
+import { isoMicros } from '../domain/time.js';
+import { html } from '../pages/html.js';
+
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const amount = (currency: string, cents: number) => `${currency} ${formatUnits(cents)}`;
+
+function emailHtml(heading: string, lines: unknown[], action?: { label: string; url: string }): string {
+  return html`<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1d2430;max-width:520px;margin:auto;padding:16px">
+<h2 style="margin:0 0 12px">${heading}</h2>
+${lines.map((line) => html`<p>${line}</p>`)}
+${action ? html`<p><a href="${action.url}" style="display:inline-block;background:#1f5eff;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${action.label}</a></p><p style="color:#5b6472;font-size:13px">Or open ${action.url}</p>` : ''}
+</body></html>`.value;
+}
+
+export interface PaymentLinkForEmail {
+  email: string;
+  currency: string;
+  amount: number;
+  title: string;
+  description: string | null;
+  reference: string | null;
+  payment_url: string;
+}
+
+export function paymentRequestEmail(businessName: string, link: PaymentLinkForEmail): EmailMessage {
+  const due = amount(link.currency, link.amount);
+  const lines = [`${businessName} asks you to pay ${due} for "${link.title}".`, link.description, link.reference && `Reference: ${link.reference}`].filter(Boolean) as string[];
+  return {
+    to: link.email,
+    subject: `Payment request from ${businessName}: ${link.title} (${due})`,
+    text: `Hello,\n\n${lines.join('\n\n')}\n\nPay securely here:\n${link.payment_url}\n\nIf you were not expecting this request, you can ignore this e-mail.\n`,
+    html: emailHtml(`${link.title}: ${due}`, ['Hello,', ...lines], { label: `Pay ${due}`, url: link.payment_url }),
+  };
+}
+
+export function receiptEmail(businessName: string, payment: { to: string; currency: string; amount: number; title: string; payment_id: string; card: string | null }): EmailMessage {
+  const paid = amount(payment.currency, payment.amount);
+  const lines = [`We received your payment of ${paid} to ${businessName} for "${payment.title}".`, payment.card && `Paid with ${payment.card}.`, `Payment reference: ${payment.payment_id}`].filter(Boolean) as string[];
+  return {
+    to: payment.to,
+    subject: `Receipt: ${paid} to ${businessName}`,
+    text: `Hello,\n\n${lines.join('\n\n')}\n\nThank you.\n`,
+    html: emailHtml(`Payment received: ${paid}`, ['Hello,', ...lines, 'Thank you.']),
+  };
+}
+
+export function cardSavedEmail(businessName: string, token: { to: string; title: string; card: string }): EmailMessage {
+  const line = `Your ${token.card} is saved with ${businessName} for "${token.title}".`;
+  return {
+    to: token.to,
+    subject: `Card saved with ${businessName}`,
+    text: `Hello,\n\n${line}\n\nIf you did not do this, contact ${businessName}.\n`,
+    html: emailHtml('Card saved', ['Hello,', line, `If you did not do this, contact ${businessName}.`]),
+  };
+}
+
+/** An event as stored in the outbox: `hash` is added at delivery, with the key current then. */
+export interface StoredEvent {
+  id: string;
+  body: { trigger_at: string; event: string; data: Record<string, unknown> };
+}
+
+export interface PaidPayment {
+  _id: string;
+  attempt_id: string;
+  amount: number;
+  currency: string;
+  status_id: number;
+  updated_at: string;
+  method: string;
+}
+
+export const PAYMENT_SUCCEEDED_MESSAGE = 'Payment successful';
+
+export function paymentCreatedEvent(eventId: string, payment: PaidPayment, link: { _id: string; reference: string | null; reference_2: string | null }): StoredEvent {
+  return {
+    id: eventId,
+    body: {
+      trigger_at: isoMicros(new Date()),
+      event: 'payment.created',
+      data: {
+        payment_id: payment._id,
+        attempt_id: payment.attempt_id,
+        payment_amount: formatUnits(payment.amount).replace(/,/g, ''),
+        payment_currency: payment.currency,
+        payment_status: payment.status_id,
+        payment_time: payment.updated_at,
+        payment_link_id: link._id,
+        payment_link_reference: link.reference,
+        payment_link_reference_2: link.reference_2,
+        payment_message: PAYMENT_SUCCEEDED_MESSAGE,
+        payment_method: payment.method,
+      },
+    },
+  };
+}
+
+export function tokenActivatedEvent(eventId: string, token: { _id: string; card_brand: string; card_last4: string; activated_at: string }): StoredEvent {
+  return {
+    id: eventId,
+    body: {
+      trigger_at: isoMicros(new Date()),
+      event: 'token.activated',
+      data: { token_id: token._id, token_status: 'active', card_brand: token.card_brand, card_last4: token.card_last4, activated_at: token.activated_at },
+    },
+  };
+}
+
+/** The body as sent: the stored event with `data.hash` appended. */
+export function signedBody(event: StoredEvent, signatureKey: string): string {
+  const data = { ...event.body.data, hash: eventHash(signatureKey, event.body.data) };
+  return JSON.stringify({ ...event.body, data });
+}

@@ -1,0 +1,58 @@
+// What the service tells payers and businesses, enqueued inside the caller's transaction: if the
+// change commits, so do its notifications; if it rolls back, nothing is sent.
+import { newId } from '../domain/ids.js';
+import type { Executor } from '../store/db.js';
+import { findWebhook } from '../store/businesses.js';
+import { enqueue } from '../store/outbox.js';
+import {
+  cardSavedEmail,
+  paymentCreatedEvent,
+  paymentRequestEmail,
+  receiptEmail,
+  tokenActivatedEvent,
+  type EmailMessage,
+  type PaidPayment,
+  type PaymentLinkForEmail,
+} from './messages.js';
+
+async function businessName(db: Executor, businessId: number): Promise<string> {
+  const row = await db('businesses').select('name').where({ id: businessId }).first();
+  return row?.name ?? 'A merchant';
+}
+
+async function enqueueEmail(db: Executor, businessId: number, topic: string, message: EmailMessage): Promise<void> {
+  await enqueue(db, { business_id: businessId, channel: 'email', topic, payload: { message, messageId: `<${newId()}.${topic}@payment-collection-service>` } });
+}
+
+export async function notifyPaymentRequest(db: Executor, businessId: number, link: PaymentLinkForEmail): Promise<void> {
+  await enqueueEmail(db, businessId, 'payment_link.sent', paymentRequestEmail(await businessName(db, businessId), link));
+}
+
+export interface SucceededPayment extends PaidPayment {
+  business_id: number;
+  payer_email: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+}
+
+export async function notifyPaymentSucceeded(db: Executor, payment: SucceededPayment, link: { _id: string; title: string; reference: string | null; reference_2: string | null }): Promise<void> {
+  const name = await businessName(db, payment.business_id);
+  if (payment.payer_email) {
+    const card = payment.card_last4 ? `${String(payment.card_brand).toUpperCase()} ending in ${payment.card_last4}` : null;
+    await enqueueEmail(db, payment.business_id, 'payment.receipt', receiptEmail(name, { to: payment.payer_email, currency: payment.currency, amount: payment.amount, title: link.title, payment_id: payment._id, card }));
+  }
+  if (await findWebhook(db, payment.business_id)) {
+    await enqueue(db, { business_id: payment.business_id, channel: 'webhook', topic: 'payment.created', payload: paymentCreatedEvent(`evt_${newId()}`, payment, link) });
+  }
+}
+
+export async function notifyTokenActivated(
+  db: Executor,
+  token: { _id: string; business_id: number; email: string; title: string; card_brand: string; card_last4: string; activated_at: string },
+): Promise<void> {
+  const name = await businessName(db, token.business_id);
+  await enqueueEmail(db, token.business_id, 'token.activated', cardSavedEmail(name, { to: token.email, title: token.title, card: `${token.card_brand.toUpperCase()} ending in ${token.card_last4}` }));
+  if (await findWebhook(db, token.business_id)) {
+    await enqueue(db, { business_id: token.business_id, channel: 'webhook', topic: 'token.activated', payload: tokenActivatedEvent(`evt_${newId()}`, token) });
+  }
+}

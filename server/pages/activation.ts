@@ -1,0 +1,94 @@
+// /tokenization/activation/<token>: the payer saves a card; the token becomes active with the
+// card's brand, last four digits and expiry. The card itself stays with the provider.
+import type Koa from 'koa';
+import { withQuery } from '../domain/urls.js';
+import { notifyTokenActivated } from '../outbox/notify.js';
+import { activateToken, findTokenByValue, type TokenRecord } from '../store/tokens.js';
+import { csrfToken, csrfValid } from './csrf.js';
+import type { PageDeps } from './deps.js';
+import { alertBox, cardFields, field, hiddenFields, isAttemptId, newAttemptId, readCard, readName, sandboxCards, type FormErrors, type FormState } from './form.js';
+import { originOf, setPageSecurityHeaders } from './headers.js';
+import { html, page, type Html } from './html.js';
+import { messagePage } from './messages.js';
+
+const TOKEN = /^[0-9a-f]{64}$/;
+
+function respond(ctx: Koa.Context, status: number, title: string, body: Html, redirectUrl: string | null = null): void {
+  setPageSecurityHeaders(ctx, originOf(redirectUrl));
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = page(title, body);
+}
+
+function activationForm(token: TokenRecord, state: FormState): Html {
+  return html`<h1>${token.title}</h1>
+<p>${token.description}</p>
+<p class="muted">Save a card for ${token.email}. Nothing is charged now.</p>
+${alertBox(state.alert)}
+<form method="post" action="/tokenization/activation/${token.token}" novalidate>
+${hiddenFields(state)}
+${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="100"` })}
+${cardFields(state.errors)}
+<button type="submit">Save card</button>
+</form>
+${sandboxCards()}`;
+}
+
+function savedPage(token: TokenRecord): Html {
+  const card = token.card;
+  return html`<h1>Card saved</h1>
+<p class="success" role="status">${card ? `${card.brand.toUpperCase()} ending in ${card.last4} is saved` : 'Your card is saved'} for ${token.title}.</p>
+<p class="muted">You can close this page.</p>`;
+}
+
+function afterActivation(deps: PageDeps, token: TokenRecord): string {
+  if (!token.redirect_url) return `${deps.publicUrl}/tokenization/activation/${token.token}`;
+  return withQuery(token.redirect_url, { token_id: token._id, token_status: 'active' });
+}
+
+export function activationPage(deps: PageDeps) {
+  const load = async (ctx: Koa.Context): Promise<TokenRecord | undefined> => {
+    const value = String(ctx.params.token ?? '');
+    const token = TOKEN.test(value) ? await findTokenByValue(deps.db, value) : undefined;
+    if (!token) respond(ctx, 404, 'Link not found', messagePage('Link not found', 'Check the link you were given, or ask the merchant for a new one.'));
+    return token;
+  };
+
+  const show: Koa.Middleware = async (ctx) => {
+    const token = await load(ctx);
+    if (!token) return;
+    if (token.status === 'active') return respond(ctx, 200, 'Card saved', savedPage(token));
+    respond(ctx, 200, token.title, activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: {}, errors: {} }), token.redirect_url);
+  };
+
+  const save: Koa.Middleware = async (ctx) => {
+    const token = await load(ctx);
+    if (!token) return;
+    if (token.status === 'active') return respond(ctx, 409, 'Card saved', savedPage(token));
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    if (!csrfValid(ctx, body.csrf_token) || !isAttemptId(body.attempt_id)) {
+      return respond(ctx, 403, 'Form expired', messagePage('This form has expired', 'Reload the page and try again.'));
+    }
+    const errors: FormErrors = {};
+    const name = readName(body, errors);
+    const card = readCard(body, errors);
+    const form = (status: number, alert: string, fieldErrors: FormErrors) =>
+      respond(ctx, status, token.title, activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: { name }, errors: fieldErrors, alert }), token.redirect_url);
+    if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
+
+    const result = await deps.provider.saveCard(card);
+    if (result.outcome === 'declined') return form(402, result.message, {});
+    // A second submit finds the token already active and lands where the first did.
+    const saved = result.card;
+    const activated = await deps.db.transaction(async (trx) => {
+      const now = await activateToken(trx, token.token, { brand: saved.brand, last4: saved.last4, exp_month: saved.expMonth, exp_year: saved.expYear, reference: saved.providerToken });
+      if (now) await notifyTokenActivated(trx, { ...token, card_brand: saved.brand, card_last4: saved.last4, activated_at: now });
+      return now;
+    });
+    if (activated) deps.outbox.nudge();
+    setPageSecurityHeaders(ctx, originOf(token.redirect_url));
+    ctx.status = 303;
+    ctx.redirect(afterActivation(deps, token));
+  };
+  return { show, save };
+}

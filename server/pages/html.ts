@@ -1,0 +1,68 @@
+// Server-rendered HTML without a template engine: every interpolated value is escaped unless it is
+// already Html (built by this same tag), so a link's title or a payer's input can never become markup.
+import escapeHtml from 'escape-html';
+
+export class Html {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+function render(value: unknown): string {
+  if (value instanceof Html) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (value === null || value === undefined || value === false) return '';
+  return escapeHtml(String(value));
+}
+
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0] ?? '';
+  values.forEach((value, i) => {
+    out += render(value) + (strings[i + 1] ?? '');
+  });
+  return new Html(out);
+}
+
+export function page(title: string, body: Html): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<link rel="stylesheet" href="/assets/pay.css">
+</head>
+<body>
+<main class="card">
+${body}
+</main>
+<footer>Payment Collection Service · sandbox</footer>
+</body>
+</html>
+`.value;
+}
+
+export const STYLESHEET = `*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f3f5f8;color:#1d2430;padding:16px}
+.card{max-width:480px;margin:24px auto;background:#fff;border-radius:12px;padding:24px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+h1{font-size:1.4rem;margin:0 0 8px}
+.amount{font-size:2rem;font-weight:700;margin:8px 0 16px}
+.muted{color:#5b6472}
+form{display:grid;gap:12px;margin-top:16px}
+label{display:grid;gap:4px;font-weight:600;font-size:.95rem}
+input{font:inherit;padding:10px 12px;border:1px solid #c4cad3;border-radius:8px;width:100%}
+input[readonly]{background:#f3f5f8}
+input[aria-invalid=true]{border-color:#c62828}
+.row{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+button{font:inherit;font-weight:700;padding:12px;border:0;border-radius:8px;background:#1f5eff;color:#fff;cursor:pointer}
+.error{color:#c62828;font-weight:400;font-size:.9rem}
+.alert{background:#fdecea;color:#8e1c1c;border-radius:8px;padding:12px}
+.success{background:#e8f5e9;color:#1b5e20;border-radius:8px;padding:12px}
+details{margin-top:16px;font-size:.9rem}
+table{border-collapse:collapse;width:100%}td{padding:4px 0;vertical-align:top}
+code{font-size:.9em}
+footer{text-align:center;color:#8a93a0;font-size:.8rem}
+@media (max-width:420px){.card{padding:16px;margin:8px auto}.amount{font-size:1.6rem}}
+`;

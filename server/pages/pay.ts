@@ -1,0 +1,214 @@
+// The hosted pay pages: /payment/pay?id=... for a payment link (fixed amount, one payer) and
+// /payment/open-link/pay?id=... for an open link (the payer chooses an amount from the minimum).
+import type Koa from 'koa';
+import { isEmail } from '../domain/email.js';
+import { isId } from '../domain/ids.js';
+import { AMOUNT_MAX_CENTS, formatUnits, parseUnits } from '../domain/money.js';
+import { withQuery } from '../domain/urls.js';
+import { checkout, outcomeOf, type CheckoutOutcome, type PaymentTarget } from '../payments/checkout.js';
+import { OPEN_LINK_ACTIVE, findOpenPaymentLinkForPayer } from '../store/open-payment-links.js';
+import { findPaymentLinkForPayer } from '../store/payment-links.js';
+import { findPaymentByAttempt } from '../store/payments.js';
+import { csrfToken, csrfValid } from './csrf.js';
+import type { PageDeps } from './deps.js';
+import { alertBox, cardFields, field, hiddenFields, isAttemptId, newAttemptId, readCard, readName, sandboxCards, text, type FormErrors, type FormState } from './form.js';
+import { originOf, setPageSecurityHeaders } from './headers.js';
+import { html, page } from './html.js';
+import { messagePage } from './messages.js';
+
+export const THANK_YOU_PATH = '/payment/thank-you';
+
+interface Payable {
+  target: PaymentTarget;
+  description: string | null;
+  redirectUrl: string | null;
+  /** Cents, for a payment link. */
+  fixedAmount?: number;
+  /** Cents, for an open link. */
+  minimumAmount?: number;
+  /** The payer a payment link is addressed to. */
+  payerEmail?: string;
+  action: string;
+}
+
+interface Refusal {
+  status: number;
+  heading: string;
+  message: string;
+}
+
+/** The link (when it exists at all) and, when it cannot be paid now, why. */
+interface Lookup {
+  link?: Payable;
+  refusal?: Refusal;
+}
+
+const notFound: Refusal = { status: 404, heading: 'Payment link not found', message: 'Check the link you were given, or ask the merchant for a new one.' };
+const gone: Refusal = { status: 410, heading: 'Payment link no longer available', message: 'The merchant has withdrawn this link. Ask them for a new one if you still need to pay.' };
+const expiredForm: Refusal = { status: 403, heading: 'This form has expired', message: 'Reload the payment page and try again. You have not been charged.' };
+const alreadyPaid: Refusal = { status: 409, heading: 'Already paid', message: 'This payment link has already been paid. Nothing more is due.' };
+
+async function lookupPaymentLink(deps: PageDeps, id: string): Promise<Lookup> {
+  const link = isId(id) ? await findPaymentLinkForPayer(deps.db, id) : undefined;
+  if (!link) return { refusal: notFound };
+  return {
+    link: {
+      target: { kind: 'payment_link', id: link._id, businessId: link.business_id, currency: link.currency, title: link.title, reference: link.reference, reference_2: link.reference_2 },
+      description: link.description,
+      redirectUrl: link.redirect_url,
+      fixedAmount: link.amount,
+      payerEmail: link.email,
+      action: `/payment/pay?id=${link._id}`,
+    },
+    refusal: link.deleted ? gone : link.paid ? alreadyPaid : undefined,
+  };
+}
+
+async function lookupOpenLink(deps: PageDeps, id: string): Promise<Lookup> {
+  const link = isId(id) ? await findOpenPaymentLinkForPayer(deps.db, id) : undefined;
+  if (!link) return { refusal: notFound };
+  return {
+    link: {
+      target: { kind: 'open_payment_link', id: link._id, businessId: link.business_id, currency: link.currency, title: link.title, reference: link.reference, reference_2: link.reference_2 },
+      description: link.description,
+      redirectUrl: link.redirect_url,
+      minimumAmount: link.minimum_amount,
+      action: `/payment/open-link/pay?id=${link._id}`,
+    },
+    refusal: link.deleted || link.status_id !== OPEN_LINK_ACTIVE ? gone : undefined,
+  };
+}
+
+const money = (currency: string, cents: number) => `${currency} ${formatUnits(cents)}`;
+
+function payForm(link: Payable, state: FormState) {
+  const { target } = link;
+  const { values, errors } = state;
+  const heading =
+    link.fixedAmount !== undefined
+      ? html`<p class="amount">${money(target.currency, link.fixedAmount)}</p>`
+      : html`<p class="muted">Pay any amount from <strong>${money(target.currency, link.minimumAmount ?? 0)}</strong>.</p>`;
+  const amountField =
+    link.minimumAmount !== undefined
+      ? field({ id: 'amount', label: 'Amount', value: values.amount, errors, attributes: html`inputmode="decimal" required aria-describedby="amount_hint"` })
+      : html``;
+  const emailField =
+    link.payerEmail !== undefined
+      ? field({ id: 'email', label: 'Email', value: link.payerEmail, errors, attributes: html`type="email" readonly` })
+      : field({ id: 'email', label: 'Email', value: values.email, errors, attributes: html`type="email" autocomplete="email" required maxlength="254"` });
+  return html`<h1>${target.title}</h1>
+${link.description ? html`<p>${link.description}</p>` : ''}
+${heading}
+${alertBox(state.alert)}
+<form method="post" action="${link.action}" novalidate>
+${hiddenFields(state)}
+${amountField}${link.minimumAmount !== undefined ? html`<span class="muted" id="amount_hint">In ${target.currency}, at least ${formatUnits(link.minimumAmount)}.</span>` : ''}
+${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="100"` })}
+${emailField}
+${cardFields(errors)}
+<button type="submit">Pay</button>
+</form>
+${sandboxCards()}`;
+}
+
+function respond(ctx: Koa.Context, status: number, title: string, body: ReturnType<typeof html>, redirectUrl: string | null = null): void {
+  setPageSecurityHeaders(ctx, originOf(redirectUrl));
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = page(title, body);
+}
+
+function refuse(ctx: Koa.Context, refusal: Refusal): void {
+  respond(ctx, refusal.status, refusal.heading, messagePage(refusal.heading, refusal.message));
+}
+
+function readAmount(link: Payable, body: Record<string, unknown>, errors: FormErrors): number {
+  if (link.fixedAmount !== undefined) return link.fixedAmount;
+  const minimum = link.minimumAmount ?? 0;
+  const parsed = parseUnits(text(body, 'amount').replace(/,/g, ''));
+  const currency = link.target.currency;
+  if (parsed.kind === 'not-a-number') errors.amount = 'Enter an amount, for example 25.00.';
+  else if (parsed.kind === 'too-precise') errors.amount = 'Enter the amount with at most two decimals.';
+  else if (parsed.cents < BigInt(minimum)) errors.amount = `The amount must be at least ${money(currency, minimum)}.`;
+  else if (parsed.cents > BigInt(AMOUNT_MAX_CENTS)) errors.amount = `The amount must not be more than ${money(currency, AMOUNT_MAX_CENTS)}.`;
+  return parsed.kind === 'ok' ? Number(parsed.cents) : 0;
+}
+
+/** A second submit of an attempt still in flight waits for the first to settle, then answers the same. */
+async function settled(deps: PageDeps, outcome: CheckoutOutcome): Promise<CheckoutOutcome> {
+  let current = outcome;
+  for (let waited = 0; current.result === 'in_progress' && waited < 10_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const payment = await findPaymentByAttempt(deps.db, current.payment.attempt_id);
+    if (payment) current = outcomeOf(payment);
+  }
+  return current;
+}
+
+function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Promise<Lookup>) {
+  const show: Koa.Middleware = async (ctx) => {
+    const { link, refusal } = await lookup(deps, String(ctx.query.id ?? ''));
+    if (!link || refusal) return refuse(ctx, refusal ?? notFound);
+    const values = link.minimumAmount !== undefined ? { amount: formatUnits(link.minimumAmount) } : {};
+    respond(ctx, 200, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors: {} }), link.redirectUrl);
+  };
+
+  const answer = (ctx: Koa.Context, link: Payable, outcome: CheckoutOutcome, form: (status: number, alert: string) => void) => {
+    switch (outcome.result) {
+      case 'paid': {
+        const { payment } = outcome;
+        const destination = link.redirectUrl ?? `${deps.publicUrl}${THANK_YOU_PATH}`;
+        setPageSecurityHeaders(ctx, originOf(link.redirectUrl));
+        ctx.status = 303;
+        ctx.redirect(withQuery(destination, { payment_id: payment._id, payment_link_id: link.target.id, payment_status: String(payment.status_id) }));
+        return;
+      }
+      case 'declined':
+        return form(402, outcome.message);
+      case 'unavailable':
+        return refuse(ctx, { status: 409, heading: 'Payment not taken', message: 'This link can no longer be paid. You have not been charged.' });
+      case 'in_progress':
+        return refuse(ctx, { status: 409, heading: 'Payment in progress', message: 'Your payment is still being processed. Refresh this page in a moment.' });
+    }
+  };
+
+  const pay: Koa.Middleware = async (ctx) => {
+    const { link, refusal } = await lookup(deps, String(ctx.query.id ?? ''));
+    if (!link) return refuse(ctx, refusal ?? notFound);
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const attemptId = body.attempt_id;
+    if (!csrfValid(ctx, body.csrf_token) || !isAttemptId(attemptId)) return refuse(ctx, expiredForm);
+    const values = { name: text(body, 'name'), email: text(body, 'email'), amount: text(body, 'amount') };
+    const form = (status: number, alert: string, errors: FormErrors = {}) =>
+      respond(ctx, status, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors, alert }), link.redirectUrl);
+
+    // A repeated submit of a known attempt (double click, reload) is answered from its record.
+    const earlier = await findPaymentByAttempt(deps.db, attemptId);
+    if (earlier) {
+      if ((earlier.payment_link_id ?? earlier.open_payment_link_id) !== link.target.id) return refuse(ctx, expiredForm);
+      return answer(ctx, link, await settled(deps, outcomeOf(earlier)), form);
+    }
+    if (refusal) return refuse(ctx, refusal);
+
+    const errors: FormErrors = {};
+    const amount = readAmount(link, body, errors);
+    const name = readName(body, errors);
+    const email = link.payerEmail ?? values.email;
+    if (link.payerEmail === undefined && !isEmail(email)) errors.email = 'Enter a valid email address.';
+    const card = readCard(body, errors);
+    if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
+
+    const outcome = await checkout(deps.db, deps.provider, { target: link.target, attemptId, amount, payerName: name, payerEmail: email, card });
+    if (outcome.result === 'paid') deps.outbox.nudge();
+    return answer(ctx, link, await settled(deps, outcome), form);
+  };
+  return { show, pay };
+}
+
+export function paymentLinkPage(deps: PageDeps) {
+  return makeHandlers(deps, lookupPaymentLink);
+}
+
+export function openLinkPage(deps: PageDeps) {
+  return makeHandlers(deps, lookupOpenLink);
+}

@@ -1,0 +1,118 @@
+// Taking a payment for a link, in the order that keeps money and records consistent:
+//   1. record the attempt as pending (its attempt_id is unique: a second submit of the same form
+//      finds the first attempt instead of charging again);
+//   2. ask the provider to authorize;
+//   3. in one transaction, claim the link (payment links: `paid = false` guard), record the payment
+//      as paid and enqueue its notifications, capturing inside that transaction; a payer who lost
+//      the race is voided.
+import { newId } from '../domain/ids.js';
+import { notifyPaymentSucceeded } from '../outbox/notify.js';
+import type { Db } from '../store/db.js';
+import { isUniqueViolation } from '../store/errors.js';
+import { isOpenPaymentLinkPayable } from '../store/open-payment-links.js';
+import { claimPaymentLinkAsPaid } from '../store/payment-links.js';
+import {
+  PAYMENT_FAILED,
+  PAYMENT_PAID,
+  findPaymentByAttempt,
+  insertPendingPayment,
+  markPaymentFailed,
+  markPaymentPaid,
+  type PaymentRecord,
+} from '../store/payments.js';
+import type { Card } from './cards.js';
+import type { PaymentProvider } from './provider.js';
+
+export interface PaymentTarget {
+  kind: 'payment_link' | 'open_payment_link';
+  id: string;
+  businessId: number;
+  currency: string;
+  title: string;
+  reference: string | null;
+  reference_2: string | null;
+}
+
+export interface CheckoutRequest {
+  target: PaymentTarget;
+  /** From the form; the same attempt submitted twice is one payment. */
+  attemptId: string;
+  /** Cents. */
+  amount: number;
+  payerName: string | null;
+  payerEmail: string | null;
+  card: Card;
+}
+
+export type CheckoutOutcome =
+  | { result: 'paid'; payment: PaymentRecord }
+  | { result: 'declined'; payment: PaymentRecord; message: string }
+  /** The link was paid (or removed) by the time this payer's payment could be recorded. */
+  | { result: 'unavailable'; payment: PaymentRecord | null }
+  /** The same attempt is being processed by an earlier submit. */
+  | { result: 'in_progress'; payment: PaymentRecord };
+
+export const ALREADY_PAID_MESSAGE = 'This payment link has already been paid.';
+export const UNAVAILABLE_MESSAGE = 'This payment link is no longer available.';
+
+/** What a recorded payment means for the payer; also how a repeated attempt is answered. */
+export function outcomeOf(payment: PaymentRecord): CheckoutOutcome {
+  if (payment.status_id === PAYMENT_PAID) return { result: 'paid', payment };
+  if (payment.status_id === PAYMENT_FAILED) {
+    if (payment.failure_code === 'link_unavailable') return { result: 'unavailable', payment };
+    return { result: 'declined', payment, message: payment.failure_message ?? 'Your card was declined.' };
+  }
+  return { result: 'in_progress', payment };
+}
+
+export async function checkout(db: Db, provider: PaymentProvider, request: CheckoutRequest): Promise<CheckoutOutcome> {
+  const { target, card } = request;
+  let pending: PaymentRecord;
+  try {
+    pending = await insertPendingPayment(db, {
+      _id: newId(),
+      business_id: target.businessId,
+      payment_link_id: target.kind === 'payment_link' ? target.id : null,
+      open_payment_link_id: target.kind === 'open_payment_link' ? target.id : null,
+      attempt_id: request.attemptId,
+      amount: request.amount,
+      currency: target.currency,
+      payer_name: request.payerName,
+      payer_email: request.payerEmail,
+      method: 'card',
+      provider: provider.name,
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const earlier = await findPaymentByAttempt(db, request.attemptId);
+    if (!earlier) throw error;
+    return outcomeOf(earlier);
+  }
+
+  const cardSummary = { card_brand: card.brand, card_last4: card.last4 };
+  let authorization;
+  try {
+    authorization = await provider.authorize({ reference: pending._id, amount: request.amount, currency: target.currency, card, description: target.title });
+  } catch (error) {
+    await markPaymentFailed(db, pending._id, { code: 'processing_error', message: 'The payment could not be processed.' }, cardSummary);
+    throw error;
+  }
+  if (authorization.outcome === 'declined') {
+    const payment = await markPaymentFailed(db, pending._id, { code: authorization.code, message: authorization.message }, cardSummary);
+    return { result: 'declined', payment, message: authorization.message };
+  }
+
+  const paid = await db.transaction(async (trx) => {
+    const claimed = target.kind === 'payment_link' ? await claimPaymentLinkAsPaid(trx, target.id) : await isOpenPaymentLinkPayable(trx, target.id);
+    if (!claimed) return undefined;
+    const payment = await markPaymentPaid(trx, pending._id, authorization.authorizationId, cardSummary);
+    await notifyPaymentSucceeded(trx, payment, { _id: target.id, title: target.title, reference: target.reference, reference_2: target.reference_2 });
+    await provider.capture(authorization.authorizationId);
+    return payment;
+  });
+  if (paid) return { result: 'paid', payment: paid };
+
+  await provider.void(authorization.authorizationId);
+  const payment = await markPaymentFailed(db, pending._id, { code: 'link_unavailable', message: UNAVAILABLE_MESSAGE }, cardSummary);
+  return { result: 'unavailable', payment };
+}

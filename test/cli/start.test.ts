@@ -1,0 +1,258 @@
+// `npm start` as a newcomer runs it: on an empty database it creates a demo business, prints its key
+// and a curl line that works as printed; it serves its reference at /docs and its contract at
+// /openapi.yaml; a second start on the same database creates nothing and prints no key.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect as connectTcp } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentsClient } from '../../client/index.js';
+import { connect } from '../../server/store/db.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SLOW = 60_000;
+const KEY_LINE = /^\s*(sk_[A-Za-z0-9_-]{43})\s*$/m;
+const ANY_KEY = /sk_[A-Za-z0-9_-]{43}/;
+const CURL_LINE = /^\s*(curl .+)$/m;
+
+let dir: string;
+let databaseUrl: string;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Whether anything accepts connections on the port (the server is still up). */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connectTcp(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+class Started {
+  stdout = '';
+  stderr = '';
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private exited = false;
+
+  constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    child.stdout!.on('data', (chunk) => (this.stdout += chunk));
+    child.stderr!.on('data', (chunk) => (this.stderr += chunk));
+    this.exit = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.exited = true;
+        resolve({ code, signal });
+      }),
+    );
+  }
+
+  get origin(): string {
+    return `http://localhost:${this.port}`;
+  }
+
+  /** Resolves once stdout matches, fails on exit or after the timeout. */
+  async waitFor(pattern: RegExp, timeoutMs = 45_000): Promise<RegExpMatchArray> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const match = this.stdout.match(pattern);
+      if (match) return match;
+      if (this.exited) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no ${pattern} in the output of npm start (exited: ${this.exited})\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+  }
+
+  /**
+   * SIGTERM to the whole process group (npm -> sh -> tsx -> node: npm alone does not pass the signal
+   * on), then waits for npm to exit and the port to close; SIGKILL if it does not within 15 s.
+   */
+  async stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const pid = this.child.pid!;
+    const signal = (name: NodeJS.Signals) => {
+      try {
+        process.kill(-pid, name);
+      } catch {
+        // the group is gone already
+      }
+    };
+    if (!this.exited) signal('SIGTERM');
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 15_000));
+    const result = await Promise.race([this.exit, timeout]);
+    if (result === 'timeout') {
+      signal('SIGKILL');
+      await this.exit;
+      throw new Error(`npm start did not exit within 15 s of SIGTERM\nstdout:\n${this.stdout}`);
+    }
+    // The server itself (a grandchild of npm) must be gone too, not only npm.
+    const deadline = Date.now() + 10_000;
+    while ((await listening(this.port)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (await listening(this.port)) {
+      signal('SIGKILL');
+      throw new Error(`port ${this.port} still open after npm start exited`);
+    }
+    return result;
+  }
+}
+
+async function npmStart(): Promise<Started> {
+  const port = await freePort();
+  const { DATABASE_URL: _d, PUBLIC_URL: _p, HOST: _h, PORT: _port, ...env } = process.env;
+  // detached: its own process group, so stop() can signal npm and everything it started.
+  const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: String(port), DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  return new Started(child, port);
+}
+
+function bash(command: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', command], { env: { ...process.env, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function storedCounts() {
+  const db = connect(databaseUrl);
+  try {
+    const count = async (table: string) => Number((await db(table).count({ n: '*' }).first())!.n);
+    return { businesses: await count('businesses'), api_keys: await count('api_keys'), payment_links: await count('payment_links') };
+  } finally {
+    await db.destroy();
+  }
+}
+
+const running: Started[] = [];
+/** The demo business's key printed by the first start. */
+let key = '';
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'payments-start-'));
+  databaseUrl = `sqlite:${join(dir, 'payments.sqlite')}`;
+});
+
+afterAll(async () => {
+  for (const started of running) await started.stop().catch(() => undefined);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, SLOW);
+
+describe('npm start on an empty database', () => {
+  let started: Started;
+  let curl = '';
+
+  beforeAll(async () => {
+    started = await npmStart();
+    running.push(started);
+    await started.waitFor(/listening/);
+    // The key and the curl line follow the listening line.
+    await started.waitFor(CURL_LINE);
+  }, SLOW);
+
+  afterAll(() => started.stop(), SLOW);
+
+  it('says where it listens: the chosen port', () => {
+    const line = started.stdout.split('\n').find((l) => /listening/.test(l))!;
+    expect(line).toContain(`:${started.port}`);
+  });
+
+  it('prints the demo business API key on a line of its own', () => {
+    const match = started.stdout.match(KEY_LINE);
+    expect(match).not.toBeNull();
+    key = match![1]!;
+    expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('prints a curl line that uses that key against this server', () => {
+    curl = started.stdout.match(CURL_LINE)![1]!.trim();
+    expect(curl).toContain(`Bearer ${key}`);
+    expect(curl).toContain(`${started.origin}/api/`);
+  });
+
+  it(
+    'the curl line, run exactly as printed, answers 200 with a success envelope',
+    async () => {
+      // curl reads $CURL_HOME/.curlrc: a write-out of the status after the body, without touching the line.
+      const curlHome = mkdtempSync(join(dir, 'curl-'));
+      writeFileSync(join(curlHome, '.curlrc'), 'write-out = "\\n%{http_code}"\n');
+      const result = await bash(curl, { CURL_HOME: curlHome, XDG_CONFIG_HOME: curlHome });
+      expect(result.code, result.stderr).toBe(0);
+      const newline = result.stdout.lastIndexOf('\n');
+      const status = result.stdout.slice(newline + 1).trim();
+      const body = JSON.parse(result.stdout.slice(0, newline)) as { success: boolean; data: Record<string, unknown>; errors: unknown; meta: Record<string, unknown> };
+      expect(status).toBe('200');
+      expect(body).toMatchObject({ success: true, errors: null, meta: { timezone: 'UTC' } });
+      expect(body.data).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), status: 'Active', paid: false });
+
+      // What it created is there for the same key.
+      const client = createPaymentsClient({ baseUrl: `${started.origin}/api`, apiKey: key });
+      const read = await client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: body.data._id as string } } });
+      expect(read.response.status).toBe(200);
+      expect(read.data?.data).toEqual(body.data);
+    },
+    SLOW,
+  );
+
+  it('GET /docs is the HTML reference', async () => {
+    const response = await fetch(`${started.origin}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain('Payment Collection Service API');
+    expect(html).toMatch(/<html/i);
+  });
+
+  it('GET /openapi.yaml is the contract, byte for byte', async () => {
+    const response = await fetch(`${started.origin}/openapi.yaml`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/yaml/);
+    expect(await response.text()).toBe(readFileSync(join(ROOT, 'openapi.yaml'), 'utf8'));
+  });
+
+  it('created exactly one business with one key', async () => {
+    expect(await storedCounts()).toMatchObject({ businesses: 1, api_keys: 1 });
+  });
+});
+
+describe('a second npm start on the same database', () => {
+  it(
+    'creates no business, prints no key and no curl line, and the first key still works',
+    async () => {
+      expect(key).toMatch(/^sk_/);
+      const before = await storedCounts();
+      expect(before.businesses).toBe(1);
+      const started = await npmStart();
+      running.push(started);
+      try {
+        await started.waitFor(/listening/);
+        // Give it the time the first start needed to print its key, then some.
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        const docs = await fetch(`${started.origin}/docs`);
+        expect(docs.status).toBe(200);
+        const client = createPaymentsClient({ baseUrl: `${started.origin}/api`, apiKey: key });
+        const list = await client.GET('/payment-links');
+        expect(list.response.status).toBe(200);
+        // The link the curl line created, under the same business.
+        expect(list.data?.data.total).toBe(1);
+      } finally {
+        await started.stop();
+      }
+      expect(started.stdout).not.toMatch(ANY_KEY);
+      expect(started.stderr).not.toMatch(ANY_KEY);
+      expect(started.stdout).not.toMatch(/^\s*curl /m);
+      expect(await storedCounts()).toEqual(before);
+    },
+    SLOW,
+  );
+});

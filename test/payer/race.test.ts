@@ -1,0 +1,97 @@
+// No double charge: payers racing for one payment link end with exactly one successful payment;
+// the others are not charged (their authorizations are voided) and are told the link is paid.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkCard } from '../../server/payments/cards.js';
+import { checkout } from '../../server/payments/checkout.js';
+import type { AuthorizeRequest, PaymentProvider } from '../../server/payments/provider.js';
+import { SandboxProvider } from '../../server/payments/sandbox.js';
+import { newId } from '../../server/domain/ids.js';
+import { GOOD_CARD, Payer } from '../support/payer.js';
+import { startTestService, type TestService } from '../support/service.js';
+
+/** The sandbox, slowed down at random so that concurrent checkouts really interleave. */
+class JitteryProvider extends SandboxProvider {
+  captured: string[] = [];
+  voided: string[] = [];
+  private jitter = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+  override async authorize(request: AuthorizeRequest) {
+    await this.jitter();
+    return super.authorize(request);
+  }
+  override async capture(id: string) {
+    await this.jitter();
+    this.captured.push(id);
+  }
+  override async void(id: string) {
+    this.voided.push(id);
+  }
+}
+
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService();
+});
+afterAll(() => t.close());
+
+async function paymentLink() {
+  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 5000, title: 'Race' } });
+  return data!.data;
+}
+
+describe('racing payers', () => {
+  it('over HTTP: 12 payers submit at once, exactly one is charged', async () => {
+    const link = await paymentLink();
+    const path = new URL(link.payment_url).pathname + new URL(link.payment_url).search;
+    const payers = Array.from({ length: 12 }, () => new Payer(t.url));
+    const forms = await Promise.all(payers.map((payer) => payer.open(path)));
+    const results = await Promise.all(payers.map((payer, i) => payer.submit(forms[i]!, { name: `Payer ${i}`, ...GOOD_CARD })));
+
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 303)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(11);
+    for (const loser of results.filter((r) => r.status === 409)) expect(loser.html).toMatch(/already been paid|can no longer be paid/);
+    const paid = await t.service.db('payments').where({ payment_link_id: link._id, status_id: 1 });
+    expect(paid).toHaveLength(1);
+    const read = await t.a.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } });
+    expect(read.data?.data.paid).toBe(true);
+  });
+
+  it('through checkout with a slow acquirer: one capture, every other authorization voided, 20 rounds', async () => {
+    const card = checkCard({ number: GOOD_CARD.card_number, expiry: GOOD_CARD.expiry, cvc: GOOD_CARD.cvc });
+    if (!card.ok) throw new Error('test card rejected');
+    for (let round = 0; round < 20; round += 1) {
+      const link = await paymentLink();
+      const provider = new JitteryProvider();
+      const target = { kind: 'payment_link' as const, id: link._id, businessId: t.a.business.id, currency: 'MYR', title: 'Race', reference: null, reference_2: null };
+      const outcomes = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => checkout(t.service.db, provider as PaymentProvider, { target, attemptId: newId() + i, amount: 5000, payerName: `P${i}`, payerEmail: null, card: card.card })),
+      );
+      expect(outcomes.filter((o) => o.result === 'paid')).toHaveLength(1);
+      expect(outcomes.filter((o) => o.result === 'unavailable')).toHaveLength(7);
+      expect(provider.captured).toHaveLength(1);
+      expect(provider.voided).toHaveLength(7);
+      const rows = await t.service.db('payments').where({ payment_link_id: link._id }).select('status_id', 'failure_code');
+      expect(rows.filter((r) => r.status_id === 1)).toHaveLength(1);
+      expect(rows.filter((r) => r.status_id === 3 && r.failure_code === 'link_unavailable')).toHaveLength(7);
+    }
+  });
+
+  it('the database itself refuses a second successful payment for one payment link', async () => {
+    const link = await paymentLink();
+    const row = (i: number) => ({
+      _id: newId(),
+      business_id: t.a.business.id,
+      payment_link_id: link._id,
+      attempt_id: `direct-${link._id}-${i}`,
+      amount: 5000,
+      currency: 'MYR',
+      status_id: 1,
+      method: 'card',
+      provider: 'sandbox',
+      created_at: '2026-01-01T00:00:00.000000Z',
+      updated_at: '2026-01-01T00:00:00.000000Z',
+    });
+    await t.service.db('payments').insert(row(1));
+    await expect(t.service.db('payments').insert(row(2))).rejects.toThrow(/UNIQUE|unique/);
+  });
+});
