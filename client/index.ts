@@ -33,3 +33,5 @@ export function createPaymentsClient({ baseUrl, apiKey, headers, ...options }: P
 export function isValidationError(error: unknown): error is ValidationErrorBody {
   return typeof error === 'object' && error !== null && 'errors' in error && typeof (error as ValidationErrorBody).errors === 'object';
 }
+
+export { eventHash, verifyWebhook, WebhookVerificationError, type PaymentCreatedEvent, type TokenActivatedEvent, type WebhookEvent } from './webhooks.js';

@@ -43,6 +43,15 @@ export async function assertConforms(observed: ObservedResponse): Promise<void> 
   if (!headers.valid) throw new ContractViolation(`${where}: headers do not match: ${JSON.stringify(headers.errors)}`);
 }
 
+/** Validates a value against a named schema of openapi.yaml (e.g. a webhook event). */
+export async function assertSchema(name: string, value: unknown): Promise<void> {
+  await ready;
+  const schema = (spec.definition.components?.schemas as Record<string, object>)[name];
+  if (!schema) throw new ContractViolation(`no schema ${name} in openapi.yaml`);
+  const validate = customizeAjv(undefined, {}).compile(schema);
+  if (!validate(value)) throw new ContractViolation(`${name}: ${JSON.stringify(validate.errors)}\n${JSON.stringify(value)}`);
+}
+
 /** The error body every non-422 error uses, for responses that belong to no operation (404 path, 405). */
 export async function assertErrorBody(status: number, contentType: string | null, body: unknown): Promise<void> {
   await ready;

@@ -1,0 +1,57 @@
+// `npm run --silent set-webhook -- --business "<name>" --url <url>` prints the signature key alone on
+// its last line, keeps it when only the URL changes, and refuses URLs the service must never call.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findBusinessByName, findWebhook } from '../../server/store/businesses.js';
+import { connect } from '../../server/store/db.js';
+import { ROOT } from '../support/child.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'payments-webhook-cli-'));
+const DATABASE_URL = `sqlite:${join(dir, 'db.sqlite')}`;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(...args: string[]) {
+  const result = spawnSync('npm', ['run', '--silent', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL, PORT: '3000', PUBLIC_URL: 'https://pay.example.com' }, encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr, last: result.stdout.trim().split('\n').pop() ?? '' };
+}
+
+describe('set-webhook', () => {
+  it('sets the URL and prints a whsec_ signature key; a new URL keeps the key unless --rotate', { timeout: 90_000 }, async () => {
+    expect(run('create-key', '--', '--business', 'Acme').code).toBe(0);
+    const first = run('set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/hooks');
+    expect(first.code).toBe(0);
+    expect(first.last).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const moved = run('set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/v2/hooks');
+    expect(moved.last).toBe(first.last);
+    const rotated = run('set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/v2/hooks', '--rotate');
+    expect(rotated.last).toMatch(/^whsec_/);
+    expect(rotated.last).not.toBe(first.last);
+
+    const db = connect(DATABASE_URL);
+    try {
+      const business = await findBusinessByName(db, 'Acme');
+      expect(await findWebhook(db, business!.id)).toEqual({ url: 'https://acme.example.com/v2/hooks', secret: rotated.last });
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('refuses non-http URLs, the service itself and unknown businesses, exiting 2 with a reason', { timeout: 90_000 }, () => {
+    const cases: [string[], RegExp][] = [
+      [['--business', 'Acme', '--url', 'ftp://acme.example.com/hooks'], /must use http or https/],
+      [['--business', 'Acme', '--url', 'https://pay.example.com/api/payment-links'], /points at this service itself/],
+      [['--business', 'Acme', '--url', 'http://localhost:3000/hooks'], /points at this service itself/],
+      [['--business', 'Nobody', '--url', 'https://acme.example.com/hooks'], /no business named "Nobody"/],
+      [['--business', 'Acme'], /needs --business/],
+    ];
+    for (const [args, reason] of cases) {
+      const result = run('set-webhook', '--', ...args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(reason);
+      expect(result.stdout).toBe('');
+    }
+  });
+});

@@ -1,0 +1,147 @@
+// Payer e-mails go through the outbox over SMTP: what arrives, to whom, once per send, and what
+// happens when the SMTP server refuses.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listAttempts, listOutbox } from '../../server/store/outbox.js';
+import { GOOD_CARD, Payer } from '../support/payer.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { startSmtp, type TestSmtp } from '../support/smtp.js';
+import { sleep, waitFor } from '../support/wait.js';
+
+let t: TestService | undefined;
+let smtp: TestSmtp | undefined;
+afterEach(async () => {
+  await t?.close();
+  await smtp?.close();
+  t = smtp = undefined;
+});
+
+const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 4 };
+
+async function withSmtp(refuse?: (attempt: number) => boolean) {
+  smtp = await startSmtp(refuse);
+  t = await startTestService({ mail: { smtpUrl: smtp.url, from: 'Acme Payments <billing@acme.test>' }, outbox: { retry: FAST_RETRY } });
+  return { smtp, t };
+}
+
+const linkBody = { email: 'aisyah@example.com', currency: 'MYR', amount: 123456, title: 'Invoice 1001', description: 'Web design', reference: 'INV-1001' };
+
+describe('payment link e-mail over SMTP', () => {
+  it('sends one message with a text and an HTML part, the title, the amount in units and the payment_url', async () => {
+    const { smtp, t } = await withSmtp();
+    const { data } = await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
+    const link = data!.data;
+    const [mail] = await waitFor('the e-mail', () => smtp.messages.length && smtp.messages);
+    expect(mail!.to).toMatchObject({ value: [{ address: 'aisyah@example.com' }] });
+    expect(mail!.from).toMatchObject({ value: [{ address: 'billing@acme.test' }] });
+    expect(mail!.subject).toBe('Payment request from Business A: Invoice 1001 (MYR 1,234.56)');
+    expect(mail!.text).toContain('Invoice 1001');
+    expect(mail!.text).toContain('MYR 1,234.56');
+    expect(mail!.text).toContain(link.payment_url);
+    expect(mail!.html).toContain(link.payment_url.replace(/&/g, '&amp;'));
+    expect(mail!.html).toContain('Pay MYR 1,234.56');
+    expect(mail!.messageId).toMatch(/payment_link\.sent@payment-collection-service/);
+    await sleep(300);
+    expect(smtp.messages).toHaveLength(1);
+    const [entry] = await listOutbox(t.service.db, { channel: 'email' });
+    expect(entry).toMatchObject({ status: 'delivered', attempts: 1, topic: 'payment_link.sent' });
+  });
+
+  it('sends nothing without send_email, or with send_email false', async () => {
+    const { smtp, t } = await withSmtp();
+    await t.a.client.POST('/payment-links', { body: linkBody });
+    await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: false } });
+    await sleep(300);
+    expect(smtp.messages).toHaveLength(0);
+    expect(await listOutbox(t.service.db)).toHaveLength(0);
+  });
+
+  it('sends again when an update asks for it, with the updated link', async () => {
+    const { smtp, t } = await withSmtp();
+    const { data } = await t.a.client.POST('/payment-links', { body: linkBody });
+    await t.a.client.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: data!.data._id } }, body: { ...linkBody, amount: 2000, title: 'Invoice 1001 (revised)', send_email: true } });
+    const [mail] = await waitFor('the e-mail', () => smtp.messages.length && smtp.messages);
+    expect(mail!.subject).toBe('Payment request from Business A: Invoice 1001 (revised) (MYR 20.00)');
+  });
+
+  it('enqueues nothing when the change itself fails (the outbox commits with it or not at all)', async () => {
+    const { t } = await withSmtp();
+    const { data } = await t.a.client.POST('/payment-links', { body: linkBody });
+    await t.service.db('payment_links').where({ _id: data!.data._id }).update({ paid: true, status: 'Paid' });
+    const conflict = await t.a.client.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: data!.data._id } }, body: { ...linkBody, send_email: true } });
+    expect(conflict.response.status).toBe(409);
+    const invalid = await t.a.client.POST('/payment-links', { body: { ...linkBody, amount: 1, send_email: true } });
+    expect(invalid.response.status).toBe(422);
+    expect(await listOutbox(t.service.db)).toHaveLength(0);
+  });
+
+  it('retries when the SMTP server refuses, then delivers exactly once, recording every attempt', async () => {
+    const { smtp, t } = await withSmtp((attempt) => attempt <= 2);
+    await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
+    await waitFor('the e-mail', () => smtp.messages.length);
+    await sleep(400);
+    expect(smtp.messages).toHaveLength(1);
+    expect(smtp.attempts).toBe(3);
+    const [entry] = await listOutbox(t.service.db, { channel: 'email' });
+    expect(entry).toMatchObject({ status: 'delivered', attempts: 3, last_error: null });
+    const attempts = await listAttempts(t.service.db, entry!.id);
+    expect(attempts.map((a) => [a.attempt, a.outcome])).toEqual([
+      [1, 'failed'],
+      [2, 'failed'],
+      [3, 'delivered'],
+    ]);
+    expect(attempts[0]!.error).toMatch(/451/);
+    expect(attempts.every((a) => a.started_at <= a.finished_at)).toBe(true);
+  });
+
+  it('gives up after the last attempt and marks the entry dead', async () => {
+    const { smtp, t } = await withSmtp(() => true);
+    await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
+    const [entry] = await waitFor('the entry to die', async () => {
+      const entries = await listOutbox(t.service.db, { status: 'dead' });
+      return entries.length && entries;
+    });
+    expect(entry).toMatchObject({ attempts: FAST_RETRY.maxAttempts, last_error: expect.stringMatching(/451/) });
+    expect(smtp.attempts).toBe(FAST_RETRY.maxAttempts);
+    expect(await listAttempts(t.service.db, entry!.id)).toHaveLength(FAST_RETRY.maxAttempts);
+    await sleep(400);
+    expect(smtp.attempts).toBe(FAST_RETRY.maxAttempts);
+  });
+
+  it('e-mails the payer a receipt after a payment', async () => {
+    const { smtp, t } = await withSmtp();
+    const { data } = await t.a.client.POST('/payment-links', { body: linkBody });
+    const payer = new Payer(t.url);
+    const url = new URL(data!.data.payment_url);
+    const paid = await payer.submit(await payer.open(url.pathname + url.search), { name: 'Aisyah', ...GOOD_CARD });
+    expect(paid.status).toBe(303);
+    const [mail] = await waitFor('the receipt', () => smtp.messages.length && smtp.messages);
+    expect(mail!.to).toMatchObject({ value: [{ address: 'aisyah@example.com' }] });
+    expect(mail!.subject).toBe('Receipt: MYR 1,234.56 to Business A');
+    expect(mail!.text).toContain(new URL(paid.location!).searchParams.get('payment_id')!);
+    expect(mail!.text).toContain('VISA ending in 4242');
+    expect(mail!.text).not.toContain('4242424242424242');
+  });
+});
+
+describe('payment link e-mail without SMTP_URL (the embedded default)', () => {
+  it('writes each message as an .eml file a developer can open', async () => {
+    t = await startTestService();
+    const { data } = await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
+    const mailDir = join(t.dir, 'mail');
+    const [file] = await waitFor('the .eml file', () => {
+      try {
+        const files = readdirSync(mailDir).filter((name) => name.endsWith('.eml'));
+        return files.length && files;
+      } catch {
+        return undefined;
+      }
+    });
+    const mail = await simpleParser(readFileSync(join(mailDir, file!)));
+    expect(mail.to).toMatchObject({ value: [{ address: 'aisyah@example.com' }] });
+    expect(mail.text).toContain(data!.data.payment_url);
+    expect(mail.html).toBeTruthy();
+  });
+});

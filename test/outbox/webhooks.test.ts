@@ -1,0 +1,161 @@
+// Signed webhooks to a receiver on loopback: what arrives, how to verify it, and what happens when
+// the receiver fails, hangs or is not there.
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventHash, verifyWebhook } from '../../client/index.js';
+import { setWebhook } from '../../server/store/businesses.js';
+import { listAttempts, listOutbox } from '../../server/store/outbox.js';
+import { assertSchema } from '../support/contract.js';
+import { GOOD_CARD, Payer } from '../support/payer.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { sleep, waitFor } from '../support/wait.js';
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 3 };
+
+let t: TestService | undefined;
+let receiver: Receiver | undefined;
+afterEach(async () => {
+  await t?.close();
+  await receiver?.close();
+  t = receiver = undefined;
+});
+
+async function setup(respond?: (n: number) => number | 'hang', url?: (receiver: Receiver) => string) {
+  receiver = await startReceiver(respond);
+  t = await startTestService({ outbox: { retry: FAST_RETRY, webhookTimeoutMs: 300 } });
+  await setWebhook(t.service.db, t.a.business.id, { url: url ? url(receiver) : receiver.url, secret: SECRET });
+  return { receiver, t };
+}
+
+async function pay(t: TestService, body: Record<string, unknown> = {}) {
+  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9', reference: 'INV-9', ...body } });
+  const link = data!.data;
+  const url = new URL(link.payment_url);
+  const payer = new Payer(t.url);
+  const paid = await payer.submit(await payer.open(url.pathname + url.search), { name: 'Ali', ...GOOD_CARD });
+  expect(paid.status).toBe(303);
+  return { link, paymentId: new URL(paid.location!).searchParams.get('payment_id')! };
+}
+
+describe('payment.created webhook', () => {
+  it('arrives once, signed both ways, with the payment in data', async () => {
+    const { receiver, t } = await setup();
+    const { link, paymentId } = await pay(t);
+    const [request] = await waitFor('the webhook', () => receiver.requests.length && receiver.requests);
+    const event = verifyWebhook(request!.raw, request!.headers as Record<string, string>, SECRET);
+    await assertSchema('PaymentCreatedEvent', event);
+    const payment = await t.service.db('payments').where({ _id: paymentId }).first();
+    expect(event).toMatchObject({
+      event: 'payment.created',
+      data: {
+        payment_id: paymentId,
+        attempt_id: payment.attempt_id,
+        payment_amount: '10.50',
+        payment_currency: 'MYR',
+        payment_status: 1,
+        payment_time: payment.updated_at,
+        payment_link_id: link._id,
+        payment_link_reference: 'INV-9',
+        payment_link_reference_2: null,
+        payment_message: 'Payment successful',
+        payment_method: 'card',
+      },
+    });
+    expect(Object.keys(event.data)).toEqual([
+      'payment_id', 'attempt_id', 'payment_amount', 'payment_currency', 'payment_status', 'payment_time',
+      'payment_link_id', 'payment_link_reference', 'payment_link_reference_2', 'payment_message', 'payment_method', 'hash',
+    ]);
+    expect(request!.headers['webhook-id']).toMatch(/^evt_[0-9a-f]{24}$/);
+    expect(request!.headers['content-type']).toBe('application/json');
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('computes hash as documented: HMAC-SHA256 keyed with the key over the key and the data values in order', async () => {
+    const { receiver, t } = await setup();
+    await pay(t);
+    const [request] = await waitFor('the webhook', () => receiver.requests.length && receiver.requests);
+    const { data } = request!.body as { data: Record<string, unknown> };
+    const { createHmac } = await import('node:crypto');
+    const values = ['payment_id', 'attempt_id', 'payment_amount', 'payment_currency', 'payment_status', 'payment_time', 'payment_link_id', 'payment_link_reference', 'payment_link_reference_2', 'payment_message', 'payment_method'].map((k) => (data[k] === null ? '' : String(data[k])));
+    expect(data.hash).toBe(createHmac('sha256', SECRET).update(SECRET + values.join('')).digest('hex'));
+    expect(eventHash(SECRET, data)).toBe(data.hash);
+  });
+
+  it('is retried after a failing answer, with the same webhook-id, until a 2xx', async () => {
+    const { receiver, t } = await setup((n) => (n <= 2 ? 500 : 204));
+    await pay(t);
+    await waitFor('three requests', () => receiver.requests.length >= 3);
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(3);
+    expect(new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    const [entry] = await listOutbox(t.service.db, { channel: 'webhook' });
+    expect(entry).toMatchObject({ status: 'delivered', attempts: 3 });
+    const attempts = await listAttempts(t.service.db, entry!.id);
+    expect(attempts.map((a) => a.error)).toEqual(['webhook answered HTTP 500', 'webhook answered HTTP 500', null]);
+  });
+
+  it('treats a receiver that does not answer in time as a failure and retries', async () => {
+    const { receiver, t } = await setup((n) => (n === 1 ? 'hang' : 200));
+    await pay(t);
+    const [entry] = await waitFor('delivery', async () => {
+      const entries = await listOutbox(t.service.db, { channel: 'webhook', status: 'delivered' });
+      return entries.length && entries;
+    });
+    expect(entry!.attempts).toBe(2);
+    expect((await listAttempts(t.service.db, entry!.id))[0]!.error).toMatch(/no answer within 300 ms/);
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it('retries a refused connection, then gives up and marks the event dead', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const { t } = await setup(undefined, () => `http://127.0.0.1:${closed}/hooks`);
+    await pay(t);
+    const [entry] = await waitFor('the event to die', async () => {
+      const entries = await listOutbox(t.service.db, { channel: 'webhook', status: 'dead' });
+      return entries.length && entries;
+    });
+    expect(entry).toMatchObject({ attempts: FAST_RETRY.maxAttempts, last_error: expect.stringMatching(/ECONNREFUSED/) });
+  });
+
+  it('never posts to the service itself', async () => {
+    const { t } = await setup();
+    await setWebhook(t.service.db, t.a.business.id, { url: `${t.url}/api/payment-links`, secret: SECRET });
+    await pay(t);
+    const [entry] = await waitFor('the event to be refused', async () => {
+      const entries = await listOutbox(t.service.db, { channel: 'webhook', status: 'dead' });
+      return entries.length && entries;
+    });
+    expect(entry).toMatchObject({ attempts: 1, last_error: 'the webhook URL points at this service itself' });
+  });
+
+  it('is not enqueued for a business without a webhook URL', async () => {
+    const { receiver, t } = await setup();
+    await setWebhook(t.service.db, t.a.business.id, null);
+    await pay(t);
+    await sleep(300);
+    expect(receiver.requests).toHaveLength(0);
+    expect(await listOutbox(t.service.db, { channel: 'webhook' })).toHaveLength(0);
+  });
+});
+
+describe('token.activated webhook', () => {
+  it('arrives when a payer saves a card', async () => {
+    const { receiver, t } = await setup();
+    const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'lim@example.com', title: 'Plan', description: 'Monthly' } });
+    const payer = new Payer(t.url);
+    const saved = await payer.submit(await payer.open(new URL(data!.data.activation_url).pathname), { name: 'Lim', ...GOOD_CARD });
+    expect(saved.status).toBe(303);
+    const [request] = await waitFor('the webhook', () => receiver.requests.length && receiver.requests);
+    const event = verifyWebhook(request!.raw, request!.headers as Record<string, string>, SECRET);
+    await assertSchema('TokenActivatedEvent', event);
+    expect(event.data).toMatchObject({ token_id: data!.data._id, token_status: 'active', card_brand: 'visa', card_last4: '4242' });
+  });
+});

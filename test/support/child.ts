@@ -1,0 +1,54 @@
+// The service as a separate process, started the way `npm start` starts it, for tests that kill it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { waitFor } from './wait.js';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on('error', reject);
+  });
+}
+
+export interface ChildService {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  /** Resolves when the process has exited. */
+  exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startChild(env: Record<string, string>, port: number): Promise<ChildService> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  await waitFor(`the service to listen (output so far: ${output})`, () => {
+    if (gone) throw new Error(`the service exited early:\n${output}`);
+    return output.includes('listening on');
+  }, 30_000);
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    exited,
+    async kill(signal) {
+      if (!gone) child.kill(signal);
+      return exited;
+    },
+  };
+}
