@@ -594,6 +594,9 @@ export interface components {
         /** @description The open payment link. */
         OpenPaymentLinkOk: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -629,6 +632,9 @@ export interface components {
         /** @description The payment link. */
         PaymentLinkOk: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -666,6 +672,8 @@ export interface components {
         /** @description Validation failed. */
         OpenPaymentLinkInvalid: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -691,6 +699,8 @@ export interface components {
         /** @description Validation failed. */
         PaymentLinkInvalid: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -719,6 +729,8 @@ export interface components {
         /** @description A query parameter is invalid. */
         QueryInvalid: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -741,6 +753,8 @@ export interface components {
         /** @description The body is not valid JSON. */
         BadJson: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -755,6 +769,8 @@ export interface components {
         /** @description The API key is missing, malformed, unknown or revoked. */
         Unauthenticated: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -769,6 +785,8 @@ export interface components {
         /** @description No live open payment link of this business has this id. */
         OpenPaymentLinkNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -783,6 +801,8 @@ export interface components {
         /** @description No live payment link of this business has this id. */
         PaymentLinkNotFound: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -797,6 +817,8 @@ export interface components {
         /** @description The payment link has been paid and can no longer change. */
         PaymentLinkPaid: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -808,9 +830,38 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description An earlier request with the same Idempotency-Key is still being processed; retry it later. */
+        IdempotencyInFlight: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "A request with this Idempotency-Key is still being processed. Retry it later."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The payment link has been paid and can no longer change, or an earlier request with the same Idempotency-Key is still being processed. */
+        PaymentLinkConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body is larger than 1 MiB. */
         PayloadTooLarge: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -825,6 +876,8 @@ export interface components {
         /** @description The body is not JSON. */
         UnsupportedMediaType: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -839,8 +892,10 @@ export interface components {
         /** @description The API key has exceeded its rate limit; retry after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                "Retry-After": number;
                 [name: string]: unknown;
             };
             content: {
@@ -855,6 +910,8 @@ export interface components {
         /** @description An unexpected error; nothing internal is disclosed. */
         ServerError: {
             headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -868,6 +925,15 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+         *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+         *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+         *     different request is a 422; a retry while the first request is still running is a 409.
+         *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+         * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+         */
+        IdempotencyKey: string;
         /**
          * @description The `_id` of the open payment link. Anything that is not one of the business's live links is a 404.
          * @example 6284ff16d4b1c2a3e4f50002
@@ -895,7 +961,20 @@ export interface components {
         Sort: "created_at" | "-created_at";
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description Requests this API key may make per second (per client address for requests without a valid key).
+         * @example 100
+         */
+        RateLimitLimit: number;
+        /**
+         * @description Requests left in the current one-second window.
+         * @example 99
+         */
+        RateLimitRemaining: number;
+        /** @description `true` when this response is the stored response to an earlier request with the same Idempotency-Key. */
+        IdempotentReplayed: "true";
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -903,7 +982,17 @@ export interface operations {
     createToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -925,6 +1014,9 @@ export interface operations {
             /** @description The new token. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -957,11 +1049,14 @@ export interface operations {
             };
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description Validation failed. */
             422: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1006,6 +1101,8 @@ export interface operations {
             /** @description The token. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1045,6 +1142,8 @@ export interface operations {
             /** @description No token of this business has this id. */
             404: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1098,6 +1197,8 @@ export interface operations {
             /** @description A page of open payment links. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1154,7 +1255,17 @@ export interface operations {
     createOpenPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1178,6 +1289,7 @@ export interface operations {
             200: components["responses"]["OpenPaymentLinkOk"];
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["OpenPaymentLinkInvalid"];
@@ -1210,7 +1322,17 @@ export interface operations {
     updateOpenPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The `_id` of the open payment link. Anything that is not one of the business's live links is a 404.
@@ -1239,6 +1361,7 @@ export interface operations {
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
+            409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["OpenPaymentLinkInvalid"];
@@ -1295,6 +1418,8 @@ export interface operations {
             /** @description The total for the link. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1368,6 +1493,8 @@ export interface operations {
             /** @description The largest collections. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1442,6 +1569,8 @@ export interface operations {
             /** @description A page of payment links. */
             200: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1500,7 +1629,17 @@ export interface operations {
     createPaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1527,6 +1666,7 @@ export interface operations {
             200: components["responses"]["PaymentLinkOk"];
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PaymentLinkInvalid"];
@@ -1559,7 +1699,17 @@ export interface operations {
     updatePaymentLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The `_id` of the payment link. Anything that is not one of the business's live links is a 404.
@@ -1588,7 +1738,7 @@ export interface operations {
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["PaymentLinkNotFound"];
-            409: components["responses"]["PaymentLinkPaid"];
+            409: components["responses"]["PaymentLinkConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PaymentLinkInvalid"];

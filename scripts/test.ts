@@ -2,10 +2,12 @@
 // check, then the vitest suites. Ends with one line `N passed, N failed` counting the tests (a check
 // that fails counts as one failed test, so the line never reads clean when something is wrong).
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`, REDOCLY_TELEMETRY: 'off' };
@@ -61,11 +63,47 @@ if (!args.includes('--only-tests')) {
 }
 
 const vitestArgs = args.filter((arg) => arg !== '--only-tests');
-const suite = runVitest('tests (embedded SQLite)', {}, vitestArgs);
-passed += suite.passed;
-failed += suite.failed;
-if (suite.failed > 0) failures.push('tests (embedded SQLite)');
+const record = (title: string, suite: { passed: number; failed: number }) => {
+  passed += suite.passed;
+  failed += suite.failed;
+  if (suite.failed > 0) failures.push(title);
+};
+record('tests (embedded SQLite)', runVitest('tests (embedded SQLite)', {}, vitestArgs));
 
-console.log(`\n${failures.length ? `failed: ${failures.join(', ')}` : 'all checks and tests passed'}`);
+// The same suite on PostgreSQL. Every test database of this run carries the run id in its name; the
+// runner drops any that a crashed test left behind.
+const postgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const runId = randomBytes(4).toString('hex');
+
+async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: postgresUrl, connectionTimeoutMillis: 3_000 });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+let postgresProblem: string | undefined;
+try {
+  await withAdmin((client) => client.query('select 1'));
+} catch (error) {
+  postgresProblem = (error as Error).message || String(error);
+}
+if (postgresProblem) {
+  const line = '!'.repeat(100);
+  console.log(`\n${line}\n!! PostgreSQL run SKIPPED: no PostgreSQL server reachable at ${postgresUrl.replace(/\/\/[^@/]*@/, '//***@')} (${postgresProblem}).\n!! Only the embedded SQLite run was tested. Set TEST_POSTGRES_URL or start PostgreSQL (.ci/run does).\n${line}`);
+} else {
+  record('tests (PostgreSQL)', runVitest('tests (PostgreSQL)', { TEST_POSTGRES_URL: postgresUrl, TEST_RUN_ID: runId }, vitestArgs));
+  const leftovers = await withAdmin(async (client) => {
+    const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [`payments_test_${runId}_%`]);
+    for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+    return rows.length;
+  });
+  console.log(`==> PostgreSQL: every test database of run ${runId} is dropped${leftovers ? ` (${leftovers} left by failed tests)` : ''}`);
+}
+
+console.log(`\n${failures.length ? `failed: ${failures.join(', ')}` : 'all checks and tests passed'}${postgresProblem ? ' (PostgreSQL run SKIPPED, see above)' : ''}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;

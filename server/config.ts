@@ -1,3 +1,4 @@
+import type { RateLimitConfig } from './http/rate-limit.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
 import { DEFAULT_DATABASE_URL } from './store/db.js';
 
@@ -25,7 +26,15 @@ export interface Config {
   publicUrl: string | undefined;
   mail: MailSettings;
   outbox: OutboxConfig;
+  rateLimit: RateLimitConfig;
+  /** Off when migrations run as a separate step (`npm run migrate`) before instances start. */
+  migrateOnStart: boolean;
+  /** How long SIGTERM waits for in-flight requests and deliveries before the process exits anyway. */
+  shutdownTimeoutMs: number;
+  sandboxLatencyMs: number;
 }
+
+export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
 
 export class ConfigError extends Error {}
 
@@ -72,6 +81,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const leaseMs = integer(env, 'OUTBOX_LEASE_MS', DEFAULT_OUTBOX.leaseMs, 1_000, 3_600_000);
   const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_OUTBOX.webhookTimeoutMs, 100, 60_000);
   if (webhookTimeoutMs >= leaseMs) throw new ConfigError('WEBHOOK_TIMEOUT_MS must be shorter than OUTBOX_LEASE_MS, or two workers could deliver one entry');
+  const store = env.RATE_LIMIT_STORE || 'auto';
+  if (!['auto', 'memory', 'database', 'redis'].includes(store)) throw new ConfigError(`RATE_LIMIT_STORE must be auto, memory, database or redis, got ${JSON.stringify(store)}`);
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${JSON.stringify(redisUrl)}`);
+  if (store === 'redis' && !redisUrl) throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
   return {
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -94,5 +108,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       webhookTimeoutMs,
     },
+    rateLimit: {
+      perSecond: integer(env, 'RATE_LIMIT_PER_SECOND', DEFAULT_RATE_LIMIT.perSecond, 1, 1_000_000),
+      store: store as RateLimitConfig['store'],
+      redisUrl,
+    },
+    migrateOnStart: flag(env, 'MIGRATE_ON_START', true),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
+    sandboxLatencyMs: integer(env, 'SANDBOX_LATENCY_MS', 0, 0, 60_000),
   };
 }

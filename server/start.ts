@@ -1,15 +1,17 @@
-// Starts the service on a database: migrations first, then the HTTP server. Used by main.ts and by
-// the tests, which start the real app on 127.0.0.1:0.
+// Starts the service on a database: migrations first, then the HTTP server and the outbox worker.
+// Used by main.ts and by the tests, which start the real app on 127.0.0.1:0.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_OUTBOX, type MailSettings, type OutboxConfig } from './config.js';
+import { DEFAULT_OUTBOX, DEFAULT_RATE_LIMIT, type MailSettings, type OutboxConfig } from './config.js';
 import { createApp } from './http/app.js';
+import { createRateLimiter, type RateLimitConfig, type RateLimiter } from './http/rate-limit.js';
 import { createDeliverers } from './outbox/deliverers.js';
 import { createMailer, type Mailer } from './outbox/mailer.js';
 import { OutboxWorker } from './outbox/worker.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox.js';
 import { connect, type Db } from './store/db.js';
+import { deleteExpiredKeys } from './store/idempotency.js';
 import { migrateLatest } from './store/migrate.js';
 
 export interface StartOptions {
@@ -21,6 +23,8 @@ export interface StartOptions {
   provider?: PaymentProvider;
   mail?: Partial<MailSettings>;
   outbox?: Partial<OutboxConfig>;
+  rateLimit?: Partial<RateLimitConfig>;
+  migrateOnStart?: boolean;
   log?: (line: string) => void;
 }
 
@@ -31,15 +35,20 @@ export interface RunningService {
   db: Db;
   server: Server;
   mailer: Mailer;
+  limiter: RateLimiter;
   /** Present when this instance delivers the outbox. */
   worker: OutboxWorker | undefined;
+  /**
+   * Graceful stop: /ready turns 503, the server stops accepting and finishes the requests under way,
+   * the worker finishes its deliveries, then the pool closes.
+   */
   close(): Promise<void>;
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
   const db = connect(options.databaseUrl);
   try {
-    await migrateLatest(db);
+    if (options.migrateOnStart ?? true) await migrateLatest(db);
     const server = createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -49,23 +58,42 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const localHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
     const url = `http://${localHost}:${port}`;
     const publicUrl = options.publicUrl ?? url;
+    const log = options.log ?? ((line: string) => console.error(line));
     const outboxConfig = { ...DEFAULT_OUTBOX, ...options.outbox };
     const mailer = createMailer({ smtpUrl: undefined, from: 'Payment Collection Service <no-reply@localhost>', mailDir: './data/mail', ...options.mail });
     const deliverers = createDeliverers(db, mailer, { webhookTimeoutMs: outboxConfig.webhookTimeoutMs, serviceUrls: [url, publicUrl] });
-    const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, log: options.log ?? ((line) => console.error(line)) }) : undefined;
-    const app = await createApp({ db, publicUrl, provider: options.provider ?? new SandboxProvider(), outbox: { nudge: () => worker?.nudge() } });
+    const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, log }) : undefined;
+    const limiter = createRateLimiter(db, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
+    let draining = false;
+    const app = await createApp({
+      db,
+      publicUrl,
+      provider: options.provider ?? new SandboxProvider(),
+      outbox: { nudge: () => worker?.nudge() },
+      limiter,
+      draining: () => draining,
+    });
     server.on('request', app.callback());
     worker?.start();
+    // Expired Idempotency-Key records are dead weight; any instance may sweep them.
+    const housekeeping = setInterval(() => void deleteExpiredKeys(db).catch((error: Error) => log(`housekeeping: ${error.message}`)), 10 * 60_000);
+    housekeeping.unref();
     return {
       url,
       publicUrl,
       db,
       server,
       mailer,
+      limiter,
       worker,
       async close() {
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        draining = true;
+        clearInterval(housekeeping);
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await closed;
         await worker?.stop();
+        await limiter.close();
         mailer.close();
         await db.destroy();
       },

@@ -8,12 +8,21 @@ import { tokenizationOperations } from '../handlers/tokenizations.js';
 import type { HandlerDeps } from '../handlers/deps.js';
 import { pageRoutes } from '../pages/routes.js';
 import type { PaymentProvider } from '../payments/provider.js';
-import { findBusinessByKey } from '../store/api-keys.js';
+import { findCallerByKey, type Caller } from '../store/api-keys.js';
 import { readJsonBody } from './body.js';
+import type { ApiResponse } from './idempotency.js';
 import { NotFoundError, toErrorResponse } from './errors.js';
 import { SPEC_PATH, createApi } from './openapi.js';
+import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
 
 const DOCS_PATH = fileURLToPath(new URL('../../generated/docs.html', import.meta.url));
+
+export interface AppDeps extends HandlerDeps {
+  provider: PaymentProvider;
+  limiter: RateLimiter;
+  /** True once shutdown has begun: /ready answers 503 so load balancers stop sending traffic. */
+  draining(): boolean;
+}
 
 function errorMiddleware(): Koa.Middleware {
   return async (ctx, next) => {
@@ -29,26 +38,28 @@ function errorMiddleware(): Koa.Middleware {
   };
 }
 
-function isDecodable(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function apiMiddleware(api: OpenAPIBackend): Koa.Middleware {
+/** /health: the process answers (liveness). /ready: it can serve, i.e. its database answers (readiness). */
+export function probesMiddleware(deps: Pick<AppDeps, 'db' | 'draining'>): Koa.Middleware {
   return async (ctx, next) => {
-    if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
-    // openapi-backend decodes path parameters without a guard; no record has an undecodable id.
-    if (!isDecodable(ctx.path)) throw new NotFoundError();
-    await readJsonBody(ctx);
-    ctx.body = await api.handleRequest(
-      { method: ctx.method, path: ctx.path, body: ctx.request.body, query: ctx.querystring, headers: ctx.headers as Record<string, string> },
-      ctx,
-    );
-    ctx.status = 200;
+    if (ctx.path === '/health') {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    if (ctx.path !== '/ready') return next();
+    ctx.set('Cache-Control', 'no-store');
+    if (deps.draining()) {
+      ctx.status = 503;
+      ctx.body = { status: 'unavailable', reason: 'shutting down' };
+      return;
+    }
+    try {
+      await deps.db.raw('select 1').timeout(2_000);
+      ctx.body = { status: 'ready' };
+    } catch {
+      ctx.status = 503;
+      ctx.body = { status: 'unavailable', reason: 'database unreachable' };
+    }
   };
 }
 
@@ -70,20 +81,55 @@ function referenceMiddleware(): Koa.Middleware {
   };
 }
 
-export interface AppDeps extends HandlerDeps {
-  provider: PaymentProvider;
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * Every /api request: the caller is looked up once (openapi-backend's security handler then applies
+ * the spec's rule to it), counted against its key's limit (or its address's, without a valid key),
+ * then its body is read and openapi-backend takes over.
+ */
+function apiMiddleware(api: OpenAPIBackend, deps: AppDeps): Koa.Middleware {
+  return async (ctx, next) => {
+    if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
+    const key = BEARER.exec(ctx.get('authorization'))?.[1];
+    const caller: Caller | undefined = key ? await findCallerByKey(deps.db, key) : undefined;
+    ctx.state.caller = caller;
+    const limit = await deps.limiter.hit(caller ? `key:${caller.keyId}` : `ip:${ctx.ip}`);
+    ctx.set({ 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) });
+    if (!limit.allowed) throw new TooManyRequestsError(limit.retryAfter);
+    // openapi-backend decodes path parameters without a guard; no record has an undecodable id.
+    if (!isDecodable(ctx.path)) throw new NotFoundError();
+    await readJsonBody(ctx);
+    const response: ApiResponse = await api.handleRequest(
+      { method: ctx.method, path: ctx.path, body: ctx.request.body, query: ctx.querystring, headers: ctx.headers as Record<string, string> },
+      ctx,
+    );
+    ctx.status = response.status;
+    if (response.headers) ctx.set(response.headers);
+    ctx.body = response.body;
+  };
 }
 
 export async function createApp(deps: AppDeps): Promise<Koa> {
   const api = await createApi({
     operations: { ...tokenizationOperations(deps), ...openPaymentLinkOperations(deps), ...paymentLinkOperations(deps) },
-    authenticate: (key) => findBusinessByKey(deps.db, key),
+    db: deps.db,
   });
   const app = new Koa();
   app.use(errorMiddleware());
+  app.use(probesMiddleware(deps));
   app.use(referenceMiddleware());
   app.use(pageRoutes(deps));
-  app.use(apiMiddleware(api));
+  app.use(apiMiddleware(api, deps));
   app.use(() => {
     throw new NotFoundError();
   });

@@ -11,8 +11,11 @@ import { isCurrencyCode } from '../domain/currency.js';
 import { isHttpUrl } from '../domain/urls.js';
 import { parseDateRange } from '../domain/time.js';
 import type { FieldErrors } from '../domain/rules.js';
+import type { Caller } from '../store/api-keys.js';
+import type { Db } from '../store/db.js';
 import type { Business } from '../store/businesses.js';
 import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, ValidationError, type HttpError } from './errors.js';
+import { withIdempotency, type ApiResponse } from './idempotency.js';
 import type { BodyRule, Operation, OperationId, Operations } from './operations.js';
 import { laravelErrors, mergeFieldErrors } from './validation-errors.js';
 
@@ -52,10 +55,11 @@ function runRules(rules: BodyRule[] | undefined, body: unknown): FieldErrors {
 
 export interface ApiOptions {
   operations: Operations;
-  authenticate(key: string): Promise<Business | undefined>;
+  /** Where Idempotency-Key records live. */
+  db: Db;
 }
 
-export async function createApi({ operations, authenticate }: ApiOptions): Promise<OpenAPIBackend> {
+export async function createApi({ operations, db }: ApiOptions): Promise<OpenAPIBackend> {
   const api = new OpenAPI31Backend({
     definition: fileURLToPath(SPEC_PATH),
     apiRoot: '/api',
@@ -93,25 +97,29 @@ export async function createApi({ operations, authenticate }: ApiOptions): Promi
       },
     },
     securityHandlers: {
-      bearerAuth: async (context: Context) => {
-        const header = context.request.headers.authorization;
-        const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-        return (match?.[1] && (await authenticate(match[1]))) || false;
-      },
+      // The key was looked up once, before rate limiting (see app.ts); here the spec's rule is applied.
+      bearerAuth: (_context: Context, ctx: Koa.Context) => (ctx.state.caller as Caller | undefined)?.business ?? false,
     },
   });
 
   for (const [operationId, operation] of Object.entries(operations) as [OperationId, Operation<OperationId>][]) {
-    api.register(operationId, async (context: Context, ctx: Koa.Context) => {
+    api.register(operationId, async (context: Context, ctx: Koa.Context): Promise<ApiResponse> => {
       const ruleErrors = runRules(operation.rules, context.request.requestBody);
       if (Object.keys(ruleErrors).length > 0) throw new ValidationError(mergeFieldErrors({}, ruleErrors, bodySchemaOf(context)));
-      return operation.handle({
-        body: context.request.requestBody,
-        path: context.request.params as never,
-        query: context.request.query as never,
-        rawQuery: ctx.querystring,
-        business: context.security.bearerAuth as Business,
+      const business = context.security.bearerAuth as Business;
+      const run = async (): Promise<ApiResponse> => ({
+        status: 200,
+        body: await operation.handle({
+          body: context.request.requestBody,
+          path: context.request.params as never,
+          query: context.request.query as never,
+          rawQuery: ctx.querystring,
+          business,
+        }),
       });
+      const key = ctx.get('idempotency-key');
+      if (!key || (ctx.method !== 'POST' && ctx.method !== 'PUT')) return run();
+      return withIdempotency(db, { businessId: business.id, key, method: ctx.method, path: ctx.path, body: context.request.requestBody }, run);
     });
   }
   await api.init();

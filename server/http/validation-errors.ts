@@ -47,6 +47,7 @@ function fieldOf(error: ErrorObject): string | null {
   const [location, ...rest] = segments;
   if (error.keyword === 'required') rest.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') rest.push(String(error.params.additionalProperty));
+  if (location === 'header') return rest[0]?.toLowerCase().replace(/-/g, '_') ?? null;
   if (location !== 'requestBody' && location !== 'query' && location !== 'path') return null;
   return rest.length ? rest.join('.') : null;
 }

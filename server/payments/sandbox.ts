@@ -36,7 +36,15 @@ function behaviourOf(card: Card): Behaviour {
 export class SandboxProvider implements PaymentProvider {
   readonly name = 'sandbox';
 
+  /** `latencyMs` imitates an acquirer's round trip (SANDBOX_LATENCY_MS), for load and shutdown tests. */
+  constructor(private readonly latencyMs = 0) {}
+
+  private async roundTrip(): Promise<void> {
+    if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+  }
+
   async authorize(request: AuthorizeRequest): Promise<AuthorizeResult> {
+    await this.roundTrip();
     const { card } = request;
     const behaviour = behaviourOf(card);
     if (behaviour.outcome === 'decline') return { outcome: 'declined', code: behaviour.code, message: behaviour.message, brand: card.brand, last4: card.last4 };
@@ -50,6 +58,7 @@ export class SandboxProvider implements PaymentProvider {
   async void(_authorizationId: string): Promise<void> {}
 
   async saveCard(card: Card): Promise<SaveCardResult> {
+    await this.roundTrip();
     const behaviour = behaviourOf(card);
     if (behaviour.outcome === 'decline') return { outcome: 'declined', code: behaviour.code, message: behaviour.message };
     return {

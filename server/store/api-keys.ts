@@ -27,18 +27,24 @@ export async function issueKey(db: Executor, businessId: number): Promise<Issued
   return { key, prefix };
 }
 
-/** The business a live key belongs to. The row is found by hash; the hash is then compared in constant time. */
-export async function findBusinessByKey(db: Executor, key: string): Promise<Business | undefined> {
+/** Who is calling: the business and which of its keys, so limits can count per key. */
+export interface Caller {
+  business: Business;
+  keyId: number;
+}
+
+/** The caller behind a live key. The row is found by hash; the hash is then compared in constant time. */
+export async function findCallerByKey(db: Executor, key: string): Promise<Caller | undefined> {
   if (!isWellFormedKey(key)) return undefined;
   const hash = hashKey(key);
   const row = await db('api_keys')
     .join('businesses', 'businesses.id', 'api_keys.business_id')
-    .select('businesses.id as id', 'businesses.name as name', 'api_keys.key_hash as key_hash')
+    .select('businesses.id as id', 'businesses.name as name', 'api_keys.id as key_id', 'api_keys.key_hash as key_hash')
     .where('api_keys.key_hash', hash)
     .whereNull('api_keys.revoked_at')
     .first();
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-  return { id: Number(row.id), name: row.name };
+  return { business: { id: Number(row.id), name: row.name }, keyId: Number(row.key_id) };
 }
 
 /** Revokes by full key or by the prefix shown at creation; returns how many keys were revoked. */

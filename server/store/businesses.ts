@@ -1,4 +1,5 @@
 import type { Executor } from './db.js';
+import { isUniqueViolation } from './errors.js';
 import { nowIso } from './timestamps.js';
 
 export interface Business {
@@ -13,8 +14,15 @@ export async function findBusinessByName(db: Executor, name: string): Promise<Bu
 export async function findOrCreateBusiness(db: Executor, name: string): Promise<Business> {
   const existing = await findBusinessByName(db, name);
   if (existing) return existing;
-  const [row] = await db('businesses').insert({ name, created_at: nowIso() }).returning(['id', 'name']);
-  return { id: Number(row.id), name: row.name };
+  try {
+    const [row] = await db('businesses').insert({ name, created_at: nowIso() }).returning(['id', 'name']);
+    return { id: Number(row.id), name: row.name };
+  } catch (error) {
+    // Created by someone else between our look and our insert (two instances starting together).
+    const created = isUniqueViolation(error) ? await findBusinessByName(db, name) : undefined;
+    if (!created) throw error;
+    return created;
+  }
 }
 
 export async function countBusinesses(db: Executor): Promise<number> {

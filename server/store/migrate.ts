@@ -5,11 +5,13 @@ import type { Db } from './db.js';
 import * as initial from './migrations/0001_initial.js';
 import * as tokenCards from './migrations/0002_token_cards.js';
 import * as outbox from './migrations/0003_outbox.js';
+import * as idempotencyAndRateLimits from './migrations/0004_idempotency_and_rate_limits.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
   '0002_token_cards': tokenCards,
   '0003_outbox': outbox,
+  '0004_idempotency_and_rate_limits': idempotencyAndRateLimits,
 };
 
 const source: Knex.MigrationSource<string> = {
@@ -18,7 +20,25 @@ const source: Knex.MigrationSource<string> = {
   getMigration: async (name) => migrations[name] as Knex.Migration,
 };
 
-export async function migrateLatest(db: Db): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
-  return applied;
+/** Another instance is migrating the same database right now (Knex's lock, or its own tables being created). */
+function isConcurrentMigration(error: unknown): boolean {
+  const e = error as { name?: string; message?: string; code?: string };
+  return e?.name === 'MigrationLocked' || e?.code === '23505' || e?.code === '42P07' || /already exists/.test(e?.message ?? '');
+}
+
+/**
+ * Brings the schema up to date. Instances started together on one database take turns: Knex's lock
+ * refuses the second at once rather than making it wait, so it waits here and tries again.
+ */
+export async function migrateLatest(db: Db, patienceMs = 60_000): Promise<string[]> {
+  const deadline = Date.now() + patienceMs;
+  for (;;) {
+    try {
+      const [, applied] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
+      return applied;
+    } catch (error) {
+      if (!isConcurrentMigration(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 300));
+    }
+  }
 }

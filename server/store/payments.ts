@@ -138,3 +138,11 @@ export async function markPaymentFailed(db: Executor, id: string, failure: { cod
   if (!row) throw new Error(`payment ${id} was not pending`);
   return toPayment(row);
 }
+
+/** Every attempt to pay one link (payment link or open link), oldest first. */
+export async function listPaymentsForLink(db: Executor, linkId: string): Promise<PaymentRecord[]> {
+  const rows = await db('payments')
+    .where((q) => q.where({ payment_link_id: linkId }).orWhere({ open_payment_link_id: linkId }))
+    .orderBy([{ column: 'created_at' }, { column: '_id' }]);
+  return rows.map(toPayment);
+}

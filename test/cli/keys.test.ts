@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPaymentsClient } from '../../client/index.js';
 import { startService, type RunningService } from '../../server/start.js';
 
@@ -17,6 +18,7 @@ const BUSINESS = 'Acme Sdn Bhd';
 
 let dir: string;
 let databaseUrl: string;
+let database: TestDatabase | undefined;
 let service: RunningService | undefined;
 
 interface Run {
@@ -58,11 +60,13 @@ let key2 = '';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'payments-keys-'));
-  databaseUrl = `sqlite:${join(dir, 'db.sqlite')}`;
+  database = await createTestDatabase(dir);
+  databaseUrl = database.url;
 }, SLOW);
 
 afterAll(async () => {
   await service?.close();
+  await database?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, SLOW);
 

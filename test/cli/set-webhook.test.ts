@@ -4,14 +4,23 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBusinessByName, findWebhook } from '../../server/store/businesses.js';
 import { connect } from '../../server/store/db.js';
 import { ROOT } from '../support/child.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payments-webhook-cli-'));
-const DATABASE_URL = `sqlite:${join(dir, 'db.sqlite')}`;
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let database: TestDatabase;
+let DATABASE_URL: string;
+beforeAll(async () => {
+  database = await createTestDatabase(dir);
+  DATABASE_URL = database.url;
+});
+afterAll(async () => {
+  await database.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function run(...args: string[]) {
   const result = spawnSync('npm', ['run', '--silent', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL, PORT: '3000', PUBLIC_URL: 'https://pay.example.com' }, encoding: 'utf8' });

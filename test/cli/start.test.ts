@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPaymentsClient } from '../../client/index.js';
 import { connect } from '../../server/store/db.js';
 
@@ -19,6 +20,7 @@ const CURL_LINE = /^\s*(curl .+)$/m;
 
 let dir: string;
 let databaseUrl: string;
+let database: TestDatabase | undefined;
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -138,13 +140,15 @@ const running: Started[] = [];
 /** The demo business's key printed by the first start. */
 let key = '';
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'payments-start-'));
-  databaseUrl = `sqlite:${join(dir, 'payments.sqlite')}`;
+  database = await createTestDatabase(dir);
+  databaseUrl = database.url;
 });
 
 afterAll(async () => {
   for (const started of running) await started.stop().catch(() => undefined);
+  await database?.drop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, SLOW);
 

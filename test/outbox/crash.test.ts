@@ -9,6 +9,7 @@ import { findBusinessByName, setWebhook } from '../../server/store/businesses.js
 import { connect, type Db } from '../../server/store/db.js';
 import { listOutbox } from '../../server/store/outbox.js';
 import { freePort, startChild, type ChildService } from '../support/child.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
@@ -20,10 +21,12 @@ const children: ChildService[] = [];
 let smtp: TestSmtp;
 let receiver: Receiver;
 let db: Db;
+let database: TestDatabase | undefined;
 
 afterAll(async () => {
   for (const child of children) await child.kill('SIGKILL');
   await db?.destroy();
+  await database?.drop();
   await smtp?.close();
   await receiver?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -34,7 +37,8 @@ describe('a crash between commit and delivery', () => {
     smtp = await startSmtp();
     receiver = await startReceiver();
     const port = await freePort();
-    const env = { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, SMTP_URL: smtp.url, OUTBOX_POLL_MS: '100' };
+    database = await createTestDatabase(dir);
+    const env = { DATABASE_URL: database.url, SMTP_URL: smtp.url, OUTBOX_POLL_MS: '100' };
 
     // The first process takes the payment but, with its worker off, cannot deliver anything.
     const first = await startChild({ ...env, OUTBOX_WORKER: 'off' }, port);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eventHash, verifyWebhook } from '../../client/index.js';
 import { setWebhook } from '../../server/store/businesses.js';
 import { listAttempts, listOutbox } from '../../server/store/outbox.js';
+import { findPayment } from '../../server/store/payments.js';
 import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -46,7 +47,7 @@ describe('payment.created webhook', () => {
     const [request] = await waitFor('the webhook', () => receiver.requests.length && receiver.requests);
     const event = verifyWebhook(request!.raw, request!.headers as Record<string, string>, SECRET);
     await assertSchema('PaymentCreatedEvent', event);
-    const payment = await t.service.db('payments').where({ _id: paymentId }).first();
+    const payment = (await findPayment(t.service.db, paymentId))!;
     expect(event).toMatchObject({
       event: 'payment.created',
       data: {

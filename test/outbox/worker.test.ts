@@ -10,18 +10,22 @@ import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { connect, type Db } from '../../server/store/db.js';
 import { migrateLatest } from '../../server/store/migrate.js';
 import { claimDue, enqueue, listOutbox, type OutboxEntry } from '../../server/store/outbox.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { sleep, waitFor } from '../support/wait.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payments-worker-'));
 let db: Db;
+let database: TestDatabase;
 let businessId: number;
 beforeAll(async () => {
-  db = connect(`sqlite:${join(dir, 'db.sqlite')}`);
+  database = await createTestDatabase(dir);
+  db = connect(database.url);
   await migrateLatest(db);
   businessId = (await findOrCreateBusiness(db, 'Workers')).id;
 });
 afterAll(async () => {
   await db.destroy();
+  await database.drop();
   rmSync(dir, { recursive: true, force: true });
 });
 

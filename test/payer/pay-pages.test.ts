@@ -1,5 +1,6 @@
 // The hosted pay pages over HTTP: what a payer sees and what each submission records.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listPaymentsForLink } from '../../server/store/payments.js';
 import { DECLINED_CARD, ERROR_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';
 
@@ -20,7 +21,7 @@ async function openLink(body: Record<string, unknown> = {}) {
 }
 
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
-const payments = (where: Record<string, unknown>) => t.service.db('payments').where(where).orderBy('created_at');
+const payments = (where: { payment_link_id: string }) => listPaymentsForLink(t.service.db, where.payment_link_id);
 
 describe('payment link page', () => {
   it('shows the title, description, amount, currency and payer e-mail with labelled fields', async () => {

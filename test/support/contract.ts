@@ -39,7 +39,12 @@ export async function assertConforms(observed: ObservedResponse): Promise<void> 
   }
   const result = spec.validateResponse(observed.body, operation, observed.status);
   if (!result.valid) throw new ContractViolation(`${where}: body does not match the schema: ${JSON.stringify(result.errors)}\n${JSON.stringify(observed.body)}`);
-  const headers = spec.validateResponseHeaders(observed.headers, operation, { statusCode: observed.status, setMatchType: SetMatchType.Superset });
+  // Headers the spec marks required must be there; every declared header that is there must match.
+  const declared = (operation.responses[String(observed.status)] as { headers?: Record<string, { required?: boolean }> }).headers ?? {};
+  const present = new Set(Object.keys(observed.headers).map((name) => name.toLowerCase()));
+  const missing = Object.entries(declared).filter(([name, header]) => header.required && !present.has(name.toLowerCase()));
+  if (missing.length) throw new ContractViolation(`${where}: required headers missing: ${missing.map(([name]) => name).join(', ')}`);
+  const headers = spec.validateResponseHeaders(observed.headers, operation, { statusCode: observed.status, setMatchType: SetMatchType.Any });
   if (!headers.valid) throw new ContractViolation(`${where}: headers do not match: ${JSON.stringify(headers.errors)}`);
 }
 

@@ -14,8 +14,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** `respond(n)` gives the status for the n-th request (from 1), or 'hang' to never answer it. */
-export async function startReceiver(respond: (n: number) => number | 'hang' = () => 200): Promise<Receiver> {
+/** `respond(n)` gives the status for the n-th request (from 1), possibly later, or 'hang' to never answer it. */
+export async function startReceiver(respond: (n: number) => number | 'hang' | Promise<number> = () => 200): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -29,8 +29,9 @@ export async function startReceiver(respond: (n: number) => number | 'hang' = ()
         // recorded as text
       }
       requests.push({ headers: req.headers, raw, body });
-      const status = respond(requests.length);
-      if (status !== 'hang') res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      void Promise.resolve(respond(requests.length)).then((status) => {
+        if (status !== 'hang') res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,6 +8,7 @@ import { startService, type RunningService, type StartOptions } from '../../serv
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness, type Business } from '../../server/store/businesses.js';
 import { conformance } from './contract.js';
+import { createTestDatabase } from './database.js';
 
 export interface Tenant {
   business: Business;
@@ -34,19 +35,23 @@ export interface TestServiceOptions {
   publicUrl?: string;
   mail?: StartOptions['mail'];
   outbox?: StartOptions['outbox'];
+  rateLimit?: StartOptions['rateLimit'];
   log?: StartOptions['log'];
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
+  const database = await createTestDatabase(dir);
   const service = await startService({
-    databaseUrl: `sqlite:${join(dir, 'test.sqlite')}`,
+    databaseUrl: database.url,
     port: 0,
     host: '127.0.0.1',
     publicUrl: options.publicUrl,
     // Mail lands in this test's own folder unless a test runs an SMTP server.
     mail: { mailDir: join(dir, 'mail'), ...options.mail },
     outbox: { pollMs: 50, ...options.outbox },
+    // The suites send thousands of requests a second per key; the limiter stays in the path, raised.
+    rateLimit: { perSecond: 1_000_000, ...options.rateLimit },
     log: options.log ?? (() => {}),
   });
   const apiUrl = `${service.url}/api`;
@@ -72,6 +77,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     clientFor,
     async close() {
       await service.close();
+      await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -29,13 +29,15 @@ const PAYMENT_LINK_ENVELOPE = {
   },
 };
 
+const RATE_LIMIT_HEADERS = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99' };
+
 function getPaymentLink(overrides: Partial<ObservedResponse> = {}): ObservedResponse {
   return {
     method: 'GET',
     path: '/api/payment-links/6284ff16d4b1c2a3e4f50003',
     status: 200,
     contentType: 'application/json; charset=utf-8',
-    headers: {},
+    headers: { ...RATE_LIMIT_HEADERS },
     body: structuredClone(PAYMENT_LINK_ENVELOPE),
     ...overrides,
   };
@@ -115,10 +117,15 @@ describe('assertConforms rejects departures from openapi.yaml', () => {
   });
 
   it('rejects a 429 without an integer Retry-After header', async () => {
-    const tooMany = (headers: Record<string, string>) => getPaymentLink({ status: 429, headers, body: { message: 'Too Many Attempts.' } });
+    const tooMany = (headers: Record<string, string>) => getPaymentLink({ status: 429, headers: { ...RATE_LIMIT_HEADERS, ...headers }, body: { message: 'Too Many Attempts.' } });
     await expect(assertConforms(tooMany({ 'retry-after': '30' }))).resolves.toBeUndefined();
-    await expect(assertConforms(tooMany({}))).rejects.toThrow(/headers do not match.*retry-after/);
+    await expect(assertConforms(tooMany({}))).rejects.toThrow(/required headers missing: Retry-After/);
     await expect(assertConforms(tooMany({ 'retry-after': 'soon' }))).rejects.toThrow(/headers do not match/);
+  });
+
+  it('rejects a response without the rate-limit headers every /api response carries', async () => {
+    await expect(assertConforms(getPaymentLink({ headers: {} }))).rejects.toThrow(/required headers missing: X-RateLimit-Limit, X-RateLimit-Remaining/);
+    await expect(assertConforms(getPaymentLink({ headers: { ...RATE_LIMIT_HEADERS, 'x-ratelimit-remaining': 'many' } }))).rejects.toThrow(/headers do not match/);
   });
 
   it('rejects a body that is not JSON at all', async () => {

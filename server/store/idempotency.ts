@@ -1,0 +1,62 @@
+// Idempotency-Key records (Stripe's semantics): the first request with a key reserves it; once it has
+// run, its response is stored for 24 hours and replayed to retries with the same request; the same
+// key with another request is refused; a retry while the first is still running is refused.
+import { isoMicros } from '../domain/time.js';
+import type { Executor } from './db.js';
+import { isUniqueViolation } from './errors.js';
+import { toIsoMicros } from './timestamps.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** A reservation older than this was left by a process that died mid-request; a retry may take it over. */
+export const ABANDONED_AFTER_MS = 60_000;
+
+export type Reservation =
+  | { kind: 'reserved'; id: number }
+  | { kind: 'replay'; status: number; body: unknown }
+  | { kind: 'mismatch' }
+  | { kind: 'in_flight' };
+
+interface KeyRow {
+  id: number;
+  request_hash: string;
+  state: 'in_flight' | 'done';
+  response_status: number | null;
+  response_body: string | null;
+  locked_at: string;
+}
+
+export async function reserveKey(db: Executor, businessId: number, key: string, requestHash: string, now = new Date()): Promise<Reservation> {
+  const nowText = isoMicros(now);
+  await db('idempotency_keys').where({ business_id: businessId, idempotency_key: key }).andWhere('expires_at', '<=', nowText).delete();
+  try {
+    const [row] = await db('idempotency_keys')
+      .insert({
+        business_id: businessId,
+        idempotency_key: key,
+        request_hash: requestHash,
+        state: 'in_flight',
+        locked_at: nowText,
+        created_at: nowText,
+        expires_at: isoMicros(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
+      })
+      .returning('id');
+    return { kind: 'reserved', id: Number(typeof row === 'object' ? row.id : row) };
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+  }
+  const existing: KeyRow | undefined = await db('idempotency_keys').where({ business_id: businessId, idempotency_key: key }).first();
+  if (!existing) return { kind: 'in_flight' };
+  if (existing.request_hash !== requestHash) return { kind: 'mismatch' };
+  if (existing.state === 'done') return { kind: 'replay', status: Number(existing.response_status), body: JSON.parse(existing.response_body ?? 'null') };
+  if (new Date(toIsoMicros(existing.locked_at)).getTime() > now.getTime() - ABANDONED_AFTER_MS) return { kind: 'in_flight' };
+  const taken = await db('idempotency_keys').where({ id: existing.id, state: 'in_flight', locked_at: existing.locked_at }).update({ locked_at: nowText });
+  return taken === 1 ? { kind: 'reserved', id: Number(existing.id) } : { kind: 'in_flight' };
+}
+
+export async function saveResponse(db: Executor, id: number, status: number, body: unknown): Promise<void> {
+  await db('idempotency_keys').where({ id }).update({ state: 'done', response_status: status, response_body: JSON.stringify(body) });
+}
+
+export async function deleteExpiredKeys(db: Executor, now = new Date()): Promise<number> {
+  return db('idempotency_keys').where('expires_at', '<=', isoMicros(now)).delete();
+}

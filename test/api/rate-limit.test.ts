@@ -1,0 +1,138 @@
+// Requests per API key per second, with the headers on every /api response and Retry-After on 429.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseRateLimiter, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../server/http/rate-limit.js';
+import { connect, type Db } from '../../server/store/db.js';
+import { migrateLatest } from '../../server/store/migrate.js';
+import { assertErrorBody } from '../support/contract.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { raw, startTestService, type TestService } from '../support/service.js';
+
+const LIMIT = 5;
+let t: TestService;
+beforeAll(async () => {
+  t = await startTestService({ rateLimit: { perSecond: LIMIT } });
+});
+afterAll(() => t.close());
+
+/** Waits for the start of a fresh one-second window, so a burst lands in one window. */
+async function atWindowStart(): Promise<void> {
+  const ms = Date.now() % 1000;
+  await new Promise((resolve) => setTimeout(resolve, 1000 - ms + 5));
+}
+
+describe('rate limit over HTTP', () => {
+  it('lets a key make LIMIT requests per second; the next get 429 with Retry-After and conform to the spec', async () => {
+    await atWindowStart();
+    const answers = await Promise.all(Array.from({ length: LIMIT + 3 }, () => t.a.client.GET('/payment-links')));
+    const statuses = answers.map((a) => a.response.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(3);
+    const limited = answers.find((a) => a.response.status === 429)!;
+    expect(limited.error).toEqual({ message: 'Too Many Attempts.' });
+    expect(Number(limited.response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.response.headers.get('x-ratelimit-remaining')).toBe('0');
+    const remaining = answers.filter((a) => a.response.status === 200).map((a) => Number(a.response.headers.get('x-ratelimit-remaining'))).sort();
+    expect(remaining).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('counts each key on its own and starts again in the next second', async () => {
+    await atWindowStart();
+    for (let i = 0; i < LIMIT; i += 1) await t.a.client.GET('/payment-links');
+    expect((await t.a.client.GET('/payment-links')).response.status).toBe(429);
+    expect((await t.b.client.GET('/payment-links')).response.status).toBe(200);
+    await atWindowStart();
+    expect((await t.a.client.GET('/payment-links')).response.status).toBe(200);
+  });
+
+  it('puts X-RateLimit-Limit and X-RateLimit-Remaining on every /api response, errors included', async () => {
+    await atWindowStart();
+    const unknownPath = await raw(`${t.apiUrl}/nowhere`, { key: t.b.key });
+    const wrongMethod = await raw(`${t.apiUrl}/payment-links`, { key: t.b.key, method: 'PATCH' });
+    const anonymous = await raw(`${t.apiUrl}/payment-links`);
+    for (const answer of [unknownPath, wrongMethod, anonymous]) {
+      expect(answer.headers.get('x-ratelimit-limit')).toBe(String(LIMIT));
+      expect(answer.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      await assertErrorBody(answer.status, answer.contentType, answer.body);
+    }
+    expect(unknownPath.status).toBe(404);
+    expect(wrongMethod.status).toBe(405);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('counts requests without a valid key per client address, so guessing keys is limited too', async () => {
+    await atWindowStart();
+    const guesses = await Promise.all(Array.from({ length: LIMIT + 2 }, (_, i) => raw(`${t.apiUrl}/payment-links`, { key: `sk_${String(i).padStart(43, 'x')}` })));
+    expect(guesses.filter((g) => g.status === 401)).toHaveLength(LIMIT);
+    expect(guesses.filter((g) => g.status === 429)).toHaveLength(2);
+  });
+});
+
+/** The same behaviour from every store, driven with explicit clocks. */
+function limiterContract(name: string, make: () => Promise<{ limiter: RateLimiter; done: () => Promise<void> }>) {
+  describe(`${name} rate limiter`, () => {
+    it('allows LIMIT per window and reports what remains', async () => {
+      const { limiter, done } = await make();
+      try {
+        const bucket = `key:${Math.random()}`;
+        const at = 1_800_000_000_250;
+        const results = [];
+        for (let i = 0; i < 4; i += 1) results.push(await limiter.hit(bucket, at));
+        expect(results.map((r) => [r.allowed, r.remaining])).toEqual([
+          [true, 2],
+          [true, 1],
+          [true, 0],
+          [false, 0],
+        ]);
+        expect(results[3]!.retryAfter).toBe(1);
+        expect((await limiter.hit(bucket, at + 750)).allowed).toBe(true);
+        expect(await limiter.hit(`key:other-${Math.random()}`, at)).toMatchObject({ allowed: true, remaining: 2 });
+      } finally {
+        await done();
+      }
+    });
+  });
+}
+
+limiterContract('memory', async () => ({ limiter: new MemoryRateLimiter(3), done: async () => {} }));
+
+limiterContract('database', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'payments-limit-'));
+  const database: TestDatabase = await createTestDatabase(dir);
+  const db: Db = connect(database.url);
+  await migrateLatest(db);
+  const limiter = new DatabaseRateLimiter(db, 3);
+  return {
+    limiter,
+    done: async () => {
+      await limiter.close();
+      await db.destroy();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisReachable = await (async () => {
+  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
+  try {
+    await probe.connect();
+    await probe.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+})();
+if (!redisReachable) console.warn(`!! Redis rate limiter tests SKIPPED: no Redis at ${REDIS_URL}`);
+describe.skipIf(!redisReachable)('redis', () => {
+  limiterContract('redis', async () => {
+    const limiter = new RedisRateLimiter(REDIS_URL, 3);
+    return { limiter, done: () => limiter.close() };
+  });
+});
