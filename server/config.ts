@@ -32,6 +32,8 @@ export interface Config {
   /** How long SIGTERM waits for in-flight requests and deliveries before the process exits anyway. */
   shutdownTimeoutMs: number;
   sandboxLatencyMs: number;
+  /** How long a key lookup is reused: a revoked key keeps working at most this long. */
+  apiKeyCacheMs: number;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -116,5 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart: flag(env, 'MIGRATE_ON_START', true),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     sandboxLatencyMs: integer(env, 'SANDBOX_LATENCY_MS', 0, 0, 60_000),
+    apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 60_000),
   };
 }

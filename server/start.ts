@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_OUTBOX, DEFAULT_RATE_LIMIT, type MailSettings, type OutboxConfig } from './config.js';
 import { createApp } from './http/app.js';
+import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './http/callers.js';
 import { createRateLimiter, type RateLimitConfig, type RateLimiter } from './http/rate-limit.js';
 import { createDeliverers } from './outbox/deliverers.js';
 import { createMailer, type Mailer } from './outbox/mailer.js';
@@ -24,6 +25,8 @@ export interface StartOptions {
   mail?: Partial<MailSettings>;
   outbox?: Partial<OutboxConfig>;
   rateLimit?: Partial<RateLimitConfig>;
+  /** How long a key lookup is reused; 0 looks every key up on every request. */
+  apiKeyCacheMs?: number;
   migrateOnStart?: boolean;
   log?: (line: string) => void;
 }
@@ -71,6 +74,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       provider: options.provider ?? new SandboxProvider(),
       outbox: { nudge: () => worker?.nudge() },
       limiter,
+      callers: new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS),
       draining: () => draining,
     });
     server.on('request', app.callback());

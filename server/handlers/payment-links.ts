@@ -73,12 +73,13 @@ export function paymentLinkOperations({ db, publicUrl, outbox }: HandlerDeps) {
 
   /** Writes the link and, with send_email: true, its e-mail in one transaction, then wakes the outbox. */
   const withEmail = async (sendEmail: boolean | undefined, businessId: number, write: (trx: Executor) => Promise<PaymentLinkRecord>) => {
+    if (!sendEmail) return write(db);
     const record = await db.transaction(async (trx) => {
       const written = await write(trx);
-      if (sendEmail) await notifyPaymentRequest(trx, businessId, { ...written, payment_url: paymentUrl(publicUrl, written._id) });
+      await notifyPaymentRequest(trx, businessId, { ...written, payment_url: paymentUrl(publicUrl, written._id) });
       return written;
     });
-    if (sendEmail) outbox.nudge();
+    outbox.nudge();
     return record;
   };
 

@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type { OpenAPIBackend } from 'openapi-backend';
 import { openPaymentLinkOperations } from '../handlers/open-payment-links.js';
@@ -8,18 +7,19 @@ import { tokenizationOperations } from '../handlers/tokenizations.js';
 import type { HandlerDeps } from '../handlers/deps.js';
 import { pageRoutes } from '../pages/routes.js';
 import type { PaymentProvider } from '../payments/provider.js';
-import { findCallerByKey, type Caller } from '../store/api-keys.js';
+import type { Caller } from '../store/api-keys.js';
+import type { CallerCache } from './callers.js';
 import { readJsonBody } from './body.js';
 import type { ApiResponse } from './idempotency.js';
 import { NotFoundError, toErrorResponse } from './errors.js';
-import { SPEC_PATH, createApi } from './openapi.js';
+import { DOCS_PATH, SPEC_PATH } from '../paths.js';
+import { createApi } from './openapi.js';
 import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
-
-const DOCS_PATH = fileURLToPath(new URL('../../generated/docs.html', import.meta.url));
 
 export interface AppDeps extends HandlerDeps {
   provider: PaymentProvider;
   limiter: RateLimiter;
+  callers: CallerCache;
   /** True once shutdown has begun: /ready answers 503 so load balancers stop sending traffic. */
   draining(): boolean;
 }
@@ -101,7 +101,7 @@ function apiMiddleware(api: OpenAPIBackend, deps: AppDeps): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
     const key = BEARER.exec(ctx.get('authorization'))?.[1];
-    const caller: Caller | undefined = key ? await findCallerByKey(deps.db, key) : undefined;
+    const caller: Caller | undefined = key ? await deps.callers.find(key) : undefined;
     ctx.state.caller = caller;
     const limit = await deps.limiter.hit(caller ? `key:${caller.keyId}` : `ip:${ctx.ip}`);
     ctx.set({ 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) });

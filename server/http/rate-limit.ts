@@ -1,7 +1,8 @@
 // Requests per API key per second (fixed one-second windows), counted where every instance can see
 // them: PostgreSQL, or Redis when REDIS_URL is set. An SQLite deployment is a single process on a
 // single machine, so it counts in memory and spares its one writer a write per request.
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { Db } from '../store/db.js';
 import { countRequest, deleteWindowsBefore } from '../store/rate-limits.js';
 import { HttpError } from './errors.js';
@@ -80,7 +81,9 @@ export class RedisRateLimiter implements RateLimiter {
     redisUrl: string,
     private readonly limit: number,
   ) {
-    this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    // Loaded only when Redis is configured, so other deployments do not pay for it at start-up.
+    const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+    this.redis = new RedisClient(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
   }
 
   async hit(bucket: string, now = Date.now()): Promise<RateLimitResult> {

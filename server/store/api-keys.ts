@@ -3,6 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Business } from './businesses.js';
 import type { Executor } from './db.js';
+import { selectFirst } from './sqlite-fast.js';
 import { nowIso } from './timestamps.js';
 
 const KEY_PATTERN = /^sk_[A-Za-z0-9_-]{43}$/;
@@ -37,12 +38,14 @@ export interface Caller {
 export async function findCallerByKey(db: Executor, key: string): Promise<Caller | undefined> {
   if (!isWellFormedKey(key)) return undefined;
   const hash = hashKey(key);
-  const row = await db('api_keys')
-    .join('businesses', 'businesses.id', 'api_keys.business_id')
-    .select('businesses.id as id', 'businesses.name as name', 'api_keys.id as key_id', 'api_keys.key_hash as key_hash')
-    .where('api_keys.key_hash', hash)
-    .whereNull('api_keys.revoked_at')
-    .first();
+  const row = await selectFirst<{ id: number; name: string; key_id: number; key_hash: string }>(
+    db,
+    db('api_keys')
+      .join('businesses', 'businesses.id', 'api_keys.business_id')
+      .select('businesses.id as id', 'businesses.name as name', 'api_keys.id as key_id', 'api_keys.key_hash as key_hash')
+      .where('api_keys.key_hash', hash)
+      .whereNull('api_keys.revoked_at'),
+  );
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
   return { business: { id: Number(row.id), name: row.name }, keyId: Number(row.key_id) };
 }

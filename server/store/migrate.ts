@@ -6,12 +6,16 @@ import * as initial from './migrations/0001_initial.js';
 import * as tokenCards from './migrations/0002_token_cards.js';
 import * as outbox from './migrations/0003_outbox.js';
 import * as idempotencyAndRateLimits from './migrations/0004_idempotency_and_rate_limits.js';
+import * as recordCounts from './migrations/0005_record_counts.js';
+import * as filterIndexes from './migrations/0006_filter_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
   '0002_token_cards': tokenCards,
   '0003_outbox': outbox,
   '0004_idempotency_and_rate_limits': idempotencyAndRateLimits,
+  '0005_record_counts': recordCounts,
+  '0006_filter_indexes': filterIndexes,
 };
 
 const source: Knex.MigrationSource<string> = {

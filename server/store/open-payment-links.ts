@@ -2,6 +2,8 @@ import type { DateRange } from '../domain/time.js';
 import { newId } from '../domain/ids.js';
 import type { Executor } from './db.js';
 import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pages.js';
+import { liveCount } from './record-counts.js';
+import { batchedWrite, selectFirst } from './sqlite-fast.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export const OPEN_LINK_ACTIVE = 1;
@@ -54,12 +56,12 @@ function live(db: Executor, businessId: number) {
 export async function insertOpenPaymentLink(db: Executor, businessId: number, fields: OpenPaymentLinkFields): Promise<OpenPaymentLinkRecord> {
   const now = nowIso();
   const row = { _id: newId(), business_id: businessId, ...fields, status_id: OPEN_LINK_ACTIVE, created_at: now, updated_at: now };
-  await db(TABLE).insert(row);
+  await batchedWrite(db, db(TABLE).insert(row));
   return toRecord(row);
 }
 
 export async function findOpenPaymentLink(db: Executor, businessId: number, id: string): Promise<OpenPaymentLinkRecord | undefined> {
-  const row = await live(db, businessId).select(COLUMNS).where({ _id: id }).first();
+  const row = await selectFirst<OpenPaymentLinkRecord>(db, live(db, businessId).select(COLUMNS).where({ _id: id }));
   return row ? toRecord(row) : undefined;
 }
 
@@ -80,7 +82,8 @@ export async function listOpenPaymentLinks(db: Executor, businessId: number, fil
   if (filters.reference !== undefined) query.where('reference', filters.reference);
   if (filters.reference_2 !== undefined) query.where('reference_2', filters.reference_2);
   whereCreatedBetween(query, filters.createdBetween);
-  return fetchPage(query, page, toRecord);
+  const unfiltered = Object.values(filters).every((value) => value === undefined);
+  return fetchPage(db, query, page, toRecord, unfiltered ? await liveCount(db, businessId, 'open_payment_links') : undefined);
 }
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */

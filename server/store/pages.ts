@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { DateRange } from '../domain/time.js';
+import type { Executor } from './db.js';
+import { selectFirst, selectRows } from './sqlite-fast.js';
 
 export interface PageRequest {
   page: number;
@@ -18,19 +20,24 @@ export function whereCreatedBetween(query: Knex.QueryBuilder, range: DateRange |
   return query;
 }
 
-/** One page of a filtered query, newest or oldest first, ties broken by `_id` in the same direction. */
-export async function fetchPage<Row>(query: Knex.QueryBuilder, request: PageRequest, toRecord: (row: Row) => Row): Promise<Page<Row>> {
-  const countRow = await query.clone().clearSelect().count({ count: '*' }).first();
-  const total = Number(countRow?.count ?? 0);
+/**
+ * One page of a filtered query, newest or oldest first, ties broken by `_id` in the same direction.
+ * `total` is given when it is known without counting (an unfiltered list; see record-counts.ts).
+ */
+export async function fetchPage<Row>(db: Executor, query: Knex.QueryBuilder, request: PageRequest, toRecord: (row: Row) => Row, total?: number): Promise<Page<Row>> {
+  const counted = total ?? Number((await selectFirst<{ count: number | string }>(db, query.clone().clearSelect().count({ count: '*' })))?.count ?? 0);
   const offset = (request.page - 1) * request.perPage;
-  if (offset >= total) return { rows: [], total };
-  const rows: Row[] = await query
-    .clone()
-    .orderBy([
-      { column: 'created_at', order: request.direction },
-      { column: '_id', order: request.direction },
-    ])
-    .limit(request.perPage)
-    .offset(offset);
-  return { rows: rows.map(toRecord), total };
+  if (offset >= counted) return { rows: [], total: counted };
+  const rows = await selectRows<Row>(
+    db,
+    query
+      .clone()
+      .orderBy([
+        { column: 'created_at', order: request.direction },
+        { column: '_id', order: request.direction },
+      ])
+      .limit(request.perPage)
+      .offset(offset),
+  );
+  return { rows: rows.map(toRecord), total: counted };
 }

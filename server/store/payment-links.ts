@@ -2,6 +2,8 @@ import type { DateRange } from '../domain/time.js';
 import { newId } from '../domain/ids.js';
 import type { Executor } from './db.js';
 import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pages.js';
+import { liveCount } from './record-counts.js';
+import { batchedWrite, selectFirst } from './sqlite-fast.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export type PaymentLinkStatus = 'Active' | 'Paid';
@@ -58,12 +60,12 @@ function live(db: Executor, businessId: number) {
 export async function insertPaymentLink(db: Executor, businessId: number, fields: PaymentLinkFields): Promise<PaymentLinkRecord> {
   const now = nowIso();
   const row = { _id: newId(), business_id: businessId, ...fields, status: 'Active', paid: false, created_at: now, updated_at: now };
-  await db(TABLE).insert(row);
+  await batchedWrite(db, db(TABLE).insert(row));
   return toRecord(row as PaymentLinkRecord);
 }
 
 export async function findPaymentLink(db: Executor, businessId: number, id: string): Promise<PaymentLinkRecord | undefined> {
-  const row = await live(db, businessId).select(COLUMNS).where({ _id: id }).first();
+  const row = await selectFirst<PaymentLinkRecord>(db, live(db, businessId).select(COLUMNS).where({ _id: id }));
   return row ? toRecord(row) : undefined;
 }
 
@@ -97,7 +99,8 @@ export async function listPaymentLinks(db: Executor, businessId: number, filters
   if (filters.reference_2 !== undefined) query.where('reference_2', filters.reference_2);
   if (filters.email !== undefined) query.where('email', filters.email);
   whereCreatedBetween(query, filters.createdBetween);
-  return fetchPage(query, page, toRecord);
+  const unfiltered = Object.values(filters).every((value) => value === undefined);
+  return fetchPage(db, query, page, toRecord, unfiltered ? await liveCount(db, businessId, 'payment_links') : undefined);
 }
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */

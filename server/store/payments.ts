@@ -1,5 +1,6 @@
 import type { DateRange } from '../domain/time.js';
 import type { Executor } from './db.js';
+import { selectFirst, selectRows } from './sqlite-fast.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export const PAYMENT_PAID = 1;
@@ -28,7 +29,15 @@ function collections(db: Executor, openPaymentLinkId: string, range: DateRange |
   return query;
 }
 
-function toCollection(row: { _id: string; amount: string | number; payer_name: string | null; payer_email: string | null; created_at: string }): CollectionRecord {
+interface CollectionRow {
+  _id: string;
+  amount: string | number;
+  payer_name: string | null;
+  payer_email: string | null;
+  created_at: string;
+}
+
+function toCollection(row: CollectionRow): CollectionRecord {
   return { _id: row._id, amount: BigInt(row.amount), payer_name: row.payer_name, payer_email: row.payer_email, created_at: toIsoMicros(row.created_at) };
 }
 
@@ -36,26 +45,30 @@ const COLLECTION_COLUMNS = ['_id', 'amount', 'payer_name', 'payer_email', 'creat
 
 export async function collectionTotals(db: Executor, openPaymentLinkId: string, range?: DateRange): Promise<CollectionTotals> {
   // SUM is cast to text so neither driver rounds it through a double (PostgreSQL gives numeric for
-  // SUM(bigint), SQLite an integer that node-sqlite3 would read as a JS number).
-  const row = await collections(db, openPaymentLinkId, range)
-    .select(db.raw('cast(coalesce(sum(amount), 0) as text) as total'), db.raw('count(*) as count'))
-    .first();
+  // SUM(bigint), SQLite an integer that the SQLite driver would read as a JS number).
+  const row = await selectFirst<{ total: string; count: number | string }>(
+    db,
+    collections(db, openPaymentLinkId, range).select(db.raw('cast(coalesce(sum(amount), 0) as text) as total'), db.raw('count(*) as count')),
+  );
   return { total: BigInt(row?.total ?? 0), count: Number(row?.count ?? 0) };
 }
 
 export async function recentCollections(db: Executor, openPaymentLinkId: string, limit: number, range?: DateRange): Promise<CollectionRecord[]> {
-  const rows = await collections(db, openPaymentLinkId, range)
-    .select(COLLECTION_COLUMNS)
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: '_id', order: 'desc' }])
-    .limit(limit);
+  const rows = await selectRows<CollectionRow>(
+    db,
+    collections(db, openPaymentLinkId, range).select(COLLECTION_COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: '_id', order: 'desc' }]).limit(limit),
+  );
   return rows.map(toCollection);
 }
 
 export async function topCollections(db: Executor, openPaymentLinkId: string, limit: number, range?: DateRange): Promise<CollectionRecord[]> {
-  const rows = await collections(db, openPaymentLinkId, range)
-    .select(COLLECTION_COLUMNS)
-    .orderBy([{ column: 'amount', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: '_id', order: 'desc' }])
-    .limit(limit);
+  const rows = await selectRows<CollectionRow>(
+    db,
+    collections(db, openPaymentLinkId, range)
+      .select(COLLECTION_COLUMNS)
+      .orderBy([{ column: 'amount', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: '_id', order: 'desc' }])
+      .limit(limit),
+  );
   return rows.map(toCollection);
 }
 

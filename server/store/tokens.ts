@@ -1,5 +1,6 @@
 import { newId, newTokenValue } from '../domain/ids.js';
 import type { Executor } from './db.js';
+import { batchedWrite, selectFirst } from './sqlite-fast.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export type TokenStatus = 'pending' | 'active';
@@ -71,18 +72,18 @@ export async function insertToken(db: Executor, businessId: number, fields: Toke
     created_at: now,
     updated_at: now,
   };
-  await db('tokens').insert(row);
+  await batchedWrite(db, db('tokens').insert(row));
   return toRecord(row);
 }
 
 export async function findToken(db: Executor, businessId: number, id: string): Promise<TokenRecord | undefined> {
-  const row = await db('tokens').select(COLUMNS).where({ _id: id, business_id: businessId }).first();
+  const row = await selectFirst<TokenRow>(db, db('tokens').select(COLUMNS).where({ _id: id, business_id: businessId }));
   return row ? toRecord(row) : undefined;
 }
 
 /** For the activation page, which knows only the token value from its URL. */
 export async function findTokenByValue(db: Executor, token: string): Promise<TokenRecord | undefined> {
-  const row = await db('tokens').select(COLUMNS).where({ token }).first();
+  const row = await selectFirst<TokenRow>(db, db('tokens').select(COLUMNS).where({ token }));
   return row ? toRecord(row) : undefined;
 }
 

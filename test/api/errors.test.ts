@@ -2,7 +2,6 @@
 // not JSON, not valid JSON or too large, unknown paths and wrong methods, and JSON bodies that are not
 // objects. Every error is JSON `{message}` (or the 422 shape) and never leaks a stack trace.
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentsClient } from '../../client/index.js';
 import { OpenAPI31Backend, SPEC_PATH, customizeAjv } from '../../server/http/openapi.js';
@@ -195,7 +194,7 @@ afterAll(() => t?.close());
 
 describe('the operation table', () => {
   it('covers every operation in openapi.yaml, each at the method and path used here', async () => {
-    const spec = new OpenAPI31Backend({ definition: fileURLToPath(SPEC_PATH), apiRoot: '/api', customizeAjv });
+    const spec = new OpenAPI31Backend({ definition: SPEC_PATH, apiRoot: '/api', customizeAjv });
     await spec.init();
     const declared = spec.getOperations().map((o) => o.operationId).sort();
     expect(ops.map((op) => op.operationId).sort()).toEqual(declared);

@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CALLER_CACHE_MS } from '../../server/http/callers.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { waitFor } from '../support/wait.js';
 import { createPaymentsClient } from '../../client/index.js';
 import { startService, type RunningService } from '../../server/start.js';
 
@@ -169,8 +171,13 @@ describe('revoke-key', () => {
       const revoked = await npm(['revoke-key', '--', '--prefix', key1.slice(0, 10)]);
       expect(revoked.code).toBe(0);
 
-      const after = await clientFor(key1).GET('/payment-links');
-      expect(after.response.status).toBe(401);
+      // The service reuses a key lookup for DEFAULT_CALLER_CACHE_MS: revocation takes effect within that.
+      const revokedAt = Date.now();
+      const after = await waitFor('the revoked key to be refused', async () => {
+        const answer = await clientFor(key1).GET('/payment-links');
+        return answer.response.status === 401 && answer;
+      }, DEFAULT_CALLER_CACHE_MS + 2_000);
+      expect(Date.now() - revokedAt).toBeLessThanOrEqual(DEFAULT_CALLER_CACHE_MS + 1_000);
       expect(after.error).toEqual({ message: 'Unauthenticated.' });
       const create = await clientFor(key1).POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' } });
       expect(create.response.status).toBe(401);

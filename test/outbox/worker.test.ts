@@ -1,59 +1,44 @@
 // Several workers on one database (as several server processes would run them) never deliver the
 // same entry twice, and an entry whose worker died is picked up once its lease runs out.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextAttemptAt, retryDelayMs } from '../../server/outbox/schedule.js';
 import { OutboxWorker } from '../../server/outbox/worker.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
-import { connect, type Db } from '../../server/store/db.js';
-import { migrateLatest } from '../../server/store/migrate.js';
 import { claimDue, enqueue, listOutbox, type OutboxEntry } from '../../server/store/outbox.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { useMigratedDatabase } from '../support/store.js';
 import { sleep, waitFor } from '../support/wait.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'payments-worker-'));
-let db: Db;
-let database: TestDatabase;
+const store = useMigratedDatabase('worker');
 let businessId: number;
 beforeAll(async () => {
-  database = await createTestDatabase(dir);
-  db = connect(database.url);
-  await migrateLatest(db);
-  businessId = (await findOrCreateBusiness(db, 'Workers')).id;
-});
-afterAll(async () => {
-  await db.destroy();
-  await database.drop();
-  rmSync(dir, { recursive: true, force: true });
+  businessId = (await findOrCreateBusiness(store.db, 'Workers')).id;
 });
 
 const retry = { baseMs: 20, capMs: 100, maxAttempts: 3 };
 
 describe('outbox workers', () => {
   it('four workers draining 200 entries deliver each exactly once', async () => {
-    for (let i = 0; i < 200; i += 1) await enqueue(db, { business_id: businessId, channel: 'webhook', topic: 'test', payload: { n: i } });
+    for (let i = 0; i < 200; i += 1) await enqueue(store.db, { business_id: businessId, channel: 'webhook', topic: 'test', payload: { n: i } });
     const deliveries = new Map<number, number>();
     const slow = async (entry: OutboxEntry) => {
       deliveries.set(entry.id, (deliveries.get(entry.id) ?? 0) + 1);
       await sleep(Math.random() * 5);
     };
-    const workers = Array.from({ length: 4 }, () => new OutboxWorker(db, { email: slow, webhook: slow }, { pollMs: 5, leaseMs: 30_000, batchSize: 7, retry }));
+    const workers = Array.from({ length: 4 }, () => new OutboxWorker(store.db, { email: slow, webhook: slow }, { pollMs: 5, leaseMs: 30_000, batchSize: 7, retry }));
     workers.forEach((worker) => worker.start());
-    await waitFor('all deliveries', async () => (await listOutbox(db, { topic: 'test', status: 'delivered' })).length === 200, 30_000);
+    await waitFor('all deliveries', async () => (await listOutbox(store.db, { topic: 'test', status: 'delivered' })).length === 200, 30_000);
     await Promise.all(workers.map((worker) => worker.stop()));
     expect(deliveries.size).toBe(200);
     expect([...deliveries.values()].every((count) => count === 1)).toBe(true);
   });
 
   it('does not hand a leased entry to another worker until the lease expires', async () => {
-    await enqueue(db, { business_id: businessId, channel: 'email', topic: 'lease', payload: {} });
+    await enqueue(store.db, { business_id: businessId, channel: 'email', topic: 'lease', payload: {} });
     const now = new Date();
-    const [claimed] = await claimDue(db, 'worker-that-dies', 1_000, 10, now);
+    const [claimed] = await claimDue(store.db, 'worker-that-dies', 1_000, 10, now);
     expect(claimed?.topic).toBe('lease');
-    expect(await claimDue(db, 'other', 1_000, 10, new Date(now.getTime() + 999))).toHaveLength(0);
-    const [reclaimed] = await claimDue(db, 'other', 1_000, 10, new Date(now.getTime() + 1_001));
+    expect(await claimDue(store.db, 'other', 1_000, 10, new Date(now.getTime() + 999))).toHaveLength(0);
+    const [reclaimed] = await claimDue(store.db, 'other', 1_000, 10, new Date(now.getTime() + 1_001));
     expect(reclaimed).toMatchObject({ id: claimed!.id, attempts: 2 });
   });
 });

@@ -1,12 +1,11 @@
 // Checks responses against openapi.yaml with the same library and formats the server validates
 // requests with: the status must be declared for the operation, the body must be JSON matching the
 // declared schema, and declared headers must match too.
-import { fileURLToPath } from 'node:url';
 import type { Middleware } from 'openapi-fetch';
 import { SetMatchType, type Operation } from 'openapi-backend';
 import { OpenAPI31Backend, SPEC_PATH, customizeAjv } from '../../server/http/openapi.js';
 
-const spec = new OpenAPI31Backend({ definition: fileURLToPath(SPEC_PATH), apiRoot: '/api', customizeAjv });
+const spec = new OpenAPI31Backend({ definition: SPEC_PATH, apiRoot: '/api', customizeAjv });
 const ready = spec.init();
 
 export class ContractViolation extends Error {}

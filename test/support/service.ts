@@ -36,6 +36,7 @@ export interface TestServiceOptions {
   mail?: StartOptions['mail'];
   outbox?: StartOptions['outbox'];
   rateLimit?: StartOptions['rateLimit'];
+  apiKeyCacheMs?: number;
   log?: StartOptions['log'];
 }
 
@@ -52,6 +53,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     outbox: { pollMs: 50, ...options.outbox },
     // The suites send thousands of requests a second per key; the limiter stays in the path, raised.
     rateLimit: { perSecond: 1_000_000, ...options.rateLimit },
+    // Tests revoke keys and expect 401 at once; the cache's own behaviour has its own test.
+    apiKeyCacheMs: options.apiKeyCacheMs ?? 0,
     log: options.log ?? (() => {}),
   });
   const apiUrl = `${service.url}/api`;

@@ -1,0 +1,167 @@
+// `npm run bench [-- --quick] [--connections N] [--duration S] [--scale]`
+// Measures the hot paths (create, get and list payment links) of the real service on its embedded
+// default against a bare Koa ceiling, on loopback, in the same run with the same load, and reports
+// the ratio service/ceiling. Writes bench/results.json; the last line is
+//   bench create=<ratio> get=<ratio> list=<ratio>
+// --scale instead measures how reads grow from 10,000 to 1,000,000 payment links (see bench/scale.ts).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { runScale } from './bench/scale.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    scale: { type: 'boolean', default: false },
+    connections: { type: 'string', default: '20' },
+    duration: { type: 'string' },
+  },
+});
+const connections = Number(values.connections);
+const duration = Number(values.duration ?? (values.quick ? 3 : 10));
+
+export interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+export const log = (line: string) => console.log(line);
+
+interface Server {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+let nextPort = 40_000 + Math.floor(Math.random() * 10_000);
+
+/** Starts a process (compiled JavaScript, or TypeScript through tsx) and resolves once it has printed `listening on`. */
+async function startProcess(script: string, env: Record<string, string>): Promise<Server & { startedAt: number }> {
+  const port = nextPort++;
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, script.endsWith('.ts') ? ['--import', 'tsx', script] : [script], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  await new Promise<void>((resolve, reject) => {
+    const check = setInterval(() => {
+      if (output.includes('listening on')) {
+        clearInterval(check);
+        resolve();
+      }
+    }, 5);
+    child.once('exit', (code) => {
+      clearInterval(check);
+      reject(new Error(`${script} exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    child,
+    startedAt,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+async function load(title: string, options: autocannon.Options): Promise<Measured> {
+  const result = await autocannon({ connections, duration, ...options });
+  const measured = { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  log(`  ${title.padEnd(28)} ${measured.rps.toFixed(0).padStart(7)} req/s   p50 ${String(measured.p50).padStart(4)} ms   p99 ${String(measured.p99).padStart(4)} ms${measured.errors || measured.non2xx ? `   errors ${measured.errors}, non-2xx ${measured.non2xx}` : ''}`);
+  return measured;
+}
+
+const SERVICE = 'dist/server/main.js';
+const CREATE_BODY = JSON.stringify({ email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 1001', reference: 'INV-1001', description: 'Bench' });
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'payments-bench-'));
+  const serviceEnv = {
+    DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
+    MAIL_DIR: join(dir, 'mail'),
+    // Raised so the load is measured, not refused; the limiter stays in the request path.
+    RATE_LIMIT_PER_SECOND: '1000000',
+  };
+  try {
+    log(`bench: ${connections} connections, ${duration} s per measurement, loopback, autocannon ${'\u2014'} ${values.quick ? 'quick' : 'full'} run`);
+
+    // The service runs as `npm start` runs it: the build of the current sources.
+    const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('npm run build failed');
+
+    // 1. Start-up: a fresh process on an empty database, until its first successful API request.
+    const first = await startProcess(SERVICE, serviceEnv);
+    const key = /sk_[A-Za-z0-9_-]{43}/.exec(first.output())?.[0];
+    if (!key) throw new Error(`no demo key printed:\n${first.output()}`);
+    const auth = { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/json' };
+    for (;;) {
+      const response = await fetch(`${first.url}/api/payment-links`, { headers: auth }).catch(() => undefined);
+      if (response?.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const startupMs = performance.now() - first.startedAt;
+    log(`start-up: ${startupMs.toFixed(0)} ms from process start to the first successful request (empty database, migrations included)`);
+
+    // 2. The responses the ceiling will answer with: the service's own, for a page of 15.
+    let created: { data: { _id: string } } | undefined;
+    for (let i = 0; i < 15; i += 1) created = (await (await fetch(`${first.url}/api/payment-links`, { method: 'POST', headers: auth, body: CREATE_BODY })).json()) as typeof created;
+    const id = created!.data._id;
+    const bodies = {
+      create: created,
+      get: await (await fetch(`${first.url}/api/payment-links/${id}`, { headers: auth })).json(),
+      list: await (await fetch(`${first.url}/api/payment-links`, { headers: auth })).json(),
+    };
+    await first.stop();
+    const bodiesFile = join(dir, 'bodies.json');
+    writeFileSync(bodiesFile, JSON.stringify(bodies));
+
+    const scenarios = {
+      create: { method: 'POST' as const, path: '/api/payment-links', body: CREATE_BODY },
+      get: { method: 'GET' as const, path: `/api/payment-links/${id}` },
+      list: { method: 'GET' as const, path: '/api/payment-links' },
+    };
+    const measureAll = async (name: string, url: string) => {
+      log(`${name}:`);
+      const out: Record<string, Measured> = {};
+      for (const [scenario, request] of Object.entries(scenarios)) out[scenario] = await load(`${scenario} ${request.method} ${request.path.replace(id, ':id')}`, { url: url + request.path, method: request.method, body: 'body' in request ? request.body : undefined, headers: auth });
+      return out;
+    };
+
+    // 3. The ceiling, then the service, each in its own process, one after the other.
+    const ceiling = await startProcess('scripts/bench/ceiling.ts', { CEILING_BODIES: bodiesFile });
+    const ceilingResults = await measureAll('ceiling (bare Koa, same JSON parsing, static envelopes)', ceiling.url);
+    await ceiling.stop();
+    const service = await startProcess(SERVICE, serviceEnv);
+    const serviceResults = await measureAll('service (embedded SQLite)', service.url);
+    await service.stop();
+
+    const ratios = Object.fromEntries(Object.keys(scenarios).map((s) => [s, serviceResults[s]!.rps / ceilingResults[s]!.rps])) as Record<keyof typeof scenarios, number>;
+    const results = { at: new Date().toISOString(), node: process.version, connections, durationSeconds: duration, startupMs, ceiling: ceilingResults, service: serviceResults, ratios };
+    mkdirSync(join(root, 'bench'), { recursive: true });
+    writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    log(`results: bench/results.json`);
+    log(`bench create=${ratios.create.toFixed(2)} get=${ratios.get.toFixed(2)} list=${ratios.list.toFixed(2)}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (values.scale) await runScale({ log, root });
+else await main();
