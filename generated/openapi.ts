@@ -596,6 +596,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
@@ -634,6 +635,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 [name: string]: unknown;
             };
@@ -674,6 +676,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -701,6 +704,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -731,6 +735,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -755,6 +760,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -771,6 +777,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -787,6 +794,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -803,6 +811,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -819,6 +828,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -835,6 +845,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -851,6 +862,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -862,6 +874,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -878,6 +891,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -889,11 +903,29 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The query string is longer than 4096 bytes. */
+        UriTooLong: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The query string must not be longer than 4096 bytes."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The API key has exceeded its rate limit; retry after `Retry-After` seconds. */
         TooManyRequests: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 /** @description Seconds to wait before retrying. */
                 "Retry-After": number;
                 [name: string]: unknown;
@@ -912,6 +944,7 @@ export interface components {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -972,6 +1005,11 @@ export interface components {
          * @example 99
          */
         RateLimitRemaining: number;
+        /**
+         * @description The request's id, also on every log line the request wrote: quote it when asking about a request. The request's own `X-Request-Id` is echoed when it is 1 to 128 characters of letters, digits, `.`, `_`, `:` and `-`; otherwise the service makes one up (a UUID).
+         * @example 3f6c2a4e-8b1d-4f0e-9c7a-5d2b1e0f4a68
+         */
+        RequestId: string;
         /** @description `true` when this response is the stored response to an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
     };
@@ -1016,6 +1054,7 @@ export interface operations {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
@@ -1051,12 +1090,14 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description Validation failed. */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1103,6 +1144,7 @@ export interface operations {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1144,6 +1186,7 @@ export interface operations {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1155,6 +1198,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1199,6 +1243,7 @@ export interface operations {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1247,6 +1292,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -1291,6 +1337,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["OpenPaymentLinkInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -1315,6 +1362,7 @@ export interface operations {
             200: components["responses"]["OpenPaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1363,6 +1411,7 @@ export interface operations {
             404: components["responses"]["OpenPaymentLinkNotFound"];
             409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["OpenPaymentLinkInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -1387,6 +1436,7 @@ export interface operations {
             200: components["responses"]["OpenPaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1420,6 +1470,7 @@ export interface operations {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1462,6 +1513,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -1495,6 +1547,7 @@ export interface operations {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1526,6 +1579,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -1571,6 +1625,7 @@ export interface operations {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1621,6 +1676,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
@@ -1668,6 +1724,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PaymentLinkInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -1692,6 +1749,7 @@ export interface operations {
             200: components["responses"]["PaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["PaymentLinkNotFound"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1740,6 +1798,7 @@ export interface operations {
             404: components["responses"]["PaymentLinkNotFound"];
             409: components["responses"]["PaymentLinkConflict"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PaymentLinkInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -1765,6 +1824,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["PaymentLinkNotFound"];
             409: components["responses"]["PaymentLinkPaid"];
+            414: components["responses"]["UriTooLong"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

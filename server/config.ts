@@ -1,4 +1,5 @@
 import type { RateLimitConfig } from './http/rate-limit.js';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
 import { DEFAULT_DATABASE_URL } from './store/db.js';
 
@@ -34,6 +35,7 @@ export interface Config {
   sandboxLatencyMs: number;
   /** How long a key lookup is reused: a revoked key keeps working at most this long. */
   apiKeyCacheMs: number;
+  logLevel: LogLevel;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -55,6 +57,12 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const value = Number(text);
   if (!/^[0-9]+$/.test(text) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   return value;
+}
+
+function logLevel(env: NodeJS.ProcessEnv): LogLevel {
+  const text = env.LOG_LEVEL?.toLowerCase() || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(text)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`);
+  return text as LogLevel;
 }
 
 function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -119,5 +127,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     sandboxLatencyMs: integer(env, 'SANDBOX_LATENCY_MS', 0, 0, 60_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 60_000),
+    logLevel: logLevel(env),
   };
 }

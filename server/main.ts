@@ -1,5 +1,6 @@
 // `npm start`: the service on the configured database (embedded SQLite by default).
 import { ConfigError, loadConfig } from './config.js';
+import { createLogger, type Logger } from './logger.js';
 import { SandboxProvider } from './payments/sandbox.js';
 import { startService } from './start.js';
 import { issueKey } from './store/api-keys.js';
@@ -7,9 +8,15 @@ import { countBusinesses, findOrCreateBusiness } from './store/businesses.js';
 
 const DEMO_BUSINESS = 'Demo Business';
 
+/** Writes what the logger still buffers, then exits. */
+function exit(logger: Logger, code: number): void {
+  logger.flush(() => process.exit(code));
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
-  const service = await startService({ ...config, provider: new SandboxProvider(config.sandboxLatencyMs) });
+  const logger = createLogger({ level: config.logLevel });
+  const service = await startService({ ...config, logger, provider: new SandboxProvider(config.sandboxLatencyMs) });
 
   if ((await countBusinesses(service.db)) === 0) {
     const business = await findOrCreateBusiness(service.db, DEMO_BUSINESS);
@@ -22,30 +29,39 @@ async function main(): Promise<void> {
     );
   }
 
-  // The banner comes last: once it is printed, everything above it (the demo key) is out too.
-  console.log(`Payment collection service listening on ${service.url} (database: ${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')})`);
-  console.log(`API base: ${service.publicUrl}/api   Reference: ${service.publicUrl}/docs   Contract: ${service.publicUrl}/openapi.yaml`);
-  console.log(`E-mail: ${service.mailer.describe}   Outbox worker: ${service.worker ? 'on' : 'off (OUTBOX_WORKER=off)'}`);
+  // The demo key above is for the person at the terminal, printed once; from here on, JSON log lines.
+  logger.info(
+    {
+      url: service.url,
+      database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@'),
+      api: `${service.publicUrl}/api`,
+      reference: `${service.publicUrl}/docs`,
+      contract: `${service.publicUrl}/openapi.yaml`,
+      mail: service.mailer.describe,
+      outbox_worker: Boolean(service.worker),
+    },
+    `Payment collection service listening on ${service.url}`,
+  );
 
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing requests and deliveries under way, then exiting`);
+    logger.info({ signal }, `${signal}: finishing requests and deliveries under way, then exiting`);
     // A stuck request must not keep a stopping instance alive forever.
     const deadline = setTimeout(() => {
-      console.error(`shutdown did not finish within ${config.shutdownTimeoutMs} ms; exiting anyway`);
-      process.exit(1);
+      logger.error(`shutdown did not finish within ${config.shutdownTimeoutMs} ms; exiting anyway`);
+      exit(logger, 1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
     service.close().then(
       () => {
-        console.log('stopped');
-        process.exit(0);
+        logger.info('stopped');
+        exit(logger, 0);
       },
-      (error) => {
-        console.error(error);
-        process.exit(1);
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        exit(logger, 1);
       },
     );
   };

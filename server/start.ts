@@ -2,6 +2,7 @@
 // Used by main.ts and by the tests, which start the real app on 127.0.0.1:0.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { DEFAULT_OUTBOX, DEFAULT_RATE_LIMIT, type MailSettings, type OutboxConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './http/callers.js';
@@ -14,6 +15,7 @@ import { SandboxProvider } from './payments/sandbox.js';
 import { connect, type Db } from './store/db.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { migrateLatest } from './store/migrate.js';
+import { createLogger, type Logger } from './logger.js';
 
 export interface StartOptions {
   databaseUrl: string;
@@ -28,7 +30,8 @@ export interface StartOptions {
   /** How long a key lookup is reused; 0 looks every key up on every request. */
   apiKeyCacheMs?: number;
   migrateOnStart?: boolean;
-  log?: (line: string) => void;
+  /** Structured logs; JSON lines on stdout at `info` unless given. */
+  logger?: Logger;
 }
 
 export interface RunningService {
@@ -37,6 +40,7 @@ export interface RunningService {
   publicUrl: string;
   db: Db;
   server: Server;
+  logger: Logger;
   mailer: Mailer;
   limiter: RateLimiter;
   /** Present when this instance delivers the outbox. */
@@ -48,11 +52,30 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/**
+ * Requests Node cannot parse never reach Koa: Node would answer them with a bare status line (a 431
+ * for a request line or headers over 16 KiB, a 400 for garbage). They get the API's JSON error body.
+ */
+function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || (error as { code?: string }).code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const body = JSON.stringify({ message: tooLarge ? 'The request line and headers must not be larger than 16 KiB.' : 'The request is not valid HTTP.' });
+  socket.end(
+    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
 export async function startService(options: StartOptions): Promise<RunningService> {
   const db = connect(options.databaseUrl);
   try {
     if (options.migrateOnStart ?? true) await migrateLatest(db);
+    const logger = options.logger ?? createLogger();
     const server = createServer();
+    server.on('clientError', answerMalformedRequest);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => resolve());
@@ -61,11 +84,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const localHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
     const url = `http://${localHost}:${port}`;
     const publicUrl = options.publicUrl ?? url;
-    const log = options.log ?? ((line: string) => console.error(line));
     const outboxConfig = { ...DEFAULT_OUTBOX, ...options.outbox };
     const mailer = createMailer({ smtpUrl: undefined, from: 'Payment Collection Service <no-reply@localhost>', mailDir: './data/mail', ...options.mail });
     const deliverers = createDeliverers(db, mailer, { webhookTimeoutMs: outboxConfig.webhookTimeoutMs, serviceUrls: [url, publicUrl] });
-    const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, log }) : undefined;
+    const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, logger }) : undefined;
     const limiter = createRateLimiter(db, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
     let draining = false;
     const app = await createApp({
@@ -75,18 +97,20 @@ export async function startService(options: StartOptions): Promise<RunningServic
       outbox: { nudge: () => worker?.nudge() },
       limiter,
       callers: new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS),
+      logger,
       draining: () => draining,
     });
     server.on('request', app.callback());
     worker?.start();
     // Expired Idempotency-Key records are dead weight; any instance may sweep them.
-    const housekeeping = setInterval(() => void deleteExpiredKeys(db).catch((error: Error) => log(`housekeeping: ${error.message}`)), 10 * 60_000);
+    const housekeeping = setInterval(() => void deleteExpiredKeys(db).catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed')), 10 * 60_000);
     housekeeping.unref();
     return {
       url,
       publicUrl,
       db,
       server,
+      logger,
       mailer,
       limiter,
       worker,

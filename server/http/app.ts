@@ -11,15 +11,18 @@ import type { Caller } from '../store/api-keys.js';
 import type { CallerCache } from './callers.js';
 import { readJsonBody } from './body.js';
 import type { ApiResponse } from './idempotency.js';
-import { NotFoundError, toErrorResponse } from './errors.js';
+import { MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
 import { DOCS_PATH, SPEC_PATH } from '../paths.js';
-import { createApi } from './openapi.js';
+import { API_ROOT, createApi } from './openapi.js';
 import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
+import { requestLogging } from './request-log.js';
+import type { Logger } from '../logger.js';
 
 export interface AppDeps extends HandlerDeps {
   provider: PaymentProvider;
   limiter: RateLimiter;
   callers: CallerCache;
+  logger: Logger;
   /** True once shutdown has begun: /ready answers 503 so load balancers stop sending traffic. */
   draining(): boolean;
 }
@@ -30,7 +33,7 @@ function errorMiddleware(): Koa.Middleware {
       await next();
     } catch (error) {
       const response = toErrorResponse(error);
-      if (response.status >= 500) console.error(`${ctx.method} ${ctx.path} failed:`, error);
+      if (response.status >= 500) (ctx.state.log as Logger).error({ err: error }, 'request failed');
       ctx.status = response.status;
       ctx.set(response.headers);
       ctx.body = response.body;
@@ -106,6 +109,10 @@ function apiMiddleware(api: OpenAPIBackend, deps: AppDeps): Koa.Middleware {
     const limit = await deps.limiter.hit(caller ? `key:${caller.keyId}` : `ip:${ctx.ip}`);
     ctx.set({ 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) });
     if (!limit.allowed) throw new TooManyRequestsError(limit.retryAfter);
+    // Filters are short; a long query is a mistake or an attack, and it would be parsed and logged.
+    if (Buffer.byteLength(ctx.querystring) > MAX_QUERY_BYTES) throw new UriTooLongError();
+    const operation = api.router.matchOperation({ method: ctx.method, path: ctx.path, headers: {} });
+    if (operation) ctx.state.route = `${API_ROOT}${operation.path}`;
     // openapi-backend decodes path parameters without a guard; no record has an undecodable id.
     if (!isDecodable(ctx.path)) throw new NotFoundError();
     await readJsonBody(ctx);
@@ -125,6 +132,7 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     db: deps.db,
   });
   const app = new Koa();
+  app.use(requestLogging(deps.logger));
   app.use(errorMiddleware());
   app.use(probesMiddleware(deps));
   app.use(referenceMiddleware());

@@ -53,6 +53,14 @@ export class PayloadTooLargeError extends HttpError {
   }
 }
 
+export const MAX_QUERY_BYTES = 4096;
+
+export class UriTooLongError extends HttpError {
+  constructor() {
+    super(414, `The query string must not be longer than ${MAX_QUERY_BYTES} bytes.`);
+  }
+}
+
 export class UnsupportedMediaTypeError extends HttpError {
   constructor() {
     super(415, 'The request body must be JSON (Content-Type application/json).');

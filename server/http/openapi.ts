@@ -55,7 +55,7 @@ export function customizeAjv(_default: unknown, options: AjvOptions) {
   return ajv;
 }
 
-const API_ROOT = '/api';
+export const API_ROOT = '/api';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**

@@ -8,6 +8,7 @@ import { claimDue, markDelivered, markFailed, type OutboxChannel, type OutboxEnt
 import { isoMicros } from '../domain/time.js';
 import { nextAttemptAt, type RetryPolicy } from './schedule.js';
 import { PermanentDeliveryError } from './webhook-client.js';
+import type { Logger } from '../logger.js';
 
 export type Deliverer = (entry: OutboxEntry) => Promise<void>;
 
@@ -17,7 +18,7 @@ export interface WorkerOptions {
   leaseMs: number;
   batchSize: number;
   retry: RetryPolicy;
-  log?: (line: string) => void;
+  logger?: Pick<Logger, 'warn' | 'error'>;
 }
 
 export class OutboxWorker {
@@ -69,7 +70,7 @@ export class OutboxWorker {
       try {
         claimed = await this.runOnce();
       } catch (error) {
-        this.options.log?.(`outbox: pass failed: ${(error as Error).message}`);
+        this.options.logger?.error({ err: error }, 'outbox pass failed');
       }
     })();
     await this.running;
@@ -90,7 +91,10 @@ export class OutboxWorker {
     } catch (error) {
       const message = (error as Error).message || String(error);
       const retryAt = error instanceof PermanentDeliveryError ? null : nextAttemptAt(entry.attempts, this.options.retry);
-      this.options.log?.(`outbox: ${entry.channel} ${entry.topic} #${entry.id} attempt ${entry.attempts} failed: ${message}${retryAt ? `; next at ${retryAt.toISOString()}` : '; giving up'}`);
+      this.options.logger?.warn(
+        { outbox_id: entry.id, channel: entry.channel, topic: entry.topic, attempt: entry.attempts, error: message, next_attempt_at: retryAt?.toISOString() ?? null },
+        retryAt ? 'outbox delivery failed; will retry' : 'outbox delivery failed; giving up',
+      );
       await markFailed(this.db, entry.id, { ...attempt, outcome: 'failed', error: message }, retryAt);
     }
   }

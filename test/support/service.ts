@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.js';
+import { silentLogger } from '../../server/logger.js';
 import { startService, type RunningService, type StartOptions } from '../../server/start.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness, type Business } from '../../server/store/businesses.js';
@@ -37,7 +38,9 @@ export interface TestServiceOptions {
   outbox?: StartOptions['outbox'];
   rateLimit?: StartOptions['rateLimit'];
   apiKeyCacheMs?: number;
-  log?: StartOptions['log'];
+  provider?: StartOptions['provider'];
+  /** Silent unless a test wants to read the service's log lines. */
+  logger?: StartOptions['logger'];
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -55,7 +58,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     rateLimit: { perSecond: 1_000_000, ...options.rateLimit },
     // Tests revoke keys and expect 401 at once; the cache's own behaviour has its own test.
     apiKeyCacheMs: options.apiKeyCacheMs ?? 0,
-    log: options.log ?? (() => {}),
+    logger: options.logger ?? silentLogger(),
+    provider: options.provider,
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {

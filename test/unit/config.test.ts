@@ -74,6 +74,13 @@ describe('loadConfig: PUBLIC_URL', () => {
     expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '60000', OUTBOX_LEASE_MS: '30000' })).toThrow('WEBHOOK_TIMEOUT_MS must be shorter than OUTBOX_LEASE_MS');
   });
 
+  it('logs at info unless LOG_LEVEL names a pino level, in any case', () => {
+    expect(loadConfig({}).logLevel).toBe('info');
+    expect(loadConfig({ LOG_LEVEL: 'WARN' }).logLevel).toBe('warn');
+    expect(loadConfig({ LOG_LEVEL: 'silent' }).logLevel).toBe('silent');
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
+  });
+
   it('is an Error subclass so that callers can tell configuration mistakes apart', () => {
     let thrown: unknown;
     try {

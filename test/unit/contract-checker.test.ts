@@ -29,7 +29,7 @@ const PAYMENT_LINK_ENVELOPE = {
   },
 };
 
-const RATE_LIMIT_HEADERS = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99' };
+const RATE_LIMIT_HEADERS = { 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-request-id': '3f6c2a4e-8b1d-4f0e-9c7a-5d2b1e0f4a68' };
 
 function getPaymentLink(overrides: Partial<ObservedResponse> = {}): ObservedResponse {
   return {
@@ -123,8 +123,9 @@ describe('assertConforms rejects departures from openapi.yaml', () => {
     await expect(assertConforms(tooMany({ 'retry-after': 'soon' }))).rejects.toThrow(/headers do not match/);
   });
 
-  it('rejects a response without the rate-limit headers every /api response carries', async () => {
-    await expect(assertConforms(getPaymentLink({ headers: {} }))).rejects.toThrow(/required headers missing: X-RateLimit-Limit, X-RateLimit-Remaining/);
+  it('rejects a response without the rate-limit and request-id headers every /api response carries', async () => {
+    await expect(assertConforms(getPaymentLink({ headers: {} }))).rejects.toThrow(/required headers missing: X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id/);
+    await expect(assertConforms(getPaymentLink({ headers: { ...RATE_LIMIT_HEADERS, 'x-request-id': 'two words' } }))).rejects.toThrow(/headers do not match/);
     await expect(assertConforms(getPaymentLink({ headers: { ...RATE_LIMIT_HEADERS, 'x-ratelimit-remaining': 'many' } }))).rejects.toThrow(/headers do not match/);
   });
 

@@ -1,0 +1,63 @@
+// Structured JSON logs (pino), one line per event, for log shippers to index.
+// What we log is chosen field by field (never a request body or headers), and every message and error
+// is scrubbed once more on the way out: a key or a card number that reaches a log line through an
+// error message (a driver echoing a value, a library quoting its input) is masked before it is written.
+import pino, { type DestinationStream, type Logger } from 'pino';
+
+export type { Logger };
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+// API keys (sk_ + 43 URL-safe characters) and webhook signing keys (whsec_...).
+const SECRET_KEY = /\b(sk|whsec)_[A-Za-z0-9_-]{8,}/g;
+// 13 to 19 digits, optionally grouped by spaces or dashes: any card number (PAN).
+const CARD_NUMBER = /\b\d(?:[ -]?\d){12,18}\b/g;
+// A CVC only means something next to its name: "cvc":"123", cvc=123, cvv: 1234.
+const CVC = /\b(cvc|cvv|cvc2|cvv2|security_code)(["']?\s*[:=]\s*["']?)\d{3,4}/gi;
+
+/** Masks API keys, webhook secrets, card numbers and CVCs in free text. */
+export function scrub(text: string): string {
+  return text
+    .replace(SECRET_KEY, (_match, kind: string) => `${kind}_[redacted]`)
+    .replace(CARD_NUMBER, '[card number redacted]')
+    .replace(CVC, (_match, name: string, separator: string) => `${name}${separator}[redacted]`);
+}
+
+function scrubValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (depth > 4 || value === null || typeof value !== 'object') return value;
+  // pino serializes errors after this hook runs; an Error's own fields are not enumerable.
+  if (value instanceof Error) return scrubValue(pino.stdSerializers.err(value), depth);
+  if (Array.isArray(value)) return value.map((item) => scrubValue(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubValue(item, depth + 1)]));
+}
+
+export interface LoggerOptions {
+  level?: LogLevel;
+  /** Where lines go; stdout by default. Tests pass a stream to read them back. */
+  destination?: DestinationStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: { service: 'payment-collection' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      messageKey: 'msg',
+      // Authorization and cookies could only get here by mistake; they never leave the process.
+      redact: { paths: ['headers.authorization', 'headers.cookie', 'req.headers.authorization', 'req.headers.cookie', 'key', 'apiKey'], censor: '[redacted]' },
+      formatters: { log: (object) => scrubValue(object) as Record<string, unknown> },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map((arg) => (typeof arg === 'string' ? scrub(arg) : arg)) as Parameters<typeof method>);
+        },
+      },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+}
+
+/** A logger that writes nothing, for tests and tools that do not want service logs. */
+export const silentLogger = (): Logger => pino({ level: 'silent' });

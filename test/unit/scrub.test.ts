@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { scrub } from '../../server/logger.js';
+
+describe('scrub', () => {
+  it('masks API keys and webhook secrets', () => {
+    expect(scrub('key sk_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde rejected')).toBe('key sk_[redacted] rejected');
+    expect(scrub('signing with whsec_c2VjcmV0LXNpZ25pbmcta2V5')).toBe('signing with whsec_[redacted]');
+  });
+
+  it('masks card numbers of 13 to 19 digits, grouped or not', () => {
+    expect(scrub('card 4242424242424242 declined')).toBe('card [card number redacted] declined');
+    expect(scrub('card 4242 4242 4242 4242.')).toBe('card [card number redacted].');
+    expect(scrub('amex 3782-822463-10005')).toBe('amex [card number redacted]');
+    expect(scrub('19 digits 6011000990139424123')).toBe('19 digits [card number redacted]');
+  });
+
+  it('masks a CVC next to its name, in JSON, forms or prose', () => {
+    expect(scrub('{"cvc":"123"}')).toBe('{"cvc":"[redacted]"}');
+    expect(scrub('cvc=1234&x=1')).toBe('cvc=[redacted]&x=1');
+    expect(scrub('CVV: 987')).toBe('CVV: [redacted]');
+  });
+
+  it('keeps what is not sensitive: amounts, ids, dates, short numbers', () => {
+    for (const text of ['amount 3000000', 'id 6284ff16d4b1c2a3e4f50002', '2026-11-23T12:30:38.123Z', 'took 12.5 ms', 'sk_short', 'order 123456789012']) {
+      expect(scrub(text)).toBe(text);
+    }
+  });
+});
