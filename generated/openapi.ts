@@ -294,7 +294,8 @@ export interface components {
          * Format: http-url
          * @description Where the payer is sent after paying (or after saving a card), with `payment_id`,
          *     `payment_link_id` and `payment_status` added as query parameters; the service's own
-         *     thank-you page when omitted. An absolute `http` or `https` URL of at most 2048 characters.
+         *     thank-you page when omitted. An absolute `http` or `https` URL of at most 2048 characters,
+         *     without whitespace, control characters or unpaired UTF-16 surrogates.
          */
         RedirectUrl: string | null;
         /** Format: email */
@@ -755,7 +756,7 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
-        /** @description The body is not valid JSON. */
+        /** @description The body is not valid JSON, or has a `__proto__` member (refused as prototype pollution). */
         BadJson: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -1199,6 +1200,7 @@ export interface operations {
                 };
             };
             414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1363,6 +1365,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
             414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1437,6 +1440,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
             414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1750,6 +1754,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["PaymentLinkNotFound"];
             414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };
@@ -1825,6 +1830,7 @@ export interface operations {
             404: components["responses"]["PaymentLinkNotFound"];
             409: components["responses"]["PaymentLinkPaid"];
             414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

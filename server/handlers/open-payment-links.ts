@@ -78,7 +78,7 @@ export function openPaymentLinkOperations({ db, publicUrl }: HandlerDeps) {
   return {
     createOpenPaymentLink: {
       rules: [minimumAmountRule],
-      async handle({ body, business }) {
+      async handle({ body, business, db }) {
         return ok(present(await insertOpenPaymentLink(db, business.id, writableFields(body))));
       },
     },
@@ -89,14 +89,14 @@ export function openPaymentLinkOperations({ db, publicUrl }: HandlerDeps) {
     },
     updateOpenPaymentLink: {
       rules: [minimumAmountRule],
-      async handle({ path, body, business }) {
+      async handle({ path, body, business, db }) {
         const record = isId(path.open_payment_link_id) ? await updateOpenPaymentLink(db, business.id, path.open_payment_link_id, writableFields(body)) : undefined;
         if (!record) throw notFound();
         return ok(present(record));
       },
     },
     deleteOpenPaymentLink: {
-      async handle({ path, business }) {
+      async handle({ path, business, db }) {
         const record = isId(path.open_payment_link_id) ? await deleteOpenPaymentLink(db, business.id, path.open_payment_link_id) : undefined;
         if (!record) throw notFound();
         return ok(present(record));

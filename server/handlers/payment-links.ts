@@ -72,7 +72,7 @@ export function paymentLinkOperations({ db, publicUrl, outbox }: HandlerDeps) {
   });
 
   /** Writes the link and, with send_email: true, its e-mail in one transaction, then wakes the outbox. */
-  const withEmail = async (sendEmail: boolean | undefined, businessId: number, write: (trx: Executor) => Promise<PaymentLinkRecord>) => {
+  const withEmail = async (db: Executor, sendEmail: boolean | undefined, businessId: number, write: (trx: Executor) => Promise<PaymentLinkRecord>) => {
     if (!sendEmail) return write(db);
     const record = await db.transaction(async (trx) => {
       const written = await write(trx);
@@ -86,8 +86,8 @@ export function paymentLinkOperations({ db, publicUrl, outbox }: HandlerDeps) {
   return {
     createPaymentLink: {
       rules: [amountStringRule],
-      async handle({ body, business }) {
-        return ok(present(await withEmail(body.send_email, business.id, (trx) => insertPaymentLink(trx, business.id, writableFields(body)))));
+      async handle({ body, business, db }) {
+        return ok(present(await withEmail(db, body.send_email, business.id, (trx) => insertPaymentLink(trx, business.id, writableFields(body)))));
       },
     },
     getPaymentLink: {
@@ -99,14 +99,14 @@ export function paymentLinkOperations({ db, publicUrl, outbox }: HandlerDeps) {
     },
     updatePaymentLink: {
       rules: [amountStringRule],
-      async handle({ path, body, business }) {
+      async handle({ path, body, business, db }) {
         if (!isId(path.payment_link_id)) throw notFound();
         const id = path.payment_link_id;
-        return ok(present(await withEmail(body.send_email, business.id, async (trx) => changed(await updatePaymentLink(trx, business.id, id, writableFields(body))))));
+        return ok(present(await withEmail(db, body.send_email, business.id, async (trx) => changed(await updatePaymentLink(trx, business.id, id, writableFields(body))))));
       },
     },
     deletePaymentLink: {
-      async handle({ path, business }) {
+      async handle({ path, business, db }) {
         if (!isId(path.payment_link_id)) throw notFound();
         return ok(present(changed(await deletePaymentLink(db, business.id, path.payment_link_id))));
       },

@@ -30,7 +30,7 @@ export function tokenizationOperations({ db, publicUrl }: HandlerDeps) {
 
   return {
     createToken: {
-      async handle({ body, business }) {
+      async handle({ body, business, db }) {
         const record = await insertToken(db, business.id, {
           email: body.email,
           phone_no: body.phone_no ?? null,

@@ -14,11 +14,12 @@ import { isHttpUrl } from '../domain/urls.js';
 import { parseDateRange } from '../domain/time.js';
 import type { FieldErrors } from '../domain/rules.js';
 import type { Caller } from '../store/api-keys.js';
-import type { Db } from '../store/db.js';
+import type { Db, Executor } from '../store/db.js';
 import type { Business } from '../store/businesses.js';
 import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, ValidationError, type HttpError } from './errors.js';
 import { withIdempotency, type ApiResponse } from './idempotency.js';
 import type { BodyRule, Operation, OperationId, Operations } from './operations.js';
+import { parseQuery } from './query.js';
 import { laravelErrors, mergeFieldErrors } from './validation-errors.js';
 
 export { SPEC_PATH };
@@ -155,7 +156,7 @@ export async function createApi({ operations, db }: ApiOptions): Promise<OpenAPI
       const ruleErrors = runRules(operation.rules, context.request.requestBody);
       if (Object.keys(ruleErrors).length > 0) throw new ValidationError(mergeFieldErrors({}, ruleErrors, bodySchemaOf(context)));
       const business = context.security.bearerAuth as Business;
-      const run = async (): Promise<ApiResponse> => ({
+      const run = async (executor: Executor): Promise<ApiResponse> => ({
         status: 200,
         body: await operation.handle({
           body: context.request.requestBody,
@@ -163,10 +164,11 @@ export async function createApi({ operations, db }: ApiOptions): Promise<OpenAPI
           query: context.request.query as never,
           rawQuery: ctx.querystring,
           business,
+          db: executor,
         }),
       });
       const key = ctx.get('idempotency-key');
-      if (!key || (ctx.method !== 'POST' && ctx.method !== 'PUT')) return run();
+      if (!key || (ctx.method !== 'POST' && ctx.method !== 'PUT')) return run(db);
       return withIdempotency(db, { businessId: business.id, key, method: ctx.method, path: ctx.path, body: context.request.requestBody }, run);
     });
   }
@@ -176,6 +178,9 @@ export async function createApi({ operations, db }: ApiOptions): Promise<OpenAPI
   const routerOperations = api.router.getOperations();
   api.router.getOperations = () => routerOperations;
   precompileRoutes(api.router, routerOperations);
+  // After validation openapi-backend parses again from the coerced query object; that path stays its own.
+  const parseParsedQuery = api.router.parseRequestQuery.bind(api.router);
+  api.router.parseRequestQuery = (request: Request) => (typeof request.query === 'string' ? parseQuery(request.query) : parseParsedQuery(request));
   const missing = api.getOperations().map((o) => o.operationId).filter((id) => !id || !(id in operations));
   if (missing.length > 0) throw new Error(`openapi.yaml operations without a handler: ${missing.join(', ')}`);
   for (const operation of routerOperations) api.validator.getRequestValidatorsForOperation(operation.operationId!);

@@ -4,6 +4,7 @@
 import type { operations } from '../../generated/openapi.js';
 import type { FieldErrors } from '../domain/rules.js';
 import type { Business } from '../store/businesses.js';
+import type { Executor } from '../store/db.js';
 
 export type OperationId = keyof operations;
 
@@ -22,6 +23,11 @@ export interface OperationRequest<K extends OperationId> {
   /** The raw query string, for links that must keep it (paginator URLs). */
   rawQuery: string;
   business: Business;
+  /**
+   * Where the request's writes go: the database, or, under an Idempotency-Key, the transaction that
+   * also stores the response, so a crash can never keep the write and lose the key's answer.
+   */
+  db: Executor;
 }
 
 /** A check the schema cannot express; it sees the raw body (possibly invalid) and reports field errors. */

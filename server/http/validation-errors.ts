@@ -116,7 +116,8 @@ export function laravelErrors(errors: ErrorObject[], bodySchema?: unknown): Fiel
       others.set(field, list);
     }
   }
-  const result: FieldErrors = {};
+  // A field may be named `__proto__` (an unknown query parameter): no prototype, so it stays a key.
+  const result: FieldErrors = Object.create(null);
   for (const [field, message] of decisive) result[field] = [message];
   for (const [field, messages] of others) if (!decisive.has(field)) result[field] = messages;
   return orderFields(result, bodySchema);
@@ -124,7 +125,7 @@ export function laravelErrors(errors: ErrorObject[], bodySchema?: unknown): Fiel
 
 /** Adds rule errors for fields the schema did not already reject. */
 export function mergeFieldErrors(schemaErrors: FieldErrors, ruleErrors: FieldErrors, bodySchema?: unknown): FieldErrors {
-  const merged: FieldErrors = { ...schemaErrors };
+  const merged: FieldErrors = Object.assign(Object.create(null), schemaErrors);
   for (const [field, messages] of Object.entries(ruleErrors)) if (!merged[field]) merged[field] = messages;
   return orderFields(merged, bodySchema);
 }

@@ -80,9 +80,13 @@ export function readCard(body: Record<string, unknown>, errors: FormErrors): Car
   return undefined;
 }
 
+/** Control characters (NUL among them: PostgreSQL cannot store it) and unpaired surrogates. */
+const UNSTORABLE = /[\u0000-\u001f\u007f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 export function readName(body: Record<string, unknown>, errors: FormErrors): string {
   const name = text(body, 'name');
   if (!name) errors.name = 'Enter your name.';
   else if (name.length > 100) errors.name = 'The name must not be longer than 100 characters.';
+  else if (UNSTORABLE.test(name)) errors.name = 'The name contains characters that are not allowed.';
   return name;
 }

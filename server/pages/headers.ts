@@ -15,10 +15,18 @@ export function setPageSecurityHeaders(ctx: Koa.Context, redirectOrigins: string
   });
 }
 
+/**
+ * A CSP host-source: scheme, DNS name or IP, port. The URL parser lets `;`, `,`, quotes and `*` into a
+ * host, and a merchant's redirect_url goes into the header: such a host would add directives or
+ * whole policies of the merchant's choosing. It is left out; the form then posts to 'self' only.
+ */
+const HOST_SOURCE = /^https?:\/\/(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
 export function originOf(url: string | null): string[] {
   if (!url) return [];
   try {
-    return [new URL(url).origin];
+    const origin = new URL(url).origin;
+    return HOST_SOURCE.test(origin) ? [origin] : [];
   } catch {
     return [];
   }

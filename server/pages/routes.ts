@@ -1,15 +1,37 @@
 // The payer side, served outside /api: plain HTML forms that work without JavaScript.
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
+import type Koa from 'koa';
 import { activationPage } from './activation.js';
 import type { PageDeps } from './deps.js';
-import { STYLESHEET } from './html.js';
+import { setPageSecurityHeaders } from './headers.js';
+import { STYLESHEET, page } from './html.js';
+import { messagePage } from './messages.js';
 import { THANK_YOU_PATH, openLinkPage, paymentLinkPage } from './pay.js';
 import { thankYouPage } from './thank-you.js';
 
 export function pageRoutes(deps: PageDeps) {
   const router = new Router();
-  const form = bodyParser({ enableTypes: ['form'], formLimit: '16kb' });
+  const parseForm = bodyParser({
+    enableTypes: ['form'],
+    formLimit: '16kb',
+    onError(error, ctx) {
+      ctx.state.formError = error;
+    },
+  });
+  // A form over the limit (or unreadable) is the payer's problem to fix, told on a page: thrown, the
+  // parser's error was no HttpError and became a JSON 500.
+  const form: Koa.Middleware = (ctx, next) =>
+    parseForm(ctx, async () => {
+      const error = ctx.state.formError as { status?: number } | undefined;
+      if (!error) return next();
+      const tooLarge = error.status === 413;
+      const heading = tooLarge ? 'This form is too large' : 'This form could not be read';
+      setPageSecurityHeaders(ctx);
+      ctx.status = tooLarge ? 413 : 400;
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = page(heading, messagePage(heading, 'Go back, check what you entered and try again. You have not been charged.'));
+    });
   const paymentLink = paymentLinkPage(deps);
   const openLink = openLinkPage(deps);
   const activation = activationPage(deps);

@@ -368,6 +368,20 @@ describe.each([
     });
   });
 
+  it.each([
+    ['constructor=1', { constructor: ['The constructor field is prohibited.'] }],
+    ['toString=x&per_page=5', { toString: ['The toString field is prohibited.'] }],
+    ['filter[hasOwnProperty]=y', { 'filter.hasOwnProperty': ['The filter.hasOwnProperty field is prohibited.'] }],
+    ['__proto__[status]=Paid', JSON.parse('{"__proto__": ["The   proto   field is prohibited."]}') as Record<string, string[]>],
+    ['filter[__proto__]=x', { 'filter.__proto__': ['The filter.  proto   field is prohibited.'] }],
+  ])('rejects %s, named after an Object.prototype member, like any unknown parameter', async (query, errors) => {
+    const tenant = await freshTenant();
+    const response = await raw(`${t.apiUrl}/${kind.resource}?${query}`, { key: tenant.key, headers: { Accept: 'application/json' } });
+    expect(response.status).toBe(422);
+    // Compared as text: an object with its own `constructor` key defeats deep equality.
+    expect(response.text).toBe(JSON.stringify({ message: 'The given data was invalid.', errors }));
+  });
+
   describe('filters', () => {
     it('matches reference exactly and case-sensitively', async () => {
       const tenant = await freshTenant();

@@ -37,10 +37,16 @@ export async function startChild(env: Record<string, string>, port: number): Pro
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let gone = false;
   void exited.then(() => (gone = true));
-  await waitFor(`the service to listen (output so far: ${output})`, () => {
-    if (gone) throw new Error(`the service exited early:\n${output}`);
-    return output.includes('listening on');
-  }, 30_000);
+  try {
+    await waitFor(`the service to listen (output so far: ${output})`, () => {
+      if (gone) throw new Error(`the service exited early:\n${output}`);
+      return output.includes('listening on');
+    }, 30_000);
+  } catch (error) {
+    // Nobody else holds this process yet: a child that never listened must not outlive the test.
+    if (!gone) child.kill('SIGKILL');
+    throw error;
+  }
   return {
     child,
     url: `http://127.0.0.1:${port}`,

@@ -1,0 +1,142 @@
+// openapi.yaml, walked generically: the security suites take their paths, methods, fields and limits
+// from here, so a new endpoint, field or bound is covered without anyone remembering to add it.
+import { OpenAPI31Backend, SPEC_PATH, customizeAjv } from '../../server/http/openapi.js';
+
+/** Every method a client can send: the spec's own, and the ones a path must refuse with 405. */
+export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  maxLength?: number;
+  minLength?: number;
+  maximum?: number;
+  minimum?: number;
+  format?: string;
+  enum?: unknown[];
+  pattern?: string;
+  allOf?: Schema[];
+  oneOf?: Schema[];
+  const?: unknown;
+  items?: Schema;
+  additionalProperties?: boolean | Schema;
+}
+
+export interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  style?: string;
+  schema: Schema;
+  example?: unknown;
+}
+
+export interface SpecOperation {
+  operationId: string;
+  method: HttpMethod;
+  template: string;
+  pathParams: string[];
+  query: Parameter[];
+  headers: Parameter[];
+  /** The JSON request body, with the spec's own example as a valid instance. */
+  body?: { schema: Schema; example: Record<string, unknown> };
+  /** The schema of `data` in the 200 envelope. */
+  data: Schema;
+  statuses: string[];
+  /** The example body of each declared response, by status. */
+  examples: Record<string, unknown>;
+}
+
+export interface SpecPath {
+  template: string;
+  pathParams: string[];
+  operations: Partial<Record<HttpMethod, SpecOperation>>;
+}
+
+export interface Spec {
+  paths: SpecPath[];
+  operations: SpecOperation[];
+}
+
+interface RawOperation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, { schema: Schema; example?: Record<string, unknown> }> };
+  responses: Record<string, { content?: Record<string, { schema: Schema; example?: unknown }> }>;
+}
+
+let loaded: Promise<Spec> | undefined;
+
+export function loadSpec(): Promise<Spec> {
+  loaded ??= (async () => {
+    const backend = new OpenAPI31Backend({ definition: SPEC_PATH, apiRoot: '/api', customizeAjv });
+    await backend.init();
+    const document = backend.definition as unknown as { paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }> };
+    const paths: SpecPath[] = [];
+    for (const [template, item] of Object.entries(document.paths)) {
+      const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+      const specPath: SpecPath = { template, pathParams, operations: {} };
+      for (const method of HTTP_METHODS) {
+        const raw = item[method.toLowerCase()] as RawOperation | undefined;
+        if (!raw) continue;
+        const parameters = [...(item.parameters ?? []), ...(raw.parameters ?? [])];
+        const json = raw.requestBody?.content?.['application/json'];
+        if (json && !json.example) throw new Error(`${method} ${template}: the request body has no example to build valid requests from`);
+        const envelope = raw.responses['200']?.content?.['application/json']?.schema;
+        specPath.operations[method] = {
+          operationId: raw.operationId,
+          method,
+          template,
+          pathParams,
+          query: parameters.filter((p) => p.in === 'query'),
+          headers: parameters.filter((p) => p.in === 'header'),
+          body: json ? { schema: json.schema, example: json.example! } : undefined,
+          data: envelope?.properties?.data ?? {},
+          statuses: Object.keys(raw.responses),
+          examples: Object.fromEntries(Object.entries(raw.responses).map(([status, response]) => [status, response.content?.['application/json']?.example])),
+        };
+      }
+      paths.push(specPath);
+    }
+    return { paths, operations: paths.flatMap((p) => Object.values(p.operations)) };
+  })();
+  return loaded;
+}
+
+/** `/payment-links/{payment_link_id}` with its parameters filled in, under /api. */
+export function apiPath(template: string, values: Record<string, string>): string {
+  return `/api${template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`no value for {${name}} in ${template}`);
+    return encodeURIComponent(value);
+  })}`;
+}
+
+/** A query string in the spec's serialisation: deepObject parameters as `filter[name]=value`. */
+export function queryString(values: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) parts.push(`${encodeURIComponent(`${name}[${key}]`)}=${encodeURIComponent(String(inner))}`);
+    } else {
+      parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+    }
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+/** The properties of an object schema, through allOf. */
+export function propertiesOf(schema: Schema): Record<string, Schema> {
+  return Object.assign({}, schema.properties, ...(schema.allOf ?? []).map(propertiesOf));
+}
+
+export function types(schema: Schema): string[] {
+  return schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+}
+
+/** The resource an operation works on, from the first segment of its path. */
+export function resourceOf(template: string): string {
+  return template.split('/')[1]!;
+}

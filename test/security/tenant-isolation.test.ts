@@ -1,0 +1,242 @@
+// OWASP API1 (broken object level authorization), systematically: every path of openapi.yaml, every
+// HTTP method (those that answer 405 included), every identifier business A owns in every id slot,
+// sent by business B. Each attempt must be answered exactly as an id that does not exist would be,
+// and must leave all of A's data, as A's own key reads it and as the database holds it, unchanged.
+// test/api/tenancy.test.ts walks the main cases by hand; this suite derives them from the spec so a
+// new endpoint is attacked without anyone adding it here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertConforms, operationFor } from '../support/contract.js';
+import { Payer, GOOD_CARD } from '../support/payer.js';
+import { startTestService, type TestService } from '../support/service.js';
+import { KIND_OF_PARAM, allIdsOf, api, seed, tenantView, type TenantRecords } from './fixture.js';
+import { HTTP_METHODS, apiPath, loadSpec, propertiesOf, queryString, type Spec, type SpecPath } from './spec.js';
+
+const UNKNOWN_ID = '0123456789abcdef01234567';
+const UNKNOWN_TOKEN = 'ab'.repeat(32);
+
+let t: TestService;
+let spec: Spec;
+let a: TenantRecords;
+let b: TenantRecords;
+let baseline: unknown;
+let attempts = 0;
+
+beforeAll(async () => {
+  t = await startTestService();
+  spec = await loadSpec();
+  a = await seed(t, t.a, 'a');
+  b = await seed(t, t.b, 'b');
+  baseline = await tenantView(t, t.a, a);
+}, 120_000);
+
+afterAll(async () => {
+  console.log(`tenant: ${attempts} cross-tenant attempts`);
+  await t?.close();
+});
+
+interface Attempt {
+  method: string;
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One cross-tenant request by B, then everything A can read and everything stored for A, compared
+ * with the baseline. The "before" of each attempt is the "after" of the previous one, which was
+ * itself compared with the baseline, so every attempt is checked before and after.
+ */
+async function attempt(request: Attempt) {
+  attempts += 1;
+  const response = await api(t, t.b.key, request.method, request.path, request.body, request.headers);
+  expect(await tenantView(t, t.a, a), `${request.method} ${request.path} changed A's data`).toEqual(baseline);
+  return response;
+}
+
+/** A valid body for a path: its own operation's example, or (for a method it refuses) any example of the path. */
+function hostileBody(specPath: SpecPath, method: string): Record<string, unknown> | undefined {
+  if (method === 'GET' || method === 'HEAD' || method === 'DELETE' || method === 'OPTIONS') return undefined;
+  const own = specPath.operations[method as keyof SpecPath['operations']]?.body;
+  const any = own ?? Object.values(specPath.operations).find((o) => o.body)?.body ?? spec.operations.find((o) => o.body)!.body!;
+  // send_email would make a successful takeover e-mail A's payer: the outbox is in A's database view.
+  return { ...any.example, title: 'Taken over by B', send_email: true };
+}
+
+/** The query variants of an operation: none, and the spec's own example values. */
+function queryVariants(specPath: SpecPath, method: string): string[] {
+  const operation = specPath.operations[method as keyof SpecPath['operations']];
+  const examples = Object.fromEntries((operation?.query ?? []).filter((p) => p.example !== undefined).map((p) => [p.name, p.example]));
+  return Object.keys(examples).length ? ['', queryString(examples)] : [''];
+}
+
+describe('the fixture', () => {
+  it("A's view holds records in every state, so an unchanged view means something", () => {
+    const view = baseline as { api: Record<string, { status?: number; data?: Record<string, unknown> }>; db: Record<string, unknown[]> };
+    const total = view.api[`getOpenPaymentLinkTotalCollection ${a.live.openLink}`]!;
+    expect(total.data).toMatchObject({ total_amount: 59.5, total_count: 2 });
+    expect(view.api[`getPaymentLink ${a.ids.paymentLink[1]}`]!.data).toMatchObject({ paid: true, status: 'Paid' });
+    expect(view.api[`getPaymentLink ${a.ids.paymentLink[2]}`]!.status).toBe(404);
+    expect(view.api[`getToken ${a.ids.token[1]}`]!.data).toMatchObject({ status: 'active' });
+    expect(view.db.payments).toHaveLength(4);
+    expect((view.db.outbox as unknown[]).length).toBeGreaterThan(0);
+    expect(t.a.business.id).not.toBe(t.b.business.id);
+  });
+
+  it('every path parameter in openapi.yaml names a record kind this suite attacks', () => {
+    for (const path of spec.paths) for (const name of path.pathParams) expect(KIND_OF_PARAM, `{${name}} in ${path.template}`).toHaveProperty(name);
+  });
+});
+
+describe("B using A's ids on every path and method", () => {
+  const templates = () => spec.paths.filter((p) => p.pathParams.length > 0);
+
+  it('the spec has templated paths to attack', () => {
+    expect(templates().length).toBeGreaterThan(0);
+  });
+
+  describe.each(HTTP_METHODS.map((method) => [method]))('%s', (method) => {
+    it("on every templated path, with every id A owns: 404 (405 where the method is refused), exactly as for an unknown id; A's data unchanged", async () => {
+      for (const specPath of templates()) {
+        const body = hostileBody(specPath, method);
+        for (const query of queryVariants(specPath, method)) {
+          for (const foreign of allIdsOf(a)) {
+            const fill = (id: string) => Object.fromEntries(specPath.pathParams.map((name) => [name, id]));
+            const path = `${apiPath(specPath.template, fill(foreign))}${query}`;
+            const where = `${method} ${path}`;
+            const response = await attempt({ method, path, body });
+            const defined = await operationFor(method, path);
+            expect(response.status, `${where}: ${response.text}`).toBe(defined ? 404 : 405);
+            if (defined) await assertConforms({ method, path, status: response.status, contentType: response.contentType, headers: Object.fromEntries(response.headers), body: response.body });
+
+            const unknown = await api(t, t.b.key, method, `${apiPath(specPath.template, fill(foreign.length === 64 ? UNKNOWN_TOKEN : UNKNOWN_ID))}${query}`, body);
+            expect({ status: response.status, body: response.body, allow: response.headers.get('allow') }, `${where} differs from an unknown id`).toEqual({
+              status: unknown.status,
+              body: unknown.body,
+              allow: unknown.headers.get('allow'),
+            });
+          }
+        }
+      }
+    });
+  });
+
+  it("the same GETs with B's own ids succeed: the 404s above are about ownership, not the request", async () => {
+    for (const specPath of templates()) {
+      const get = specPath.operations.GET;
+      if (!get) continue;
+      const kind = KIND_OF_PARAM[specPath.pathParams[0]!]!;
+      const path = apiPath(specPath.template, { [specPath.pathParams[0]!]: b.live[kind] });
+      const response = await api(t, t.b.key, 'GET', path);
+      expect(response.status, `${path}: ${response.text}`).toBe(200);
+    }
+  });
+});
+
+describe("B using A's ids on the paths without an id", () => {
+  const collections = () => spec.paths.filter((p) => p.pathParams.length === 0);
+
+  it("creates with A's ids, business_id and every other read-only value of A's record get a new record of B's; A unchanged", async () => {
+    for (const specPath of collections()) {
+      const post = specPath.operations.POST;
+      if (!post?.body) continue;
+      const writable = Object.keys(propertiesOf(post.body.schema));
+      const readOnly = Object.keys(propertiesOf(post.data)).filter((field) => !writable.includes(field));
+      const victim = Object.values(a.created).find((record) => readOnly.every((field) => field in record))!;
+      expect(victim, `an A record shaped like ${post.operationId}'s response`).toBeDefined();
+      const body = { ...post.body.example, ...Object.fromEntries(readOnly.map((field) => [field, victim[field]])), business_id: t.a.business.id };
+      const path = apiPath(specPath.template, {});
+      const response = await attempt({ method: 'POST', path, body });
+      expect(response.status, `POST ${path}: ${response.text}`).toBe(200);
+      const data = (response.body as { data: Record<string, unknown> }).data;
+      expect(allIdsOf(a)).not.toContain(data._id);
+      if ('business_id' in data) expect(data.business_id).toBe(t.b.business.id);
+      if ('token' in data) expect(a.tokenValues).not.toContain(data.token);
+    }
+  });
+
+  it("A's Idempotency-Key with A's very request replays nothing of A's to B", async () => {
+    const response = await attempt({ method: 'POST', path: '/api/payment-links', body: a.idempotency.body, headers: { 'Idempotency-Key': a.idempotency.key } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('idempotent-replayed')).toBeNull();
+    const data = (response.body as { data: Record<string, unknown> }).data;
+    expect(data.business_id).toBe(t.b.business.id);
+    expect(allIdsOf(a)).not.toContain(data._id);
+  });
+
+  it("lists filtered by A's references and e-mails, or asked by A's ids and business, show nothing of A's", async () => {
+    for (const specPath of collections()) {
+      const list = specPath.operations.GET;
+      if (!list) continue;
+      const filter = list.query.find((p) => p.name === 'filter');
+      const filterFields = Object.entries(propertiesOf(filter?.schema ?? {})).filter(([, schema]) => schema.type === 'string' && !schema.enum && !schema.format);
+      const queries: [Record<string, unknown>, number][] = [
+        ...filterFields.flatMap(([field]) => [...a.references, ...a.emails].map((value): [Record<string, unknown>, number] => [{ per_page: 100, filter: { [field]: value } }, 200])),
+        // Parameters the spec does not know are refused, never ignored into an unfiltered answer.
+        [{ business_id: t.a.business.id }, 422],
+        [{ id: a.live.paymentLink }, 422],
+        [{ filter: { business_id: t.a.business.id } }, 422],
+        [{ filter: { _id: a.live.openLink } }, 422],
+      ];
+      expect(filterFields.length, `${list.operationId} has text filters to try`).toBeGreaterThan(0);
+      for (const [query, status] of queries) {
+        const path = `${apiPath(specPath.template, {})}${queryString(query)}`;
+        const response = await attempt({ method: 'GET', path });
+        await assertConforms({ method: 'GET', path, status: response.status, contentType: response.contentType, headers: Object.fromEntries(response.headers), body: response.body });
+        expect(response.status, `${path}: ${response.text}`).toBe(status);
+        for (const id of allIdsOf(a)) expect(response.text, `${path} leaks ${id}`).not.toContain(id);
+        // B may hold records with the same reference (B copied A's body above): only B's may be listed.
+        if (response.status === 200) for (const row of (response.body as { data: { data: { business_id: number }[] } }).data.data) expect(row.business_id).toBe(t.b.business.id);
+      }
+    }
+  });
+
+  it("methods the collection paths do not define answer 405 (or 404 where another path's template matches) even with A's ids in the body", async () => {
+    for (const specPath of collections()) {
+      for (const method of HTTP_METHODS) {
+        if (specPath.operations[method]) continue;
+        const path = apiPath(specPath.template, {});
+        const body = method === 'HEAD' || method === 'GET' || method === 'OPTIONS' ? undefined : { _id: a.live.paymentLink, ids: allIdsOf(a), business_id: t.a.business.id };
+        const response = await attempt({ method, path, body });
+        // GET /tokenizations/create-token is getToken with the id "create-token".
+        expect(response.status, `${method} ${path}: ${response.text}`).toBe((await operationFor(method, path)) ? 404 : 405);
+        if (response.status === 405) expect(response.headers.get('allow')).toBeTruthy();
+      }
+    }
+  });
+});
+
+describe("the hosted pages never join one business's payment to another's link", () => {
+  async function thankYou(paymentId: string, linkId: string) {
+    const payer = new Payer(t.url);
+    return payer.get(`/payment/thank-you?payment_id=${paymentId}&payment_link_id=${linkId}&payment_status=1`);
+  }
+
+  it("the thank-you page shows A's payment only with A's link, never with B's", async () => {
+    const own = await thankYou(a.paymentIds[1]!, a.live.openLink);
+    expect(own.html).toContain('Payment received');
+    expect(own.html).toContain('MYR 42.00');
+    const pairs: [string, string][] = [
+      [a.paymentIds[1]!, b.live.openLink],
+      [b.paymentIds[1]!, a.live.openLink],
+      [a.paymentIds[0]!, b.ids.paymentLink[1]!],
+    ];
+    for (const [paymentId, linkId] of pairs) {
+      const page = await thankYou(paymentId, linkId);
+      expect(page.status).toBe(200);
+      expect(page.html).not.toContain('Payment received');
+      expect(page.html).not.toContain(paymentId);
+      expect(page.html).not.toMatch(/MYR \d/);
+    }
+  });
+
+  it("a checkout attempt of B's link submitted on A's link is refused and charges nothing", async () => {
+    const url = new URL((a.created[a.live.openLink] as { payment_url: string }).payment_url);
+    const payer = new Payer(t.url);
+    const form = await payer.open(url.pathname + url.search);
+    attempts += 1;
+    const replay = await payer.submit({ ...form, attemptId: b.attemptIds[1]! }, { amount: '99.00', name: 'Mallory', email: 'mallory@example.com', ...GOOD_CARD });
+    expect(replay.status).toBe(403);
+    expect(replay.location).toBeNull();
+    expect(await tenantView(t, t.a, a)).toEqual(baseline);
+  });
+});
