@@ -765,11 +765,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "message": "The request body is not valid JSON."
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };

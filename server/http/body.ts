@@ -7,13 +7,18 @@ import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from
 
 export const BODY_LIMIT = '1mb';
 
+// co-body's parser (bourne) refuses `__proto__` members, a prototype-pollution vector: valid JSON,
+// so the caller is told exactly that rather than that the body is not JSON.
+const PROTO_MEMBER = /forbidden prototype property/;
+export const PROTO_MESSAGE = 'The request body must not contain a "__proto__" member.';
+
 const parseJson = bodyParser({
   enableTypes: ['json'],
   jsonLimit: BODY_LIMIT,
   // A body of `null`, `3` or `"text"` is read, then reported by validation as an empty input.
   jsonStrict: false,
   onError(error, ctx) {
-    ctx.state.bodyError = (error as { status?: number }).status === 413 ? new PayloadTooLargeError() : new BadRequestError();
+    ctx.state.bodyError = (error as { status?: number }).status === 413 ? new PayloadTooLargeError() : PROTO_MEMBER.test(error.message) ? new BadRequestError(PROTO_MESSAGE) : new BadRequestError();
   },
 });
 

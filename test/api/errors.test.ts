@@ -313,6 +313,20 @@ describe('400 for a body that is not valid JSON', () => {
   });
 });
 
+describe('400 for a body with a __proto__ member, at any depth', () => {
+  const poisoned = ['{"__proto__": {"paid": true}}', '{"title": "x", "meta": {"__proto__": {"admin": true}}}', '[{"__proto__": 1}]'];
+
+  describe.each(bodyOps.map((op) => [op.operationId, op] as const))('%s', (_id, op) => {
+    it.each(poisoned)('%j -> 400, naming the member', async (body) => {
+      const response = await raw(`${t.apiUrl}${op.path()}`, { method: op.method, key: t.a.key, headers: { 'Content-Type': 'application/json' }, body });
+      expect(response.status).toBe(400);
+      expectJsonError(response, 'The request body must not contain a "__proto__" member.');
+      await conforms(op.method, `/api${op.path()}`, response);
+      expect(({} as Record<string, unknown>).paid).toBeUndefined();
+    });
+  });
+});
+
 describe('415 for a body that is not JSON', () => {
   const form = new URLSearchParams({ email: 'payer@example.com', currency: 'MYR', amount: '1000', title: 'Invoice', minimum_amount: '10.00', description: 'd' }).toString();
   const cases: [string, string, (op: Op) => string][] = [
