@@ -5,7 +5,7 @@
 //   bench create=<ratio> get=<ratio> list=<ratio>
 // --scale instead measures how reads grow from 10,000 to 1,000,000 payment links (see bench/scale.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,34 +48,56 @@ let nextPort = 40_000 + Math.floor(Math.random() * 10_000);
 async function startProcess(script: string, env: Record<string, string>): Promise<Server & { startedAt: number }> {
   const port = nextPort++;
   const startedAt = performance.now();
+  // The service writes an access line per request. They go to a file, as a production log would,
+  // not through a pipe this process (which also runs autocannon) would have to drain.
+  const logFile = join(mkdtempSync(join(tmpdir(), 'payments-bench-log-')), 'service.log');
+  const logFd = openSync(logFile, 'w');
   const child = spawn(process.execPath, script.endsWith('.ts') ? ['--import', 'tsx', script] : [script], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // Readiness is read from the `listening on` line, which is logged at info.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', logFd, logFd],
   });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  closeSync(logFd);
+  /** The start of the log: the banner and, on a fresh database, the demo key. */
+  const output = () => {
+    const fd = openSync(logFile, 'r');
+    try {
+      const buffer = Buffer.alloc(64 * 1024);
+      return buffer.toString('utf8', 0, readSync(fd, buffer, 0, buffer.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+  };
+  const removeLog = () => rmSync(dirname(logFile), { recursive: true, force: true });
   await new Promise<void>((resolve, reject) => {
     const check = setInterval(() => {
-      if (output.includes('listening on')) {
+      if (output().includes('listening on')) {
         clearInterval(check);
         resolve();
+      } else if (performance.now() - startedAt > 60_000) {
+        clearInterval(check);
+        child.kill('SIGKILL');
       }
     }, 5);
     child.once('exit', (code) => {
       clearInterval(check);
-      reject(new Error(`${script} exited with ${code}:\n${output}`));
+      const printed = output();
+      removeLog();
+      reject(new Error(`${script} exited with ${code}:\n${printed}`));
     });
   });
   return {
     child,
     startedAt,
     url: `http://127.0.0.1:${port}`,
-    output: () => output,
+    output,
     stop: () =>
       new Promise((resolve) => {
-        child.once('exit', () => resolve());
+        child.once('exit', () => {
+          removeLog();
+          resolve();
+        });
         child.kill('SIGTERM');
       }),
   };
