@@ -52,21 +52,25 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** What Node reports about a request it could not read, as the status line and message we answer with. */
+const CLIENT_ERRORS: Record<string, [string, string]> = {
+  HPE_HEADER_OVERFLOW: ['431 Request Header Fields Too Large', 'The request line and headers must not be larger than 16 KiB.'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['408 Request Timeout', 'The request did not arrive in time.'],
+};
+const NOT_HTTP: [string, string] = ['400 Bad Request', 'The request is not valid HTTP.'];
+
 /**
- * Requests Node cannot parse never reach Koa: Node would answer them with a bare status line (a 431
- * for a request line or headers over 16 KiB, a 400 for garbage). They get the API's JSON error body.
+ * Requests Node cannot parse (or that never finish arriving) never reach Koa: Node would answer them
+ * with a bare status line and no body. They get the API's JSON error body instead.
  */
-function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || (error as { code?: string }).code === 'ECONNRESET') {
+export function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const body = JSON.stringify({ message: tooLarge ? 'The request line and headers must not be larger than 16 KiB.' : 'The request is not valid HTTP.' });
-  socket.end(
-    `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? NOT_HTTP;
+  const body = JSON.stringify({ message });
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {

@@ -2,7 +2,9 @@
 // line: a query string over 4096 bytes (414, counted and identified like any /api answer), a request
 // line or headers over Node's 16 KiB (431), and bytes that are not HTTP at all (400).
 import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerMalformedRequest } from '../../server/start.js';
 import { assertConforms } from '../support/contract.js';
 import { raw, startTestService, type TestService } from '../support/service.js';
 
@@ -61,5 +63,35 @@ describe('requests Node cannot parse', () => {
 
   it('keeps serving afterwards', async () => {
     expect((await raw(`${t.apiUrl}/payment-links`, { key: t.a.key })).status).toBe(200);
+  });
+});
+
+describe('the answer to what Node could not read', () => {
+  /** A socket that records what is written to it. */
+  const socket = () => {
+    const written: string[] = [];
+    let destroyed = false;
+    const fake = { writable: true, end: (text: string) => written.push(text), destroy: () => (destroyed = true) };
+    return { fake: fake as unknown as Duplex, written, destroyed: () => destroyed };
+  };
+  const error = (code: string) => Object.assign(new Error(code), { code });
+
+  it.each([
+    ['ERR_HTTP_REQUEST_TIMEOUT', '408 Request Timeout', 'The request did not arrive in time.'],
+    ['HPE_HEADER_OVERFLOW', '431 Request Header Fields Too Large', 'The request line and headers must not be larger than 16 KiB.'],
+    ['HPE_INVALID_METHOD', '400 Bad Request', 'The request is not valid HTTP.'],
+  ])('%s -> %s with a JSON body', (code, status, message) => {
+    const { fake, written } = socket();
+    answerMalformedRequest(error(code), fake);
+    expect(written).toHaveLength(1);
+    expect(written[0]!.split('\r\n')[0]).toBe(`HTTP/1.1 ${status}`);
+    expect(JSON.parse(written[0]!.slice(written[0]!.indexOf('\r\n\r\n') + 4))).toEqual({ message });
+  });
+
+  it('only closes a connection the client already reset', () => {
+    const { fake, written, destroyed } = socket();
+    answerMalformedRequest(error('ECONNRESET'), fake);
+    expect(written).toEqual([]);
+    expect(destroyed()).toBe(true);
   });
 });
