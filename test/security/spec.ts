@@ -1,6 +1,6 @@
 // openapi.yaml, walked generically: the security suites take their paths, methods, fields and limits
 // from here, so a new endpoint, field or bound is covered without anyone remembering to add it.
-import { OpenAPI31Backend, SPEC_PATH, customizeAjv } from '../../server/http/openapi.js';
+import { dereferencedSpec } from '../support/contract.js';
 
 /** Every method a client can send: the spec's own, and the ones a path must refuse with 405. */
 export const HTTP_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -71,9 +71,7 @@ let loaded: Promise<Spec> | undefined;
 
 export function loadSpec(): Promise<Spec> {
   loaded ??= (async () => {
-    const backend = new OpenAPI31Backend({ definition: SPEC_PATH, apiRoot: '/api', customizeAjv });
-    await backend.init();
-    const document = backend.definition as unknown as { paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }> };
+    const document = (await dereferencedSpec()) as { paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }> };
     const paths: SpecPath[] = [];
     for (const [template, item] of Object.entries(document.paths)) {
       const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);

@@ -10,6 +10,12 @@ const ready = spec.init();
 
 export class ContractViolation extends Error {}
 
+/** openapi.yaml with every $ref resolved, as the checker reads it (loaded once per test file). */
+export async function dereferencedSpec(): Promise<unknown> {
+  await ready;
+  return spec.definition;
+}
+
 export async function operationFor(method: string, path: string): Promise<Operation | undefined> {
   await ready;
   return spec.router.matchOperation({ method, path: new URL(path, 'http://x').pathname, headers: {} }) || undefined;
