@@ -1,7 +1,9 @@
 // `npm run bench [-- --quick] [--connections N] [--duration S] [--scale]`
 // Measures the hot paths (create, get and list payment links) of the real service on its embedded
 // default against a bare Koa ceiling, on loopback, in the same run with the same load, and reports
-// the ratio service/ceiling. Writes bench/results.json; the last line is
+// the ratio service/ceiling. A third server, the validated ceiling (bare Koa plus the service's
+// openapi-backend validation, no other work), shows how much of the gap the contract's validation
+// alone takes. Writes bench/results.json; the last line is
 //   bench create=<ratio> get=<ratio> list=<ratio>
 // --scale instead measures how reads grow from 10,000 to 1,000,000 payment links (see bench/scale.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -170,15 +172,28 @@ async function main(): Promise<void> {
     const ceiling = await startProcess('scripts/bench/ceiling.ts', { CEILING_BODIES: bodiesFile });
     const ceilingResults = await measureAll('ceiling (bare Koa, same JSON parsing, static envelopes)', ceiling.url);
     await ceiling.stop();
+    const validated = await startProcess('scripts/bench/validated-ceiling.ts', { CEILING_BODIES: bodiesFile });
+    const validatedResults = await measureAll('validated ceiling (the ceiling + openapi-backend validation, static envelopes)', validated.url);
+    await validated.stop();
     const service = await startProcess(SERVICE, serviceEnv);
     const serviceResults = await measureAll('service (embedded SQLite)', service.url);
     await service.stop();
 
-    const ratios = Object.fromEntries(Object.keys(scenarios).map((s) => [s, serviceResults[s]!.rps / ceilingResults[s]!.rps])) as Record<keyof typeof scenarios, number>;
-    const results = { at: new Date().toISOString(), node: process.version, connections, durationSeconds: duration, startupMs, ceiling: ceilingResults, service: serviceResults, ratios };
+    // A server that answered errors was measured doing something else; its numbers mean nothing.
+    const failed = Object.entries({ ceiling: ceilingResults, 'validated ceiling': validatedResults, service: serviceResults }).flatMap(([name, measured]) =>
+      Object.entries(measured).filter(([, m]) => m.non2xx > 0).map(([scenario, m]) => `${name} ${scenario}: ${m.non2xx} non-2xx answers`),
+    );
+    if (failed.length > 0) throw new Error(`bench measured failing requests:\n${failed.join('\n')}`);
+
+    const ratio = (of: Record<string, Measured>, to: Record<string, Measured>) => Object.fromEntries(Object.keys(scenarios).map((s) => [s, of[s]!.rps / to[s]!.rps])) as Record<keyof typeof scenarios, number>;
+    const ratios = ratio(serviceResults, ceilingResults);
+    const validatedRatios = { ofCeiling: ratio(validatedResults, ceilingResults), serviceOfValidated: ratio(serviceResults, validatedResults) };
+    const results = { at: new Date().toISOString(), node: process.version, connections, durationSeconds: duration, startupMs, ceiling: ceilingResults, validatedCeiling: validatedResults, service: serviceResults, ratios, validatedRatios };
     mkdirSync(join(root, 'bench'), { recursive: true });
     writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     log(`results: bench/results.json`);
+    const line = (r: Record<string, number>) => Object.entries(r).map(([s, v]) => `${s}=${v.toFixed(2)}`).join(' ');
+    log(`validated ceiling / ceiling: ${line(validatedRatios.ofCeiling)}   service / validated ceiling: ${line(validatedRatios.serviceOfValidated)}`);
     log(`bench create=${ratios.create.toFixed(2)} get=${ratios.get.toFixed(2)} list=${ratios.list.toFixed(2)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

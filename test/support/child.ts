@@ -1,4 +1,5 @@
-// The service as a separate process, started the way `npm start` starts it, for tests that kill it.
+// The service (or another server script) as a separate process, started the way `npm start` starts it,
+// for tests that kill it or that need it apart from the test runner.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -25,8 +26,9 @@ export interface ChildService {
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startChild(env: Record<string, string>, port: number): Promise<ChildService> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+/** Starts `script` (the service unless told) and resolves once it has logged `listening on`. */
+export async function startChild(env: Record<string, string>, port: number, script = 'server/main.ts'): Promise<ChildService> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
