@@ -12,12 +12,18 @@ import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 
 type Statement = Database.Statement<unknown[], unknown>;
+/**
+ * Reads run in raw mode and get their rows named here: better-sqlite3 builds a row object through
+ * V8's C++ API one property at a time, which made a page of 15 payment links (225 values) cost
+ * 70 us against 44 us as arrays named in JavaScript.
+ */
+type ReadStatement = { statement: Statement; columns: string[] };
 type Job = { run: (writer: Database.Database) => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
 export class SqliteFastPath {
   private readerConnection: Database.Database | undefined;
   private writer: Database.Database | undefined;
-  private readonly readStatements = new LRUCache<string, Statement>({ max: 500 });
+  private readonly readStatements = new LRUCache<string, ReadStatement>({ max: 500 });
   private queue: Job[] = [];
   private flushing = false;
 
@@ -47,21 +53,25 @@ export class SqliteFastPath {
     };
   }
 
-  private statement(sql: string): Statement {
-    let statement = this.readStatements.get(sql);
-    if (!statement) {
-      statement = this.reader.prepare(sql);
-      this.readStatements.set(sql, statement);
+  private statement(sql: string): ReadStatement {
+    let read = this.readStatements.get(sql);
+    if (!read) {
+      const statement = this.reader.prepare(sql).raw(true);
+      read = { statement, columns: statement.columns().map((column) => column.name) };
+      this.readStatements.set(sql, read);
     }
-    return statement;
+    return read;
   }
 
   read<Row>(sql: string, bindings: readonly unknown[]): Row[] {
-    return this.statement(sql).all(...sqliteBindings(bindings)) as Row[];
+    const { statement, columns } = this.statement(sql);
+    return (statement.all(...sqliteBindings(bindings)) as unknown[][]).map((values) => namedRow<Row>(columns, values));
   }
 
   readFirst<Row>(sql: string, bindings: readonly unknown[]): Row | undefined {
-    return this.statement(sql).get(...sqliteBindings(bindings)) as Row | undefined;
+    const { statement, columns } = this.statement(sql);
+    const values = statement.get(...sqliteBindings(bindings)) as unknown[] | undefined;
+    return values && namedRow<Row>(columns, values);
   }
 
   /** Queues a write to be committed with whatever else is queued; resolves after the commit. */
@@ -116,6 +126,13 @@ export class SqliteFastPath {
     this.readerConnection?.close();
     this.readerConnection = undefined;
   }
+}
+
+/** Like better-sqlite3's own rows: a repeated column name keeps its last value. */
+function namedRow<Row>(columns: string[], values: unknown[]): Row {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < columns.length; i += 1) row[columns[i]!] = values[i];
+  return row as Row;
 }
 
 const fastPaths = new WeakMap<object, SqliteFastPath>();

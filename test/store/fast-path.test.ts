@@ -65,6 +65,24 @@ describe('batched writes and fast reads', () => {
     expect(await selectFirst(store.db, store.db('tokens').where({ _id: outside._id }))).toBeDefined();
   });
 
+  it('reads rows exactly as Knex does: same columns, values and order, a repeated name keeping its last value', async () => {
+    const rows = [token(), token(), token()];
+    await store.db('tokens').insert(rows);
+    const ids = rows.map((row) => row._id);
+    const queries = [
+      () => store.db('tokens').whereIn('_id', ids).orderBy('_id', 'desc'),
+      () => store.db('tokens').select('_id', 'status', store.db.raw('? as status', ['shadowed'])).whereIn('_id', ids).orderBy('_id'),
+      () => store.db('tokens').count({ n: '*' }).whereIn('_id', ids),
+    ];
+    for (const query of queries) {
+      const direct = await query();
+      expect(direct.length).toBeGreaterThan(0);
+      expect(await selectRows(store.db, query())).toEqual(direct);
+      expect(await selectFirst(store.db, query())).toEqual(direct[0]);
+    }
+    expect(await selectFirst(store.db, store.db('tokens').where({ _id: 'none' }))).toBeUndefined();
+  });
+
   it('exists on SQLite only, and never inside a transaction', async () => {
     expect(Boolean(fastPathOf(store.db))).toBe(store.db.client.config.client === 'better-sqlite3');
     await store.db.transaction(async (trx) => expect(fastPathOf(trx)).toBeUndefined());
