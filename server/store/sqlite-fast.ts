@@ -63,15 +63,22 @@ export class SqliteFastPath {
     return read;
   }
 
+  /** The names for a row of `read`; SQLite re-prepares a statement after a schema change (a migration
+   *  run beside the service), and a `select *` may then return other columns than it was named with. */
+  private columnsFor(read: ReadStatement, values: unknown[]): string[] {
+    if (values.length !== read.columns.length) read.columns = read.statement.columns().map((column) => column.name);
+    return read.columns;
+  }
+
   read<Row>(sql: string, bindings: readonly unknown[]): Row[] {
-    const { statement, columns } = this.statement(sql);
-    return (statement.all(...sqliteBindings(bindings)) as unknown[][]).map((values) => namedRow<Row>(columns, values));
+    const read = this.statement(sql);
+    return (read.statement.all(...sqliteBindings(bindings)) as unknown[][]).map((values) => namedRow<Row>(this.columnsFor(read, values), values));
   }
 
   readFirst<Row>(sql: string, bindings: readonly unknown[]): Row | undefined {
-    const { statement, columns } = this.statement(sql);
-    const values = statement.get(...sqliteBindings(bindings)) as unknown[] | undefined;
-    return values && namedRow<Row>(columns, values);
+    const read = this.statement(sql);
+    const values = read.statement.get(...sqliteBindings(bindings)) as unknown[] | undefined;
+    return values && namedRow<Row>(this.columnsFor(read, values), values);
   }
 
   /** Queues a write to be committed with whatever else is queued; resolves after the commit. */

@@ -83,6 +83,21 @@ describe('batched writes and fast reads', () => {
     expect(await selectFirst(store.db, store.db('tokens').where({ _id: 'none' }))).toBeUndefined();
   });
 
+  it('names the columns a cached `select *` returns after the table changed under it', async () => {
+    await store.db.schema.createTable('fast_path_scratch', (table) => table.string('a'));
+    try {
+      await store.db('fast_path_scratch').insert({ a: 'x' });
+      const all = () => store.db('fast_path_scratch').select('*');
+      expect(await selectRows(store.db, all())).toEqual([{ a: 'x' }]);
+      await store.db.schema.alterTable('fast_path_scratch', (table) => table.string('b'));
+      await store.db('fast_path_scratch').update({ b: 'y' });
+      expect(await selectRows(store.db, all())).toEqual([{ a: 'x', b: 'y' }]);
+      expect(await selectFirst(store.db, all())).toEqual({ a: 'x', b: 'y' });
+    } finally {
+      await store.db.schema.dropTable('fast_path_scratch');
+    }
+  });
+
   it('exists on SQLite only, and never inside a transaction', async () => {
     expect(Boolean(fastPathOf(store.db))).toBe(store.db.client.config.client === 'better-sqlite3');
     await store.db.transaction(async (trx) => expect(fastPathOf(trx)).toBeUndefined());
