@@ -16,6 +16,7 @@ export interface SoakServer {
 
 const TAIL_BYTES = 64 * 1024;
 
+/** A port nothing listens on at the moment of asking, on loopback (the tests' child helper uses it too). */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {

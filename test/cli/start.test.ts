@@ -3,11 +3,12 @@
 // /openapi.yaml; a second start on the same database creates nothing and prints no key.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect as connectTcp } from 'node:net';
+import { connect as connectTcp } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPaymentsClient } from '../../client/index.js';
 import { connect } from '../../server/store/db.js';
@@ -21,14 +22,6 @@ const CURL_LINE = /^\s*(curl .+)$/m;
 let dir: string;
 let databaseUrl: string;
 let database: TestDatabase | undefined;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Whether anything accepts connections on the port (the server is still up). */
 function listening(port: number): Promise<boolean> {

@@ -3,10 +3,8 @@
 // express are read from the contract's own words where it states them: ISO 4217 codes, http(s) URLs,
 // the `minimum_amount` range and precision from its description. A shape the builders do not
 // recognise throws, so a contract change cannot quietly leave a field untested.
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { parse } from 'yaml';
-import { SPEC_PATH } from '../../server/paths.js';
+import { dereferencedSpec } from '../support/contract.js';
 
 export interface Schema {
   type?: string | string[];
@@ -34,25 +32,8 @@ interface Parameter {
   schema: Schema;
 }
 
-const document = parse(readFileSync(SPEC_PATH, 'utf8')) as Record<string, unknown>;
-
-/** The document with every local $ref replaced by its target (openapi.yaml has no cycles). */
-function resolve(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(resolve);
-  if (node === null || typeof node !== 'object') return node;
-  const ref = (node as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') {
-    const target = ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
-    if (target === undefined) throw new Error(`openapi.yaml: unresolved ${ref}`);
-    return resolve(target);
-  }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value)]));
-}
-
-const paths = resolve(document.paths) as Record<string, Record<string, unknown>>;
+// openapi.yaml with every $ref resolved, the contract checker's copy (read only here).
+const { paths } = (await dereferencedSpec()) as { paths: Record<string, Record<string, unknown>> };
 
 export interface OperationSpec {
   operationId: string;

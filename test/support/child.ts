@@ -1,21 +1,12 @@
 // The service (or another server script) as a separate process, started the way `npm start` starts it,
 // for tests that kill it or that need it apart from the test runner.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { waitFor } from './wait.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
+export { freePort } from '../../scripts/soak/server.js';
 
 export interface ChildService {
   child: ChildProcess;
