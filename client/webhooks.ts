@@ -3,22 +3,17 @@
 //    standardwebhooks library, which also rejects timestamps more than 5 minutes off;
 //  - `data.hash`: lowercase hex HMAC-SHA256, keyed with the signature key, over the signature key
 //    followed by every other `data` value in order (null as empty text).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { components } from '../generated/openapi.js';
+import { eventHash } from '../shared/webhook-signature.js';
 
 export type PaymentCreatedEvent = components['schemas']['PaymentCreatedEvent'];
 export type TokenActivatedEvent = components['schemas']['TokenActivatedEvent'];
 export type WebhookEvent = PaymentCreatedEvent | TokenActivatedEvent;
 export { WebhookVerificationError };
 
-/** The `data.hash` of an event, computed over the other `data` values in the order they appear. */
-export function eventHash(signatureKey: string, data: Record<string, unknown>): string {
-  const values = Object.entries(data)
-    .filter(([name]) => name !== 'hash')
-    .map(([, value]) => (value === null || value === undefined ? '' : String(value)));
-  return createHmac('sha256', signatureKey).update(signatureKey + values.join('')).digest('hex');
-}
+export { eventHash };
 
 type HeaderBag = Headers | Record<string, string | string[] | undefined>;
 

@@ -10,12 +10,11 @@ import { issueKey, listKeys, revokeKey } from '../server/store/api-keys.js';
 import { randomBytes } from 'node:crypto';
 import { findBusinessByName, findOrCreateBusiness, findWebhook, setWebhook } from '../server/store/businesses.js';
 import { checkWebhookUrl } from '../server/outbox/webhook-client.js';
-import { connect, type Db } from '../server/store/db.js';
-import { migrateLatest } from '../server/store/migrate.js';
+import { openDatabase, type Database } from '../server/store/database.js';
 
 class UsageError extends Error {}
 
-const commands: Record<string, (db: Db, args: string[]) => Promise<void>> = {
+const commands: Record<string, (db: Database, args: string[]) => Promise<void>> = {
   async 'create-key'(db, args) {
     const { values } = parseArgs({ args, options: { business: { type: 'string' } } });
     const name = values.business?.trim();
@@ -69,9 +68,9 @@ async function main([command = '', ...args]: string[]): Promise<number> {
     console.error(`usage: keys.ts <${Object.keys(commands).join('|')}> [options]`);
     return 2;
   }
-  const db = connect(loadConfig().databaseUrl);
+  const db = openDatabase(loadConfig().databaseUrl);
   try {
-    await migrateLatest(db);
+    await db.migrate();
     await run(db, args);
     return 0;
   } catch (error) {
@@ -79,7 +78,7 @@ async function main([command = '', ...args]: string[]): Promise<number> {
     console.error(`${command}: ${error.message}`);
     return 2;
   } finally {
-    await db.destroy();
+    await db.close();
   }
 }
 

@@ -18,8 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { issueKey } from '../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../server/store/businesses.js';
-import { connect } from '../server/store/db.js';
-import { migrateLatest } from '../server/store/migrate.js';
+import { openDatabase } from '../server/store/database.js';
 import { pay } from './soak/payer.js';
 import { cpuSeconds, cpuWaitSeconds, rssBytes, startServer, type SoakServer } from './soak/server.js';
 import { Window, mb, summarize, type Kind } from './soak/stats.js';
@@ -127,13 +126,13 @@ async function operate(kind: Kind, target: Target, slot: number): Promise<{ ok: 
 }
 
 async function prepare(databaseUrl: string): Promise<string> {
-  const db = connect(databaseUrl);
+  const db = openDatabase(databaseUrl);
   try {
-    await migrateLatest(db);
+    await db.migrate();
     const business = await findOrCreateBusiness(db, 'Soak');
     return (await issueKey(db, business.id)).key;
   } finally {
-    await db.destroy();
+    await db.close();
   }
 }
 

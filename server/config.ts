@@ -1,7 +1,7 @@
-import type { RateLimitConfig } from './http/rate-limit.js';
+import type { RateLimitConfig } from './ratelimit/limiters.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
-import { DEFAULT_DATABASE_URL } from './store/db.js';
+import { DEFAULT_DATABASE_URL } from './store/database.js';
 
 export interface OutboxConfig {
   /** Off for API-only instances; some instance on the database must run a worker. */

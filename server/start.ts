@@ -1,21 +1,33 @@
-// Starts the service on a database: migrations first, then the HTTP server and the outbox worker.
-// Used by main.ts and by the tests, which start the real app on 127.0.0.1:0.
-import { createServer, type Server } from 'node:http';
+// The composition root: opens the database, migrates it, and assembles the service from its rooms:
+// use cases over the store, the API handlers and the payer pages over the use cases, the HTTP
+// adapter over both, and the outbox worker. Used by main.ts and by the tests, which start the real
+// app on 127.0.0.1:0.
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { DEFAULT_OUTBOX, DEFAULT_RATE_LIMIT, type MailSettings, type OutboxConfig } from './config.js';
-import { createApp } from './http/app.js';
-import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './http/callers.js';
-import { createRateLimiter, type RateLimitConfig, type RateLimiter } from './http/rate-limit.js';
+import { openPaymentLinkHandlers } from './handlers/open-payment-links.js';
+import { paymentLinkHandlers } from './handlers/payment-links.js';
+import { tokenizationHandlers } from './handlers/tokenizations.js';
+import { createHttpApp } from './http/app.js';
+import { loadContract } from './http/contract.js';
+import { ConflictError, ValidationError, toErrorResponse } from './http/errors.js';
+import type { Handlers } from './http/operations.js';
+import type { RateLimiter } from '../shared/rate-limiter.js';
+import { createRateLimiter, type RateLimitConfig } from './ratelimit/limiters.js';
+import type { Scopes } from './http/routes.js';
+import { createHttpServer } from './http/server.js';
+import { createLogger, type Logger } from './logger.js';
 import { createDeliverers } from './outbox/deliverers.js';
 import { createMailer, type Mailer } from './outbox/mailer.js';
 import { OutboxWorker } from './outbox/worker.js';
+import { pageRoutes } from './pages/routes.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox.js';
-import { connect, type Db } from './store/db.js';
+import { openDatabase, type Database } from './store/database.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
-import { migrateLatest } from './store/migrate.js';
-import { createLogger, type Logger } from './logger.js';
+import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './usecases/callers.js';
+import type { UseCaseContext } from './usecases/context.js';
+import { runIdempotent } from './usecases/idempotency.js';
 
 export interface StartOptions {
   databaseUrl: string;
@@ -38,7 +50,7 @@ export interface RunningService {
   /** Where the server listens, e.g. http://127.0.0.1:41234. */
   url: string;
   publicUrl: string;
-  db: Db;
+  db: Database;
   server: Server;
   logger: Logger;
   mailer: Mailer;
@@ -47,39 +59,38 @@ export interface RunningService {
   worker: OutboxWorker | undefined;
   /**
    * Graceful stop: /ready turns 503, the server stops accepting and finishes the requests under way,
-   * the worker finishes its deliveries, then the pool closes.
+   * the worker finishes its deliveries, then the database closes.
    */
   close(): Promise<void>;
 }
 
-/** What Node reports about a request it could not read, as the status line and message we answer with. */
-const CLIENT_ERRORS: Record<string, [string, string]> = {
-  HPE_HEADER_OVERFLOW: ['431 Request Header Fields Too Large', 'The request line and headers must not be larger than 16 KiB.'],
-  ERR_HTTP_REQUEST_TIMEOUT: ['408 Request Timeout', 'The request did not arrive in time.'],
-};
-const NOT_HTTP: [string, string] = ['400 Bad Request', 'The request is not valid HTTP.'];
-
-/**
- * Requests Node cannot parse (or that never finish arriving) never reach Koa: Node would answer them
- * with a bare status line and no body. They get the API's JSON error body instead.
- */
-export function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || error.code === 'ECONNRESET') {
-    socket.destroy();
-    return;
-  }
-  const [status, message] = CLIENT_ERRORS[error.code ?? ''] ?? NOT_HTTP;
-  const body = JSON.stringify({ message });
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+/** Where handlers get their use-case context: the root one, or one inside an Idempotency-Key's transaction. */
+function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
+  return {
+    plain: ctx,
+    async idempotent(request, work) {
+      const outcome = await runIdempotent(ctx, request, work, (error) => toErrorResponse(error));
+      switch (outcome.kind) {
+        case 'ran':
+          return outcome.reply;
+        case 'replay':
+          return { ...outcome.reply, headers: { 'Idempotent-Replayed': 'true' } };
+        case 'mismatch':
+          throw new ValidationError({ idempotency_key: ['This idempotency key was already used with a different request.'] });
+        case 'in_flight':
+          throw new ConflictError('A request with this Idempotency-Key is still being processed. Retry it later.');
+      }
+    },
+  };
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
-  const db = connect(options.databaseUrl);
+  const db = openDatabase(options.databaseUrl);
   try {
-    if (options.migrateOnStart ?? true) await migrateLatest(db);
+    if (options.migrateOnStart ?? true) await db.migrate();
     const logger = options.logger ?? createLogger();
-    const server = createServer();
-    server.on('clientError', answerMalformedRequest);
+    const contract = await loadContract();
+    const server = createHttpServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => resolve());
@@ -93,15 +104,19 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const deliverers = createDeliverers(db, mailer, { webhookTimeoutMs: outboxConfig.webhookTimeoutMs, serviceUrls: [url, publicUrl] });
     const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, logger }) : undefined;
     const limiter = createRateLimiter(db, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
+    const callers = new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS);
+    const ctx: UseCaseContext = { db, publicUrl, provider: options.provider ?? new SandboxProvider(), outbox: { nudge: () => worker?.nudge() } };
+    const handlers = { ...tokenizationHandlers, ...openPaymentLinkHandlers, ...paymentLinkHandlers } satisfies Handlers<UseCaseContext>;
     let draining = false;
-    const app = await createApp({
-      db,
-      publicUrl,
-      provider: options.provider ?? new SandboxProvider(),
-      outbox: { nudge: () => worker?.nudge() },
+    const app = createHttpApp({
+      contract,
+      handlers,
+      scopes: scopesOver(ctx),
+      pages: pageRoutes(ctx),
+      findCaller: (key) => callers.find(key),
       limiter,
-      callers: new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS),
       logger,
+      ready: () => db.ping(2_000),
       draining: () => draining,
     });
     server.on('request', app.callback());
@@ -127,11 +142,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
         await worker?.stop();
         await limiter.close();
         mailer.close();
-        await db.destroy();
+        await db.close();
       },
     };
   } catch (error) {
-    await db.destroy();
+    await db.close();
     throw error;
   }
 }

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
-import { connect } from '../../server/store/db.js';
-import { migrateLatest } from '../../server/store/migrate.js';
+import { openDatabase } from '../../server/store/database.js';
 
 const OPEN_LINK_ID = 'ffffffffffffffffffffffff';
 /** One day of collections: the density is the same at both sizes, the history ten times longer. */
@@ -26,41 +25,41 @@ interface Seeded {
 }
 
 async function seed(databaseUrl: string, links: number, collections: number, log: (line: string) => void): Promise<Seeded> {
-  const db = connect(databaseUrl);
+  const db = openDatabase(databaseUrl);
   const started = performance.now();
   try {
-    await migrateLatest(db);
+    await db.migrate();
     const business = await findOrCreateBusiness(db, 'Scale');
     const { key } = await issueKey(db, business.id);
     const timestamp = (seconds: string) => `strftime('%Y-%m-%dT%H:%M:%S', ${BASE_EPOCH} + ${seconds}, 'unixepoch') || '.000000Z'`;
     // Rows come from a recursive sequence inside SQLite: no round trip per row.
     for (let from = 0; from < links; from += 100_000) {
       const to = Math.min(links, from + 100_000);
-      await db.raw(`
+      await db.run(db.sql.raw(`
         with recursive seq(i) as (select ${from} union all select i + 1 from seq where i + 1 < ${to})
         insert into payment_links (_id, business_id, email, phone_no, currency, amount, title, description, redirect_url, reference, reference_2, status, paid, created_at, updated_at, deleted_at)
         select printf('%024x', i), ${business.id}, 'payer' || (i % 1000) || '@example.com', null, 'MYR', 1000 + (i % 1000), 'Invoice ' || i, null, null,
                'REF-' || (i / 10), null, 'Active', 0, ${timestamp('i * 60')}, ${timestamp('i * 60')}, null
-        from seq`);
+        from seq`));
     }
-    await db('open_payment_links').insert({
+    await db.run(db.sql('open_payment_links').insert({
       _id: OPEN_LINK_ID, business_id: business.id, currency: 'MYR', minimum_amount: 500, title: 'Donations', description: null, redirect_url: null,
       reference: null, reference_2: null, status_id: 1, created_at: '2020-01-01T00:00:00.000000Z', updated_at: '2020-01-01T00:00:00.000000Z', deleted_at: null,
-    });
+    }));
     const spacing = 86_400 / COLLECTIONS_PER_DAY;
-    await db.raw(`
+    await db.run(db.sql.raw(`
       with recursive seq(i) as (select 0 union all select i + 1 from seq where i + 1 < ${collections})
       insert into payments (_id, business_id, payment_link_id, open_payment_link_id, attempt_id, amount, currency, status_id, payer_name, payer_email, method, provider,
                             provider_reference, card_brand, card_last4, failure_code, failure_message, created_at, updated_at)
       select printf('c%023x', i), ${business.id}, null, '${OPEN_LINK_ID}', 'scale-' || i, 500 + (i % 5000), 'MYR', 1, 'Payer ' || i, 'p' || i || '@example.com', 'card', 'sandbox',
              null, 'visa', '4242', null, null, ${timestamp(`i * ${spacing}`)}, ${timestamp(`i * ${spacing}`)}
-      from seq`);
+      from seq`));
     // No ANALYZE: a production database file has no statistics either, and the plans must hold without.
     log(`  seeded ${links.toLocaleString('en')} payment links and ${collections.toLocaleString('en')} collections in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const lastDay = new Date((BASE_EPOCH + (collections - 1) * spacing) * 1000).toISOString().slice(0, 10);
     return { key, getId: (Math.floor(links / 2)).toString(16).padStart(24, '0'), reference: `REF-${Math.floor(links / 20)}`, range: `${lastDay},${lastDay}` };
   } finally {
-    await db.destroy();
+    await db.close();
   }
 }
 

@@ -1,6 +1,8 @@
-// The index endpoints' shared query parameters, read once: page, per_page, sort and the date filter.
+// The index endpoints' shared query parameters, read once: page, per_page, sort and the date filter,
+// and the page they answer with.
 import { parseDateRange, type DateRange } from '../domain/time.js';
-import type { PageRequest } from '../store/pages.js';
+import type { Page, PageRequest } from '../usecases/listing.js';
+import { paginator } from './paginator.js';
 
 export const DEFAULT_PER_PAGE = 15;
 
@@ -17,4 +19,9 @@ export function pageRequest(query: ListQuery): PageRequest {
 /** The spec's `date-range` format has already accepted the text, so this only converts it. */
 export function createdBetween(text: string | undefined): DateRange | undefined {
   return text === undefined ? undefined : (parseDateRange(text) ?? undefined);
+}
+
+/** A Laravel paginator over one page of records, each presented as the API shows it. */
+export function pageOf<Row, Item>(path: string, rawQuery: string, request: PageRequest, page: Page<Row>, present: (row: Row) => Item) {
+  return paginator({ path, rawQuery, page: request.page, perPage: request.perPage, total: page.total, count: page.rows.length }, page.rows.map(present));
 }

@@ -1,34 +1,31 @@
+// The open-payment-link operations and their collection reports.
 import type { components } from '../../generated/openapi.js';
-import { isId } from '../domain/ids.js';
 import { centsToUnits, parseUnits } from '../domain/money.js';
+import { openPaymentUrl } from '../domain/payer-urls.js';
 import { minimumAmountRule } from '../domain/rules.js';
-import { ok } from '../http/envelope.js';
-import { NotFoundError } from '../http/errors.js';
-import type { Operations } from '../http/operations.js';
-import { paginator } from '../http/paginator.js';
+import { OPEN_LINK_ACTIVE } from '../domain/statuses.js';
+import type { SomeHandlers } from '../http/operations.js';
+import type { UseCaseContext } from '../usecases/context.js';
 import {
-  OPEN_LINK_ACTIVE,
+  createOpenPaymentLink,
   deleteOpenPaymentLink,
-  findOpenPaymentLink,
-  insertOpenPaymentLink,
+  getOpenPaymentLink,
   listOpenPaymentLinks,
+  topCollection,
+  totalCollection,
   updateOpenPaymentLink,
+  type CollectionRecord,
   type OpenPaymentLinkFields,
   type OpenPaymentLinkRecord,
-} from '../store/open-payment-links.js';
-import { collectionTotals, recentCollections, topCollections, type CollectionRecord } from '../store/payments.js';
-import type { HandlerDeps } from './deps.js';
-import { createdBetween, pageRequest } from './listing.js';
+} from '../usecases/open-payment-links.js';
+import { ok } from './envelope.js';
+import { createdBetween, pageOf, pageRequest } from './listing.js';
 
 type OpenPaymentLink = components['schemas']['OpenPaymentLink'];
 type OpenPaymentLinkCreate = components['schemas']['OpenPaymentLinkCreate'];
 type Collection = components['schemas']['Collection'];
 
 export const DEFAULT_TOP_COLLECTIONS = 10;
-
-export function openPaymentUrl(publicUrl: string, id: string): string {
-  return `${publicUrl}/payment/open-link/pay?id=${id}`;
-}
 
 /** The writable fields, copied by name; `send_email` is accepted on update but an open link has no one to e-mail. */
 function writableFields(body: OpenPaymentLinkCreate): OpenPaymentLinkFields {
@@ -45,14 +42,12 @@ function writableFields(body: OpenPaymentLinkCreate): OpenPaymentLinkFields {
   };
 }
 
-const notFound = () => new NotFoundError('Open payment link not found.');
-
 function presentCollection(record: CollectionRecord): Collection {
   return { _id: record._id, amount: centsToUnits(record.amount), payer_name: record.payer_name, payer_email: record.payer_email, created_at: record.created_at };
 }
 
-export function openPaymentLinkOperations({ db, publicUrl }: HandlerDeps) {
-  const present = (record: OpenPaymentLinkRecord): OpenPaymentLink => ({
+export function presentOpenPaymentLink(publicUrl: string, record: OpenPaymentLinkRecord): OpenPaymentLink {
+  return {
     _id: record._id,
     business_id: record.business_id,
     currency: record.currency,
@@ -67,80 +62,75 @@ export function openPaymentLinkOperations({ db, publicUrl }: HandlerDeps) {
     payment_url: openPaymentUrl(publicUrl, record._id),
     created_at: record.created_at,
     updated_at: record.updated_at,
-  });
-
-  const findOr404 = async (businessId: number, id: string) => {
-    const record = isId(id) ? await findOpenPaymentLink(db, businessId, id) : undefined;
-    if (!record) throw notFound();
-    return record;
   };
+}
 
-  return {
-    createOpenPaymentLink: {
-      rules: [minimumAmountRule],
-      async handle({ body, business, db }) {
-        return ok(present(await insertOpenPaymentLink(db, business.id, writableFields(body))));
-      },
+const NOT_FOUND = { message: 'Open payment link not found.' };
+
+export const openPaymentLinkHandlers = {
+  createOpenPaymentLink: {
+    rules: [minimumAmountRule],
+    async handle({ body, business }, ctx, respond) {
+      return respond.with200(ok(presentOpenPaymentLink(ctx.publicUrl, await createOpenPaymentLink(ctx, business.id, writableFields(body)))));
     },
-    getOpenPaymentLink: {
-      async handle({ path, business }) {
-        return ok(present(await findOr404(business.id, path.open_payment_link_id)));
-      },
+  },
+  getOpenPaymentLink: {
+    async handle({ path, business }, ctx, respond) {
+      const record = await getOpenPaymentLink(ctx, business.id, path.open_payment_link_id);
+      return record ? respond.with200(ok(presentOpenPaymentLink(ctx.publicUrl, record))) : respond.with404(NOT_FOUND);
     },
-    updateOpenPaymentLink: {
-      rules: [minimumAmountRule],
-      async handle({ path, body, business, db }) {
-        const record = isId(path.open_payment_link_id) ? await updateOpenPaymentLink(db, business.id, path.open_payment_link_id, writableFields(body)) : undefined;
-        if (!record) throw notFound();
-        return ok(present(record));
-      },
+  },
+  updateOpenPaymentLink: {
+    rules: [minimumAmountRule],
+    async handle({ path, body, business }, ctx, respond) {
+      const record = await updateOpenPaymentLink(ctx, business.id, path.open_payment_link_id, writableFields(body));
+      return record ? respond.with200(ok(presentOpenPaymentLink(ctx.publicUrl, record))) : respond.with404(NOT_FOUND);
     },
-    deleteOpenPaymentLink: {
-      async handle({ path, business, db }) {
-        const record = isId(path.open_payment_link_id) ? await deleteOpenPaymentLink(db, business.id, path.open_payment_link_id) : undefined;
-        if (!record) throw notFound();
-        return ok(present(record));
-      },
+  },
+  deleteOpenPaymentLink: {
+    async handle({ path, business }, ctx, respond) {
+      const record = await deleteOpenPaymentLink(ctx, business.id, path.open_payment_link_id);
+      return record ? respond.with200(ok(presentOpenPaymentLink(ctx.publicUrl, record))) : respond.with404(NOT_FOUND);
     },
-    listOpenPaymentLinks: {
-      async handle({ query, rawQuery, business }) {
-        const page = pageRequest(query);
-        const filter = query.filter ?? {};
-        const result = await listOpenPaymentLinks(
-          db,
-          business.id,
-          { active: filter.status, reference: filter.reference, reference_2: filter.reference_2, createdBetween: createdBetween(filter.created_at_between) },
-          page,
-        );
-        const input = { path: `${publicUrl}/api/open-payment-links`, rawQuery, page: page.page, perPage: page.perPage, total: result.total, count: result.rows.length };
-        return ok(paginator(input, result.rows.map(present)));
-      },
+  },
+  listOpenPaymentLinks: {
+    async handle({ query, rawQuery, business }, ctx, respond) {
+      const page = pageRequest(query);
+      const filter = query.filter ?? {};
+      const result = await listOpenPaymentLinks(
+        ctx,
+        business.id,
+        { active: filter.status, reference: filter.reference, reference_2: filter.reference_2, createdBetween: createdBetween(filter.created_at_between) },
+        page,
+      );
+      return respond.with200(ok(pageOf(`${ctx.publicUrl}/api/open-payment-links`, rawQuery, page, result, (record) => presentOpenPaymentLink(ctx.publicUrl, record))));
     },
-    getOpenPaymentLinkTotalCollection: {
-      async handle({ path, query, business }) {
-        const link = await findOr404(business.id, path.open_payment_link_id);
-        const filter = query.filter ?? {};
-        const range = createdBetween(filter.created_at_between);
-        const totals = await collectionTotals(db, link._id, range);
-        const recent = filter.limit === undefined ? undefined : await recentCollections(db, link._id, filter.limit, range);
-        return ok({
-          open_payment_link_id: link._id,
-          currency: link.currency,
-          total_amount: centsToUnits(totals.total),
-          total_count: totals.count,
+  },
+  getOpenPaymentLinkTotalCollection: {
+    async handle({ path, query, business }, ctx, respond) {
+      const filter = query.filter ?? {};
+      const range = createdBetween(filter.created_at_between);
+      const report = await totalCollection(ctx, business.id, path.open_payment_link_id, range, filter.limit);
+      if (!report) return respond.with404(NOT_FOUND);
+      return respond.with200(
+        ok({
+          open_payment_link_id: report.link._id,
+          currency: report.link.currency,
+          total_amount: centsToUnits(report.totals.total),
+          total_count: report.totals.count,
           from: range?.from ?? null,
           to: range?.to ?? null,
-          ...(recent && { collections: recent.map(presentCollection) }),
-        });
-      },
+          ...(report.recent && { collections: report.recent.map(presentCollection) }),
+        }),
+      );
     },
-    getOpenPaymentLinkTopCollection: {
-      async handle({ path, query, business }) {
-        const link = await findOr404(business.id, path.open_payment_link_id);
-        const filter = query.filter ?? {};
-        const top = await topCollections(db, link._id, filter.limit ?? DEFAULT_TOP_COLLECTIONS, createdBetween(filter.created_at_between));
-        return ok({ open_payment_link_id: link._id, currency: link.currency, collections: top.map(presentCollection) });
-      },
+  },
+  getOpenPaymentLinkTopCollection: {
+    async handle({ path, query, business }, ctx, respond) {
+      const filter = query.filter ?? {};
+      const report = await topCollection(ctx, business.id, path.open_payment_link_id, createdBetween(filter.created_at_between), filter.limit ?? DEFAULT_TOP_COLLECTIONS);
+      if (!report) return respond.with404(NOT_FOUND);
+      return respond.with200(ok({ open_payment_link_id: report.link._id, currency: report.link.currency, collections: report.top.map(presentCollection) }));
     },
-  } satisfies Operations;
-}
+  },
+} satisfies SomeHandlers<UseCaseContext>;

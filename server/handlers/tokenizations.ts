@@ -1,19 +1,15 @@
+// The tokenization operations.
 import type { components } from '../../generated/openapi.js';
-import { ok } from '../http/envelope.js';
-import type { Operations } from '../http/operations.js';
-import { isId } from '../domain/ids.js';
-import { NotFoundError } from '../http/errors.js';
-import { findToken, insertToken, type TokenRecord } from '../store/tokens.js';
-import type { HandlerDeps } from './deps.js';
+import { activationUrl } from '../domain/payer-urls.js';
+import type { SomeHandlers } from '../http/operations.js';
+import type { UseCaseContext } from '../usecases/context.js';
+import { createToken, getToken, type TokenRecord } from '../usecases/tokenizations.js';
+import { ok } from './envelope.js';
 
 type Token = components['schemas']['Token'];
 
-export function activationUrl(publicUrl: string, token: string): string {
-  return `${publicUrl}/tokenization/activation/${token}`;
-}
-
-export function tokenizationOperations({ db, publicUrl }: HandlerDeps) {
-  const present = (record: TokenRecord): Token => ({
+export function presentToken(publicUrl: string, record: TokenRecord): Token {
+  return {
     _id: record._id,
     email: record.email,
     phone_no: record.phone_no,
@@ -26,27 +22,26 @@ export function tokenizationOperations({ db, publicUrl }: HandlerDeps) {
     card: record.card && { brand: record.card.brand as NonNullable<Token['card']>['brand'], last4: record.card.last4, exp_month: record.card.exp_month, exp_year: record.card.exp_year },
     created_at: record.created_at,
     updated_at: record.updated_at,
-  });
-
-  return {
-    createToken: {
-      async handle({ body, business, db }) {
-        const record = await insertToken(db, business.id, {
-          email: body.email,
-          phone_no: body.phone_no ?? null,
-          redirect_url: body.redirect_url ?? null,
-          title: body.title,
-          description: body.description,
-        });
-        return ok(present(record));
-      },
-    },
-    getToken: {
-      async handle({ path, business }) {
-        const record = isId(path.token_id) ? await findToken(db, business.id, path.token_id) : undefined;
-        if (!record) throw new NotFoundError('Token not found.');
-        return ok(present(record));
-      },
-    },
-  } satisfies Operations;
+  };
 }
+
+export const tokenizationHandlers = {
+  createToken: {
+    async handle({ body, business }, ctx, respond) {
+      const record = await createToken(ctx, business.id, {
+        email: body.email,
+        phone_no: body.phone_no ?? null,
+        redirect_url: body.redirect_url ?? null,
+        title: body.title,
+        description: body.description,
+      });
+      return respond.with200(ok(presentToken(ctx.publicUrl, record)));
+    },
+  },
+  getToken: {
+    async handle({ path, business }, ctx, respond) {
+      const record = await getToken(ctx, business.id, path.token_id);
+      return record ? respond.with200(ok(presentToken(ctx.publicUrl, record))) : respond.with404({ message: 'Token not found.' });
+    },
+  },
+} satisfies SomeHandlers<UseCaseContext>;

@@ -1,28 +1,35 @@
+// The HTTP adapter: Koa, the probes, the contract and its reference, the payer pages it is given, and
+// the API built from openapi.yaml. It imports no feature: the composition root (server/app.ts)
+// hands it the handlers, the pages and the services they need.
 import { existsSync, readFileSync } from 'node:fs';
 import Koa from 'koa';
-import type { OpenAPIBackend } from 'openapi-backend';
-import { openPaymentLinkOperations } from '../handlers/open-payment-links.js';
-import { paymentLinkOperations } from '../handlers/payment-links.js';
-import { tokenizationOperations } from '../handlers/tokenizations.js';
-import type { HandlerDeps } from '../handlers/deps.js';
-import { pageRoutes } from '../pages/routes.js';
-import type { PaymentProvider } from '../payments/provider.js';
-import type { Caller } from '../store/api-keys.js';
-import type { CallerCache } from './callers.js';
-import { readJsonBody } from './body.js';
-import type { ApiResponse } from './idempotency.js';
-import { MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
+import type { Logger } from '../logger.js';
 import { DOCS_PATH, SPEC_PATH } from '../paths.js';
-import { API_ROOT, createApi } from './openapi.js';
+import type { Contract } from './contract.js';
+import { MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
+import type { CallerBusiness, Handlers } from './operations.js';
 import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
 import { requestLogging } from './request-log.js';
-import type { Logger } from '../logger.js';
+import { contractRoutes, type Scopes } from './routes.js';
 
-export interface AppDeps extends HandlerDeps {
-  provider: PaymentProvider;
+/** Who is calling: the business and which of its keys, so limits can count per key. */
+export interface Caller {
+  business: CallerBusiness;
+  keyId: number;
+}
+
+export interface HttpAppOptions<Scope> {
+  contract: Contract;
+  handlers: Handlers<Scope>;
+  scopes: Scopes<Scope>;
+  /** The payer's side (hosted pages and their assets), served outside /api. */
+  pages: Koa.Middleware;
+  /** The caller behind an API key, if the key is live. */
+  findCaller(key: string): Promise<Caller | undefined>;
   limiter: RateLimiter;
-  callers: CallerCache;
   logger: Logger;
+  /** Resolves when the instance can serve (its database answers). */
+  ready(): Promise<void>;
   /** True once shutdown has begun: /ready answers 503 so load balancers stop sending traffic. */
   draining(): boolean;
 }
@@ -42,7 +49,7 @@ function errorMiddleware(): Koa.Middleware {
 }
 
 /** /health: the process answers (liveness). /ready: it can serve, i.e. its database answers (readiness). */
-export function probesMiddleware(deps: Pick<AppDeps, 'db' | 'draining'>): Koa.Middleware {
+export function probesMiddleware(deps: Pick<HttpAppOptions<unknown>, 'ready' | 'draining'>): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path === '/health') {
       ctx.set('Cache-Control', 'no-store');
@@ -57,7 +64,7 @@ export function probesMiddleware(deps: Pick<AppDeps, 'db' | 'draining'>): Koa.Mi
       return;
     }
     try {
-      await deps.db.raw('select 1').timeout(2_000);
+      await deps.ready();
       ctx.body = { status: 'ready' };
     } catch {
       ctx.status = 503;
@@ -96,50 +103,34 @@ function isDecodable(path: string): boolean {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 /**
- * Every /api request: the caller is looked up once (openapi-backend's security handler then applies
- * the spec's rule to it), counted against its key's limit (or its address's, without a valid key),
- * then its body is read and openapi-backend takes over.
+ * Every /api request, routed or not: the caller is looked up once, counted against its key's limit
+ * (or its address's, without a valid key), and refused early for what no route could serve.
  */
-function apiMiddleware(api: OpenAPIBackend, deps: AppDeps): Koa.Middleware {
+function apiGate(options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'limiter'>): Koa.Middleware {
   return async (ctx, next) => {
     if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
     const key = BEARER.exec(ctx.get('authorization'))?.[1];
-    const caller: Caller | undefined = key ? await deps.callers.find(key) : undefined;
+    const caller = key ? await options.findCaller(key) : undefined;
     ctx.state.caller = caller;
-    const limit = await deps.limiter.hit(caller ? `key:${caller.keyId}` : `ip:${ctx.ip}`);
+    const limit = await options.limiter.hit(caller ? `key:${caller.keyId}` : `ip:${ctx.ip}`);
     ctx.set({ 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) });
     if (!limit.allowed) throw new TooManyRequestsError(limit.retryAfter);
     // Filters are short; a long query is a mistake or an attack, and it would be parsed and logged.
     if (Buffer.byteLength(ctx.querystring) > MAX_QUERY_BYTES) throw new UriTooLongError();
-    const operation = api.router.matchOperation({ method: ctx.method, path: ctx.path, headers: {} });
-    if (operation) ctx.state.route = `${API_ROOT}${operation.path}`;
-    // openapi-backend decodes path parameters without a guard; no record has an undecodable id.
+    // No record has an undecodable id, and the router would pass such a path parameter on undecoded.
     if (!isDecodable(ctx.path)) throw new NotFoundError();
-    await readJsonBody(ctx);
-    const response: ApiResponse = await api.handleRequest(
-      { method: ctx.method, path: ctx.path, body: ctx.request.body, query: ctx.querystring, headers: ctx.headers as Record<string, string> },
-      ctx,
-    );
-    ctx.status = response.status;
-    if (response.headers) ctx.set(response.headers);
-    ctx.body = response.body;
+    return next();
   };
 }
 
-export async function createApp(deps: AppDeps): Promise<Koa> {
-  const api = await createApi({
-    operations: { ...tokenizationOperations(deps), ...openPaymentLinkOperations(deps), ...paymentLinkOperations(deps) },
-    db: deps.db,
-  });
+export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   const app = new Koa();
-  app.use(requestLogging(deps.logger));
+  app.use(requestLogging(options.logger));
   app.use(errorMiddleware());
-  app.use(probesMiddleware(deps));
+  app.use(probesMiddleware(options));
   app.use(referenceMiddleware());
-  app.use(pageRoutes(deps));
-  app.use(apiMiddleware(api, deps));
-  app.use(() => {
-    throw new NotFoundError();
-  });
+  app.use(options.pages);
+  app.use(apiGate(options));
+  app.use(contractRoutes(options.contract, options.handlers, options.scopes));
   return app;
 }

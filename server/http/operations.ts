@@ -1,20 +1,53 @@
-// Operation handlers are typed from the generated OpenAPI types: a handler receives the validated
-// body, path and query of its operation and must return that operation's 200 body, so the compiler
-// catches a wrong shape. Errors are thrown (see errors.ts), never returned.
+// What a handler is, typed from the generated OpenAPI types: it receives its operation's validated
+// body, path and query, and answers through `respond`, which has one method per status that
+// openapi.yaml declares for the operation (`respond.with200(...)`, `respond.with404(...)`), each
+// taking that status's body. Answering with an undeclared status or a wrong body fails `tsc`.
+// Handlers never throw HTTP errors; the statuses the HTTP layer produces itself (401, 405, 413, 414,
+// 415, 422, 429, 500) are checked against the spec at start-up (see contract.ts).
 import type { operations } from '../../generated/openapi.js';
 import type { FieldErrors } from '../domain/rules.js';
-import type { Business } from '../store/businesses.js';
-import type { Executor } from '../store/db.js';
 
-export type OperationId = keyof operations;
+/** The API's operations; the webhooks the service sends (operationIds ending in Webhook) are documented there too. */
+export type OperationId = Exclude<keyof operations, `${string}Webhook`>;
 
 type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : undefined;
 type Parameters<K extends OperationId> = operations[K]['parameters'];
+type Responses<K extends OperationId> = operations[K]['responses'];
 
 export type RequestBody<K extends OperationId> = operations[K] extends { requestBody: infer R } ? JsonContent<NonNullable<R>> : undefined;
 export type PathParams<K extends OperationId> = Parameters<K> extends { path: infer P } ? P : never;
 export type QueryParams<K extends OperationId> = NonNullable<Parameters<K>['query']>;
-export type SuccessBody<K extends OperationId> = JsonContent<operations[K]['responses'][200]>;
+
+/** The statuses openapi.yaml declares for an operation. */
+export type DeclaredStatus<K extends OperationId> = Extract<keyof Responses<K>, number>;
+export type ResponseBody<K extends OperationId, S extends DeclaredStatus<K>> = JsonContent<Responses<K>[S]>;
+
+/** One of the operation's declared responses. */
+export type Reply<K extends OperationId, S extends DeclaredStatus<K> = DeclaredStatus<K>> = S extends DeclaredStatus<K>
+  ? { status: S; body: ResponseBody<K, S>; headers?: Record<string, string> }
+  : never;
+
+/** Any reply, as the HTTP layer writes it. */
+export interface ApiReply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Responder<K extends OperationId> = {
+  [S in DeclaredStatus<K> as `with${S}`]: (body: ResponseBody<K, S>, headers?: Record<string, string>) => Reply<K, S>;
+};
+
+/** Builds the responder of an operation from the statuses the spec declares for it. */
+export function responderFor<K extends OperationId>(statuses: readonly number[]): Responder<K> {
+  return Object.fromEntries(statuses.map((status) => [`with${status}`, (body: unknown, headers?: Record<string, string>) => ({ status, body, headers })])) as Responder<K>;
+}
+
+/** The business behind the request's API key. */
+export interface CallerBusiness {
+  id: number;
+  name: string;
+}
 
 export interface OperationRequest<K extends OperationId> {
   body: RequestBody<K>;
@@ -22,20 +55,21 @@ export interface OperationRequest<K extends OperationId> {
   query: QueryParams<K>;
   /** The raw query string, for links that must keep it (paginator URLs). */
   rawQuery: string;
-  business: Business;
-  /**
-   * Where the request's writes go: the database, or, under an Idempotency-Key, the transaction that
-   * also stores the response, so a crash can never keep the write and lose the key's answer.
-   */
-  db: Executor;
+  business: CallerBusiness;
 }
 
 /** A check the schema cannot express; it sees the raw body (possibly invalid) and reports field errors. */
 export type BodyRule = (body: unknown) => FieldErrors;
 
-export interface Operation<K extends OperationId> {
-  handle(request: OperationRequest<K>): Promise<SuccessBody<K>>;
+/**
+ * An operation's handler. `scope` is what it works with (the use cases and their executor): the
+ * HTTP layer passes the right one for the request, so a write under an Idempotency-Key can never
+ * escape the transaction that also keeps its answer.
+ */
+export interface Handler<K extends OperationId, Scope> {
   rules?: BodyRule[];
+  handle(request: OperationRequest<K>, scope: Scope, respond: Responder<K>): Promise<Reply<K>>;
 }
 
-export type Operations = { [K in OperationId]?: Operation<K> };
+export type Handlers<Scope> = { [K in OperationId]: Handler<K, Scope> };
+export type SomeHandlers<Scope> = { [K in OperationId]?: Handler<K, Scope> };

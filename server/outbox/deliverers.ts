@@ -1,4 +1,4 @@
-import type { Db } from '../store/db.js';
+import type { Executor } from '../store/executor.js';
 import { findWebhook } from '../store/businesses.js';
 import type { OutboxChannel, OutboxEntry } from '../store/outbox.js';
 import type { Mailer, OutgoingEmail } from './mailer.js';
@@ -12,7 +12,7 @@ export interface DelivererOptions {
   serviceUrls: string[];
 }
 
-export function createDeliverers(db: Db, mailer: Mailer, options: DelivererOptions): Record<OutboxChannel, Deliverer> {
+export function createDeliverers(db: Executor, mailer: Mailer, options: DelivererOptions): Record<OutboxChannel, Deliverer> {
   return {
     async email(entry: OutboxEntry) {
       const { message, messageId } = entry.payload as { message: EmailMessage; messageId: string };

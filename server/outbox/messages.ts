@@ -1,9 +1,9 @@
 // The e-mails and webhook events the service sends, composed when they are enqueued: what was true
 // at that commit is what gets delivered, however late.
-import { eventHash } from '../../client/webhooks.js';
+import { html } from '../../shared/html.js';
+import { eventHash } from '../../shared/webhook-signature.js';
 import { formatUnits } from '../domain/money.js';
 import { isoMicros } from '../domain/time.js';
-import { html } from '../pages/html.js';
 
 export interface EmailMessage {
   to: string;

@@ -3,7 +3,7 @@
 // retried on the schedule in schedule.ts, and an entry past its last attempt is marked dead.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Db } from '../store/db.js';
+import type { Executor } from '../store/executor.js';
 import { claimDue, markDelivered, markFailed, type OutboxChannel, type OutboxEntry } from '../store/outbox.js';
 import { isoMicros } from '../domain/time.js';
 import { nextAttemptAt, type RetryPolicy } from './schedule.js';
@@ -29,7 +29,7 @@ export class OutboxWorker {
   private again = false;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Executor,
     private readonly deliverers: Record<OutboxChannel, Deliverer>,
     private readonly options: WorkerOptions,
   ) {}

@@ -2,16 +2,14 @@
 // card's brand, last four digits and expiry. The card itself stays with the provider.
 import type Koa from 'koa';
 import { withQuery } from '../domain/urls.js';
-import { notifyTokenActivated } from '../outbox/notify.js';
-import { activateToken, findTokenByValue, type TokenRecord } from '../store/tokens.js';
+import { saveCardOnToken } from '../usecases/activation.js';
+import { tokenForPayer, type TokenRecord } from '../usecases/payer.js';
 import { csrfToken, csrfValid } from './csrf.js';
-import type { PageDeps } from './deps.js';
+import type { UseCaseContext as PageDeps } from '../usecases/context.js';
 import { alertBox, cardFields, field, hiddenFields, isAttemptId, newAttemptId, readCard, readName, sandboxCards, type FormErrors, type FormState } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
-import { html, page, type Html } from './html.js';
+import { html, page, type Html } from '../../shared/html.js';
 import { messagePage } from './messages.js';
-
-const TOKEN = /^[0-9a-f]{64}$/;
 
 function respond(ctx: Koa.Context, status: number, title: string, body: Html, redirectUrl: string | null = null): void {
   setPageSecurityHeaders(ctx, originOf(redirectUrl));
@@ -48,8 +46,7 @@ function afterActivation(deps: PageDeps, token: TokenRecord): string {
 
 export function activationPage(deps: PageDeps) {
   const load = async (ctx: Koa.Context): Promise<TokenRecord | undefined> => {
-    const value = String(ctx.params.token ?? '');
-    const token = TOKEN.test(value) ? await findTokenByValue(deps.db, value) : undefined;
+    const token = await tokenForPayer(deps, String(ctx.params.token ?? ''));
     if (!token) respond(ctx, 404, 'Link not found', messagePage('Link not found', 'Check the link you were given, or ask the merchant for a new one.'));
     return token;
   };
@@ -76,16 +73,8 @@ export function activationPage(deps: PageDeps) {
       respond(ctx, status, token.title, activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: { name }, errors: fieldErrors, alert }), token.redirect_url);
     if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
 
-    const result = await deps.provider.saveCard(card);
-    if (result.outcome === 'declined') return form(402, result.message, {});
-    // A second submit finds the token already active and lands where the first did.
-    const saved = result.card;
-    const activated = await deps.db.transaction(async (trx) => {
-      const now = await activateToken(trx, token.token, { brand: saved.brand, last4: saved.last4, exp_month: saved.expMonth, exp_year: saved.expYear, reference: saved.providerToken });
-      if (now) await notifyTokenActivated(trx, { ...token, card_brand: saved.brand, card_last4: saved.last4, activated_at: now });
-      return now;
-    });
-    if (activated) deps.outbox.nudge();
+    const outcome = await saveCardOnToken(deps, token, card);
+    if (outcome.result === 'declined') return form(402, outcome.message, {});
     setPageSecurityHeaders(ctx, originOf(token.redirect_url));
     ctx.status = 303;
     ctx.redirect(afterActivation(deps, token));

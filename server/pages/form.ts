@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { checkCard, type Card } from '../payments/cards.js';
 import { SANDBOX_TEST_CARDS } from '../payments/sandbox.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../../shared/html.js';
 
 export type FormErrors = Partial<Record<'name' | 'email' | 'amount' | 'card_number' | 'expiry' | 'cvc', string>>;
 export type FormValues = Partial<Record<'name' | 'email' | 'amount', string>>;

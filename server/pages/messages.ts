@@ -1,4 +1,4 @@
-import { html } from './html.js';
+import { html } from '../../shared/html.js';
 
 /** A page that only explains something: unknown, removed, paid or expired things. */
 export function messagePage(heading: string, message: string) {

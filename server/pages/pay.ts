@@ -2,18 +2,16 @@
 // /payment/open-link/pay?id=... for an open link (the payer chooses an amount from the minimum).
 import type Koa from 'koa';
 import { isEmail } from '../domain/email.js';
-import { isId } from '../domain/ids.js';
 import { AMOUNT_MAX_CENTS, formatUnits, parseUnits } from '../domain/money.js';
 import { withQuery } from '../domain/urls.js';
-import { checkout, outcomeOf, type CheckoutOutcome, type PaymentTarget } from '../payments/checkout.js';
-import { OPEN_LINK_ACTIVE, findOpenPaymentLinkForPayer } from '../store/open-payment-links.js';
-import { findPaymentLinkForPayer } from '../store/payment-links.js';
-import { findPaymentByAttempt } from '../store/payments.js';
+import { OPEN_LINK_ACTIVE } from '../domain/statuses.js';
+import { checkout, outcomeOf, type CheckoutOutcome, type PaymentTarget } from '../usecases/checkout.js';
+import { attemptOf, openPaymentLinkForPayer, paymentLinkForPayer } from '../usecases/payer.js';
 import { csrfToken, csrfValid } from './csrf.js';
-import type { PageDeps } from './deps.js';
+import type { UseCaseContext as PageDeps } from '../usecases/context.js';
 import { alertBox, cardFields, field, hiddenFields, isAttemptId, newAttemptId, readCard, readName, sandboxCards, text, type FormErrors, type FormState } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
-import { html, page } from './html.js';
+import { html, page } from '../../shared/html.js';
 import { messagePage } from './messages.js';
 
 export const THANK_YOU_PATH = '/payment/thank-you';
@@ -49,7 +47,7 @@ const expiredForm: Refusal = { status: 403, heading: 'This form has expired', me
 const alreadyPaid: Refusal = { status: 409, heading: 'Already paid', message: 'This payment link has already been paid. Nothing more is due.' };
 
 async function lookupPaymentLink(deps: PageDeps, id: string): Promise<Lookup> {
-  const link = isId(id) ? await findPaymentLinkForPayer(deps.db, id) : undefined;
+  const link = await paymentLinkForPayer(deps, id);
   if (!link) return { refusal: notFound };
   return {
     link: {
@@ -65,7 +63,7 @@ async function lookupPaymentLink(deps: PageDeps, id: string): Promise<Lookup> {
 }
 
 async function lookupOpenLink(deps: PageDeps, id: string): Promise<Lookup> {
-  const link = isId(id) ? await findOpenPaymentLinkForPayer(deps.db, id) : undefined;
+  const link = await openPaymentLinkForPayer(deps, id);
   if (!link) return { refusal: notFound };
   return {
     link: {
@@ -139,7 +137,7 @@ async function settled(deps: PageDeps, outcome: CheckoutOutcome): Promise<Checko
   let current = outcome;
   for (let waited = 0; current.result === 'in_progress' && waited < 10_000; waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const payment = await findPaymentByAttempt(deps.db, current.payment.attempt_id);
+    const payment = await attemptOf(deps, current.payment.attempt_id);
     if (payment) current = outcomeOf(payment);
   }
   return current;
@@ -183,7 +181,7 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
       respond(ctx, status, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors, alert }), link.redirectUrl);
 
     // A repeated submit of a known attempt (double click, reload) is answered from its record.
-    const earlier = await findPaymentByAttempt(deps.db, attemptId);
+    const earlier = await attemptOf(deps, attemptId);
     if (earlier) {
       if ((earlier.payment_link_id ?? earlier.open_payment_link_id) !== link.target.id) return refuse(ctx, expiredForm);
       return answer(ctx, link, await settled(deps, outcomeOf(earlier)), form);
@@ -198,8 +196,7 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     const card = readCard(body, errors);
     if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
 
-    const outcome = await checkout(deps.db, deps.provider, { target: link.target, attemptId, amount, payerName: name, payerEmail: email, card });
-    if (outcome.result === 'paid') deps.outbox.nudge();
+    const outcome = await checkout(deps, { target: link.target, attemptId, amount, payerName: name, payerEmail: email, card });
     return answer(ctx, link, await settled(deps, outcome), form);
   };
   return { show, pay };

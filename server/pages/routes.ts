@@ -3,9 +3,9 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { activationPage } from './activation.js';
-import type { PageDeps } from './deps.js';
+import type { UseCaseContext as PageDeps } from '../usecases/context.js';
 import { setPageSecurityHeaders } from './headers.js';
-import { STYLESHEET, page } from './html.js';
+import { STYLESHEET, page } from '../../shared/html.js';
 import { messagePage } from './messages.js';
 import { THANK_YOU_PATH, openLinkPage, paymentLinkPage } from './pay.js';
 import { thankYouPage } from './thank-you.js';
@@ -49,5 +49,5 @@ export function pageRoutes(deps: PageDeps) {
   router.get('/tokenization/activation/:token', activation.show);
   router.post('/tokenization/activation/:token', form, activation.save);
   router.get(THANK_YOU_PATH, thankYouPage(deps));
-  return router.routes();
+  return router.routes() as unknown as Koa.Middleware;
 }

@@ -2,18 +2,18 @@
 // payment_id, payment_link_id and payment_status; the page shows the payment only when the id and
 // the link match a recorded payment, so guessing ids reveals nothing.
 import type Koa from 'koa';
-import { isId } from '../domain/ids.js';
 import { formatUnits } from '../domain/money.js';
-import { PAYMENT_PAID, findPayment } from '../store/payments.js';
-import type { PageDeps } from './deps.js';
+import { PAYMENT_PAID } from '../domain/statuses.js';
+import { paymentById } from '../usecases/payer.js';
+import type { UseCaseContext as PageDeps } from '../usecases/context.js';
 import { setPageSecurityHeaders } from './headers.js';
-import { html, page } from './html.js';
+import { html, page } from '../../shared/html.js';
 
 export function thankYouPage(deps: PageDeps): Koa.Middleware {
   return async (ctx) => {
     const paymentId = String(ctx.query.payment_id ?? '');
     const linkId = String(ctx.query.payment_link_id ?? '');
-    const payment = isId(paymentId) ? await findPayment(deps.db, paymentId) : undefined;
+    const payment = await paymentById(deps, paymentId);
     const matches = payment && (payment.payment_link_id === linkId || payment.open_payment_link_id === linkId);
     const body =
       matches && payment.status_id === PAYMENT_PAID

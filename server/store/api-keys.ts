@@ -2,8 +2,7 @@
 // fast hash is enough (a slow KDF protects low-entropy passwords, not random keys).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Business } from './businesses.js';
-import type { Executor } from './db.js';
-import { selectFirst } from './sqlite-fast.js';
+import type { Executor } from './executor.js';
 import { nowIso } from './timestamps.js';
 
 const KEY_PATTERN = /^sk_[A-Za-z0-9_-]{43}$/;
@@ -24,7 +23,7 @@ export interface IssuedKey {
 export async function issueKey(db: Executor, businessId: number): Promise<IssuedKey> {
   const key = `sk_${randomBytes(32).toString('base64url')}`;
   const prefix = key.slice(0, 10);
-  await db('api_keys').insert({ business_id: businessId, key_hash: hashKey(key), key_prefix: prefix, created_at: nowIso() });
+  await db.run(db.sql('api_keys').insert({ business_id: businessId, key_hash: hashKey(key), key_prefix: prefix, created_at: nowIso() }));
   return { key, prefix };
 }
 
@@ -38,9 +37,9 @@ export interface Caller {
 export async function findCallerByKey(db: Executor, key: string): Promise<Caller | undefined> {
   if (!isWellFormedKey(key)) return undefined;
   const hash = hashKey(key);
-  const row = await selectFirst<{ id: number; name: string; key_id: number; key_hash: string }>(
-    db,
-    db('api_keys')
+  const row = await db.first<{ id: number; name: string; key_id: number; key_hash: string }>(
+    db
+      .sql('api_keys')
       .join('businesses', 'businesses.id', 'api_keys.business_id')
       .select('businesses.id as id', 'businesses.name as name', 'api_keys.id as key_id', 'api_keys.key_hash as key_hash')
       .where('api_keys.key_hash', hash)
@@ -52,10 +51,10 @@ export async function findCallerByKey(db: Executor, key: string): Promise<Caller
 
 /** Revokes by full key or by the prefix shown at creation; returns how many keys were revoked. */
 export async function revokeKey(db: Executor, keyOrPrefix: string): Promise<number> {
-  const query = db('api_keys').whereNull('revoked_at');
+  const query = db.sql('api_keys').whereNull('revoked_at');
   if (isWellFormedKey(keyOrPrefix)) query.where('key_hash', hashKey(keyOrPrefix));
   else query.where('key_prefix', keyOrPrefix);
-  return query.update({ revoked_at: nowIso() });
+  return db.run(query.update({ revoked_at: nowIso() }));
 }
 
 export interface KeySummary {
@@ -66,8 +65,11 @@ export interface KeySummary {
 }
 
 export async function listKeys(db: Executor): Promise<KeySummary[]> {
-  return db('api_keys')
-    .join('businesses', 'businesses.id', 'api_keys.business_id')
-    .select('api_keys.key_prefix as prefix', 'businesses.name as business', 'api_keys.created_at', 'api_keys.revoked_at')
-    .orderBy('api_keys.id');
+  return db.all(
+    db
+      .sql('api_keys')
+      .join('businesses', 'businesses.id', 'api_keys.business_id')
+      .select('api_keys.key_prefix as prefix', 'businesses.name as business', 'api_keys.created_at', 'api_keys.revoked_at')
+      .orderBy('api_keys.id'),
+  );
 }

@@ -2,7 +2,7 @@
 // run, its response is stored for 24 hours and replayed to retries with the same request; the same
 // key with another request is refused; a retry while the first is still running is refused.
 import { isoMicros } from '../domain/time.js';
-import type { Executor } from './db.js';
+import type { Executor } from './executor.js';
 import { isUniqueViolation } from './errors.js';
 import { toIsoMicros } from './timestamps.js';
 
@@ -27,36 +27,39 @@ interface KeyRow {
 
 export async function reserveKey(db: Executor, businessId: number, key: string, requestHash: string, now = new Date()): Promise<Reservation> {
   const nowText = isoMicros(now);
-  await db('idempotency_keys').where({ business_id: businessId, idempotency_key: key }).andWhere('expires_at', '<=', nowText).delete();
+  await db.run(db.sql('idempotency_keys').where({ business_id: businessId, idempotency_key: key }).andWhere('expires_at', '<=', nowText).delete());
   try {
-    const [row] = await db('idempotency_keys')
-      .insert({
+    const [row] = await db.all<{ id: number }>(
+      db
+        .sql('idempotency_keys')
+        .insert({
         business_id: businessId,
         idempotency_key: key,
         request_hash: requestHash,
         state: 'in_flight',
         locked_at: nowText,
         created_at: nowText,
-        expires_at: isoMicros(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
-      })
-      .returning('id');
-    return { kind: 'reserved', id: Number(typeof row === 'object' ? row.id : row) };
+          expires_at: isoMicros(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
+        })
+        .returning('id'),
+    );
+    return { kind: 'reserved', id: Number(row!.id) };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
   }
-  const existing: KeyRow | undefined = await db('idempotency_keys').where({ business_id: businessId, idempotency_key: key }).first();
+  const existing = await db.first<KeyRow>(db.sql('idempotency_keys').where({ business_id: businessId, idempotency_key: key }));
   if (!existing) return { kind: 'in_flight' };
   if (existing.request_hash !== requestHash) return { kind: 'mismatch' };
   if (existing.state === 'done') return { kind: 'replay', status: Number(existing.response_status), body: JSON.parse(existing.response_body ?? 'null') };
   if (new Date(toIsoMicros(existing.locked_at)).getTime() > now.getTime() - ABANDONED_AFTER_MS) return { kind: 'in_flight' };
-  const taken = await db('idempotency_keys').where({ id: existing.id, state: 'in_flight', locked_at: existing.locked_at }).update({ locked_at: nowText });
+  const taken = await db.run(db.sql('idempotency_keys').where({ id: existing.id, state: 'in_flight', locked_at: existing.locked_at }).update({ locked_at: nowText }));
   return taken === 1 ? { kind: 'reserved', id: Number(existing.id) } : { kind: 'in_flight' };
 }
 
 export async function saveResponse(db: Executor, id: number, status: number, body: unknown): Promise<void> {
-  await db('idempotency_keys').where({ id }).update({ state: 'done', response_status: status, response_body: JSON.stringify(body) });
+  await db.run(db.sql('idempotency_keys').where({ id }).update({ state: 'done', response_status: status, response_body: JSON.stringify(body) }));
 }
 
 export async function deleteExpiredKeys(db: Executor, now = new Date()): Promise<number> {
-  return db('idempotency_keys').where('expires_at', '<=', isoMicros(now)).delete();
+  return db.run(db.sql('idempotency_keys').where('expires_at', '<=', isoMicros(now)).delete());
 }

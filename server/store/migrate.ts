@@ -1,7 +1,6 @@
 // Migrations are listed here rather than discovered on disk, so they run the same under tsx, vitest
 // and a compiled build, and their order is explicit.
 import type { Knex } from 'knex';
-import type { Db } from './db.js';
 import * as initial from './migrations/0001_initial.js';
 import * as tokenCards from './migrations/0002_token_cards.js';
 import * as outbox from './migrations/0003_outbox.js';
@@ -34,7 +33,7 @@ function isConcurrentMigration(error: unknown): boolean {
  * Brings the schema up to date. Instances started together on one database take turns: Knex's lock
  * refuses the second at once rather than making it wait, so it waits here and tries again.
  */
-export async function migrateLatest(db: Db, patienceMs = 60_000): Promise<string[]> {
+export async function migrateLatest(db: Knex, patienceMs = 60_000): Promise<string[]> {
   const deadline = Date.now() + patienceMs;
   for (;;) {
     try {

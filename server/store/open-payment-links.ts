@@ -1,13 +1,10 @@
 import type { DateRange } from '../domain/time.js';
+import { OPEN_LINK_ACTIVE, OPEN_LINK_INACTIVE } from '../domain/statuses.js';
 import { newId } from '../domain/ids.js';
-import type { Executor } from './db.js';
-import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pages.js';
+import type { Executor } from './executor.js';
+import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pagination.js';
 import { liveCount } from './record-counts.js';
-import { batchedWrite, selectFirst } from './sqlite-fast.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
-
-export const OPEN_LINK_ACTIVE = 1;
-export const OPEN_LINK_INACTIVE = 2;
 
 export interface OpenPaymentLinkFields {
   currency: string;
@@ -50,29 +47,29 @@ function toRecord(row: OpenPaymentLinkRecord): OpenPaymentLinkRecord {
 }
 
 function live(db: Executor, businessId: number) {
-  return db(TABLE).where({ business_id: businessId }).whereNull('deleted_at');
+  return db.sql(TABLE).where({ business_id: businessId }).whereNull('deleted_at');
 }
 
 export async function insertOpenPaymentLink(db: Executor, businessId: number, fields: OpenPaymentLinkFields): Promise<OpenPaymentLinkRecord> {
   const now = nowIso();
   const row = { _id: newId(), business_id: businessId, ...fields, status_id: OPEN_LINK_ACTIVE, created_at: now, updated_at: now };
-  await batchedWrite(db, db(TABLE).insert(row));
+  await db.run(db.sql(TABLE).insert(row));
   return toRecord(row);
 }
 
 export async function findOpenPaymentLink(db: Executor, businessId: number, id: string): Promise<OpenPaymentLinkRecord | undefined> {
-  const row = await selectFirst<OpenPaymentLinkRecord>(db, live(db, businessId).select(COLUMNS).where({ _id: id }));
+  const row = await db.first<OpenPaymentLinkRecord>(live(db, businessId).select(COLUMNS).where({ _id: id }));
   return row ? toRecord(row) : undefined;
 }
 
 export async function updateOpenPaymentLink(db: Executor, businessId: number, id: string, fields: OpenPaymentLinkFields): Promise<OpenPaymentLinkRecord | undefined> {
-  const [row] = await live(db, businessId).where({ _id: id }).update({ ...fields, updated_at: nowIso() }).returning(COLUMNS);
+  const [row] = await db.all<OpenPaymentLinkRecord>(live(db, businessId).where({ _id: id }).update({ ...fields, updated_at: nowIso() }).returning(COLUMNS));
   return row ? toRecord(row) : undefined;
 }
 
 /** Soft-deletes the link and returns it as it was; its payments stay for reporting. */
 export async function deleteOpenPaymentLink(db: Executor, businessId: number, id: string): Promise<OpenPaymentLinkRecord | undefined> {
-  const [row] = await live(db, businessId).where({ _id: id }).update({ deleted_at: nowIso() }).returning(COLUMNS);
+  const [row] = await db.all<OpenPaymentLinkRecord>(live(db, businessId).where({ _id: id }).update({ deleted_at: nowIso() }).returning(COLUMNS));
   return row ? toRecord(row) : undefined;
 }
 
@@ -88,11 +85,11 @@ export async function listOpenPaymentLinks(db: Executor, businessId: number, fil
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */
 export async function findOpenPaymentLinkForPayer(db: Executor, id: string): Promise<(OpenPaymentLinkRecord & { deleted: boolean }) | undefined> {
-  const row = await db(TABLE).select([...COLUMNS, 'deleted_at']).where({ _id: id }).first();
+  const row = await db.first<OpenPaymentLinkRecord & { deleted_at: string | null }>(db.sql(TABLE).select([...COLUMNS, 'deleted_at']).where({ _id: id }));
   return row ? { ...toRecord(row), deleted: row.deleted_at !== null } : undefined;
 }
 
 export async function isOpenPaymentLinkPayable(db: Executor, id: string): Promise<boolean> {
-  const row = await db(TABLE).select('_id').where({ _id: id, status_id: OPEN_LINK_ACTIVE }).whereNull('deleted_at').first();
+  const row = await db.first(db.sql(TABLE).select('_id').where({ _id: id, status_id: OPEN_LINK_ACTIVE }).whereNull('deleted_at'));
   return Boolean(row);
 }

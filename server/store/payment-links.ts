@@ -1,9 +1,8 @@
 import type { DateRange } from '../domain/time.js';
 import { newId } from '../domain/ids.js';
-import type { Executor } from './db.js';
-import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pages.js';
+import type { Executor } from './executor.js';
+import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pagination.js';
 import { liveCount } from './record-counts.js';
-import { batchedWrite, selectFirst } from './sqlite-fast.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export type PaymentLinkStatus = 'Active' | 'Paid';
@@ -54,18 +53,18 @@ function toRecord(row: PaymentLinkRecord): PaymentLinkRecord {
 }
 
 function live(db: Executor, businessId: number) {
-  return db(TABLE).where({ business_id: businessId }).whereNull('deleted_at');
+  return db.sql(TABLE).where({ business_id: businessId }).whereNull('deleted_at');
 }
 
 export async function insertPaymentLink(db: Executor, businessId: number, fields: PaymentLinkFields): Promise<PaymentLinkRecord> {
   const now = nowIso();
   const row = { _id: newId(), business_id: businessId, ...fields, status: 'Active', paid: false, created_at: now, updated_at: now };
-  await batchedWrite(db, db(TABLE).insert(row));
+  await db.run(db.sql(TABLE).insert(row));
   return toRecord(row as PaymentLinkRecord);
 }
 
 export async function findPaymentLink(db: Executor, businessId: number, id: string): Promise<PaymentLinkRecord | undefined> {
-  const row = await selectFirst<PaymentLinkRecord>(db, live(db, businessId).select(COLUMNS).where({ _id: id }));
+  const row = await db.first<PaymentLinkRecord>(live(db, businessId).select(COLUMNS).where({ _id: id }));
   return row ? toRecord(row) : undefined;
 }
 
@@ -79,16 +78,13 @@ async function whyUnchanged(db: Executor, businessId: number, id: string): Promi
 
 /** Replaces the writable fields of an unpaid link; the `paid = false` guard makes it safe against a racing payment. */
 export async function updatePaymentLink(db: Executor, businessId: number, id: string, fields: PaymentLinkFields): Promise<ChangeResult> {
-  const [row] = await live(db, businessId)
-    .where({ _id: id, paid: false })
-    .update({ ...fields, updated_at: nowIso() })
-    .returning(COLUMNS);
+  const [row] = await db.all<PaymentLinkRecord>(live(db, businessId).where({ _id: id, paid: false }).update({ ...fields, updated_at: nowIso() }).returning(COLUMNS));
   return row ? { outcome: 'changed', record: toRecord(row) } : whyUnchanged(db, businessId, id);
 }
 
 /** Soft-deletes an unpaid link and returns it as it was. */
 export async function deletePaymentLink(db: Executor, businessId: number, id: string): Promise<ChangeResult> {
-  const [row] = await live(db, businessId).where({ _id: id, paid: false }).update({ deleted_at: nowIso() }).returning(COLUMNS);
+  const [row] = await db.all<PaymentLinkRecord>(live(db, businessId).where({ _id: id, paid: false }).update({ deleted_at: nowIso() }).returning(COLUMNS));
   return row ? { outcome: 'changed', record: toRecord(row) } : whyUnchanged(db, businessId, id);
 }
 
@@ -105,7 +101,7 @@ export async function listPaymentLinks(db: Executor, businessId: number, filters
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */
 export async function findPaymentLinkForPayer(db: Executor, id: string): Promise<(PaymentLinkRecord & { deleted: boolean }) | undefined> {
-  const row = await db(TABLE).select([...COLUMNS, 'deleted_at']).where({ _id: id }).first();
+  const row = await db.first<PaymentLinkRecord & { deleted_at: string | null }>(db.sql(TABLE).select([...COLUMNS, 'deleted_at']).where({ _id: id }));
   return row ? { ...toRecord(row), deleted: row.deleted_at !== null } : undefined;
 }
 
@@ -114,6 +110,6 @@ export async function findPaymentLinkForPayer(db: Executor, id: string): Promise
  * `paid = false` makes the update itself the arbiter between racing payers.
  */
 export async function claimPaymentLinkAsPaid(db: Executor, id: string): Promise<boolean> {
-  const changed = await db(TABLE).where({ _id: id, paid: false }).whereNull('deleted_at').update({ status: 'Paid', paid: true, updated_at: nowIso() });
+  const changed = await db.run(db.sql(TABLE).where({ _id: id, paid: false }).whereNull('deleted_at').update({ status: 'Paid', paid: true, updated_at: nowIso() }));
   return changed === 1;
 }

@@ -1,11 +1,7 @@
 import type { DateRange } from '../domain/time.js';
-import type { Executor } from './db.js';
-import { selectFirst, selectRows } from './sqlite-fast.js';
+import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING } from '../domain/statuses.js';
+import type { Executor } from './executor.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
-
-export const PAYMENT_PAID = 1;
-export const PAYMENT_PENDING = 2;
-export const PAYMENT_FAILED = 3;
 
 /** A successful payment made through an open payment link. */
 export interface CollectionRecord {
@@ -24,7 +20,7 @@ export interface CollectionTotals {
 }
 
 function collections(db: Executor, openPaymentLinkId: string, range: DateRange | undefined) {
-  const query = db('payments').where({ open_payment_link_id: openPaymentLinkId, status_id: PAYMENT_PAID });
+  const query = db.sql('payments').where({ open_payment_link_id: openPaymentLinkId, status_id: PAYMENT_PAID });
   if (range) query.where('created_at', '>=', range.start).andWhere('created_at', '<=', range.end);
   return query;
 }
@@ -46,24 +42,21 @@ const COLLECTION_COLUMNS = ['_id', 'amount', 'payer_name', 'payer_email', 'creat
 export async function collectionTotals(db: Executor, openPaymentLinkId: string, range?: DateRange): Promise<CollectionTotals> {
   // SUM is cast to text so neither driver rounds it through a double (PostgreSQL gives numeric for
   // SUM(bigint), SQLite an integer that the SQLite driver would read as a JS number).
-  const row = await selectFirst<{ total: string; count: number | string }>(
-    db,
-    collections(db, openPaymentLinkId, range).select(db.raw('cast(coalesce(sum(amount), 0) as text) as total'), db.raw('count(*) as count')),
+  const row = await db.first<{ total: string; count: number | string }>(
+    collections(db, openPaymentLinkId, range).select(db.sql.raw('cast(coalesce(sum(amount), 0) as text) as total'), db.sql.raw('count(*) as count')),
   );
   return { total: BigInt(row?.total ?? 0), count: Number(row?.count ?? 0) };
 }
 
 export async function recentCollections(db: Executor, openPaymentLinkId: string, limit: number, range?: DateRange): Promise<CollectionRecord[]> {
-  const rows = await selectRows<CollectionRow>(
-    db,
+  const rows = await db.all<CollectionRow>(
     collections(db, openPaymentLinkId, range).select(COLLECTION_COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: '_id', order: 'desc' }]).limit(limit),
   );
   return rows.map(toCollection);
 }
 
 export async function topCollections(db: Executor, openPaymentLinkId: string, limit: number, range?: DateRange): Promise<CollectionRecord[]> {
-  const rows = await selectRows<CollectionRow>(
-    db,
+  const rows = await db.all<CollectionRow>(
     collections(db, openPaymentLinkId, range)
       .select(COLLECTION_COLUMNS)
       .orderBy([{ column: 'amount', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: '_id', order: 'desc' }])
@@ -115,17 +108,17 @@ function toPayment(row: PaymentRecord): PaymentRecord {
 export async function insertPendingPayment(db: Executor, payment: NewPayment): Promise<PaymentRecord> {
   const now = nowIso();
   const row = { ...payment, status_id: PAYMENT_PENDING, provider_reference: null, card_brand: null, card_last4: null, failure_code: null, failure_message: null, created_at: now, updated_at: now };
-  await db('payments').insert(row);
+  await db.run(db.sql('payments').insert(row));
   return toPayment(row);
 }
 
 export async function findPayment(db: Executor, id: string): Promise<PaymentRecord | undefined> {
-  const row = await db('payments').where({ _id: id }).first();
+  const row = await db.first<PaymentRecord>(db.sql('payments').where({ _id: id }));
   return row ? toPayment(row) : undefined;
 }
 
 export async function findPaymentByAttempt(db: Executor, attemptId: string): Promise<PaymentRecord | undefined> {
-  const row = await db('payments').where({ attempt_id: attemptId }).first();
+  const row = await db.first<PaymentRecord>(db.sql('payments').where({ attempt_id: attemptId }));
   return row ? toPayment(row) : undefined;
 }
 
@@ -135,27 +128,36 @@ export interface CardSummary {
 }
 
 export async function markPaymentPaid(db: Executor, id: string, providerReference: string, card: CardSummary): Promise<PaymentRecord> {
-  const [row] = await db('payments')
-    .where({ _id: id, status_id: PAYMENT_PENDING })
-    .update({ status_id: PAYMENT_PAID, provider_reference: providerReference, ...card, updated_at: nowIso() })
-    .returning('*');
+  const [row] = await db.all<PaymentRecord>(
+    db
+      .sql('payments')
+      .where({ _id: id, status_id: PAYMENT_PENDING })
+      .update({ status_id: PAYMENT_PAID, provider_reference: providerReference, ...card, updated_at: nowIso() })
+      .returning('*'),
+  );
   if (!row) throw new Error(`payment ${id} was not pending`);
   return toPayment(row);
 }
 
 export async function markPaymentFailed(db: Executor, id: string, failure: { code: string; message: string }, card?: CardSummary): Promise<PaymentRecord> {
-  const [row] = await db('payments')
-    .where({ _id: id, status_id: PAYMENT_PENDING })
-    .update({ status_id: PAYMENT_FAILED, failure_code: failure.code, failure_message: failure.message.slice(0, 200), ...card, updated_at: nowIso() })
-    .returning('*');
+  const [row] = await db.all<PaymentRecord>(
+    db
+      .sql('payments')
+      .where({ _id: id, status_id: PAYMENT_PENDING })
+      .update({ status_id: PAYMENT_FAILED, failure_code: failure.code, failure_message: failure.message.slice(0, 200), ...card, updated_at: nowIso() })
+      .returning('*'),
+  );
   if (!row) throw new Error(`payment ${id} was not pending`);
   return toPayment(row);
 }
 
 /** Every attempt to pay one link (payment link or open link), oldest first. */
 export async function listPaymentsForLink(db: Executor, linkId: string): Promise<PaymentRecord[]> {
-  const rows = await db('payments')
-    .where((q) => q.where({ payment_link_id: linkId }).orWhere({ open_payment_link_id: linkId }))
-    .orderBy([{ column: 'created_at' }, { column: '_id' }]);
+  const rows = await db.all<PaymentRecord>(
+    db
+      .sql('payments')
+      .where((q) => q.where({ payment_link_id: linkId }).orWhere({ open_payment_link_id: linkId }))
+      .orderBy([{ column: 'created_at' }, { column: '_id' }]),
+  );
   return rows.map(toPayment);
 }

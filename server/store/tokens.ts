@@ -1,6 +1,5 @@
 import { newId, newTokenValue } from '../domain/ids.js';
-import type { Executor } from './db.js';
-import { batchedWrite, selectFirst } from './sqlite-fast.js';
+import type { Executor } from './executor.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export type TokenStatus = 'pending' | 'active';
@@ -72,32 +71,34 @@ export async function insertToken(db: Executor, businessId: number, fields: Toke
     created_at: now,
     updated_at: now,
   };
-  await batchedWrite(db, db('tokens').insert(row));
+  await db.run(db.sql('tokens').insert(row));
   return toRecord(row);
 }
 
 export async function findToken(db: Executor, businessId: number, id: string): Promise<TokenRecord | undefined> {
-  const row = await selectFirst<TokenRow>(db, db('tokens').select(COLUMNS).where({ _id: id, business_id: businessId }));
+  const row = await db.first<TokenRow>(db.sql('tokens').select(COLUMNS).where({ _id: id, business_id: businessId }));
   return row ? toRecord(row) : undefined;
 }
 
 /** For the activation page, which knows only the token value from its URL. */
 export async function findTokenByValue(db: Executor, token: string): Promise<TokenRecord | undefined> {
-  const row = await selectFirst<TokenRow>(db, db('tokens').select(COLUMNS).where({ token }));
+  const row = await db.first<TokenRow>(db.sql('tokens').select(COLUMNS).where({ token }));
   return row ? toRecord(row) : undefined;
 }
 
 /** Activates a pending token with a saved card and returns when; null when it was already active (a second submit). */
 export async function activateToken(db: Executor, token: string, card: TokenCard & { reference: string }): Promise<string | null> {
   const now = nowIso();
-  const changed = await db('tokens').where({ token, status: 'pending' }).update({
-    status: 'active',
-    card_brand: card.brand,
-    card_last4: card.last4,
-    card_exp_month: card.exp_month,
-    card_exp_year: card.exp_year,
-    card_reference: card.reference,
-    updated_at: now,
-  });
+  const changed = await db.run(
+    db.sql('tokens').where({ token, status: 'pending' }).update({
+      status: 'active',
+      card_brand: card.brand,
+      card_last4: card.last4,
+      card_exp_month: card.exp_month,
+      card_exp_year: card.exp_year,
+      card_reference: card.reference,
+      updated_at: now,
+    }),
+  );
   return changed === 1 ? now : null;
 }

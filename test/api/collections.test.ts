@@ -69,13 +69,13 @@ function paymentRow(link: OpenPaymentLink, input: PaymentInput) {
 
 async function pay(link: OpenPaymentLink, input: PaymentInput): Promise<PaymentRow> {
   const row = paymentRow(link, input);
-  await t.service.db('payments').insert(row);
+  await t.sql('payments').insert(row);
   return row;
 }
 
 async function payMany(link: OpenPaymentLink, inputs: PaymentInput[]): Promise<PaymentRow[]> {
   const rows = inputs.map((input) => paymentRow(link, input));
-  await t.service.db.batchInsert('payments', rows, 100);
+  await t.sql.batchInsert('payments', rows, 100);
   return rows;
 }
 
@@ -145,7 +145,7 @@ describe('which payments count', () => {
     await pay(otherBusinessLink, { amount: 50_000 });
     // A successful payment of a (fixed-amount) payment link of the same business.
     const paymentLink = await t.a.client.POST('/payment-links', { body: { email: 'p@example.com', currency: 'MYR', amount: 3000, title: 'Invoice' } });
-    await t.service.db('payments').insert({ ...paymentRow(link, { amount: 3000 }), open_payment_link_id: null, payment_link_id: paymentLink.data!.data._id });
+    await t.sql('payments').insert({ ...paymentRow(link, { amount: 3000 }), open_payment_link_id: null, payment_link_id: paymentLink.data!.data._id });
 
     const totals = await total(link._id);
     expect(totals.response.status).toBe(200);
@@ -450,7 +450,7 @@ describe('links the caller cannot see', () => {
       expect(error, name).toEqual({ message: expect.any(String) });
       expect((await reports[name](link._id, { limit: 5 })).response.status, name).toBe(404);
     }
-    const kept = await t.service.db('payments').where({ open_payment_link_id: link._id }).count({ n: '*' }).first();
+    const kept = await t.sql('payments').where({ open_payment_link_id: link._id }).count({ n: '*' }).first();
     expect(Number(kept!.n)).toBe(1);
   });
 

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentsClient } from '../../client/index.js';
-import { OpenAPI31Backend, SPEC_PATH, customizeAjv } from '../../server/http/openapi.js';
+import { loadContract } from '../../server/http/contract.js';
 import { issueKey, revokeKey } from '../../server/store/api-keys.js';
 import { assertConforms, assertErrorBody, operationFor } from '../support/contract.js';
 import { raw, startTestService, type TestService } from '../support/service.js';
@@ -159,7 +159,7 @@ async function conforms(method: string, path: string, response: { status: number
 
 /** Snapshot of everything stored for the tenants, to prove rejected requests changed nothing. */
 async function storedRows() {
-  const db = t.service.db;
+  const db = t.sql;
   return {
     tokens: await db('tokens').select().orderBy('_id'),
     openLinks: await db('open_payment_links').select().orderBy('_id'),
@@ -194,9 +194,7 @@ afterAll(() => t?.close());
 
 describe('the operation table', () => {
   it('covers every operation in openapi.yaml, each at the method and path used here', async () => {
-    const spec = new OpenAPI31Backend({ definition: SPEC_PATH, apiRoot: '/api', customizeAjv });
-    await spec.init();
-    const declared = spec.getOperations().map((o) => o.operationId).sort();
+    const declared = (await loadContract()).operations.map((o) => o.operationId).sort();
     expect(ops.map((op) => op.operationId).sort()).toEqual(declared);
     for (const op of ops) {
       expect((await operationFor(op.method, `/api${op.path()}`))?.operationId, `${op.method} ${op.path()}`).toBe(op.operationId);
@@ -368,11 +366,11 @@ describe('413 for a body over 1 MiB', () => {
   });
 
   it('a much larger body (5 MiB) -> 413 and creates nothing', async () => {
-    const before = await t.service.db('payment_links').count({ n: '*' }).first();
+    const before = await t.sql('payment_links').count({ n: '*' }).first();
     const response = await raw(`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: paddedBody(5 * MiB) });
     expect(response.status).toBe(413);
     expectJsonError(response);
-    expect(await t.service.db('payment_links').count({ n: '*' }).first()).toEqual(before);
+    expect(await t.sql('payment_links').count({ n: '*' }).first()).toEqual(before);
   });
 
   it.each([
@@ -548,7 +546,7 @@ describe('error bodies never leak internals', () => {
 
 describe('500 Server Error. discloses nothing', () => {
   it('a failing database (a table gone) is answered 500 {"message":"Server Error."}, nothing internal', async () => {
-    await t.service.db.schema.renameTable('payment_links', 'payment_links_hidden');
+    await t.sql.schema.renameTable('payment_links', 'payment_links_hidden');
     try {
       const list = await t.a.client.GET('/payment-links');
       const one = await t.a.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: ids.paymentLink } } });
@@ -562,7 +560,7 @@ describe('500 Server Error. discloses nothing', () => {
       expectNoLeak(text.text);
       expect(text.text).not.toMatch(/payment_links|select|no such table/i);
     } finally {
-      await t.service.db.schema.renameTable('payment_links_hidden', 'payment_links');
+      await t.sql.schema.renameTable('payment_links_hidden', 'payment_links');
     }
     expect((await t.a.client.GET('/payment-links')).response.status).toBe(200);
   });

@@ -1,7 +1,7 @@
 // Idempotency-Key on POST and PUT, with Stripe's semantics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS, reserveKey } from '../../server/store/idempotency.js';
-import { requestHash } from '../../server/http/idempotency.js';
+import { requestHash } from '../../server/usecases/idempotency.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
@@ -67,10 +67,10 @@ describe('Idempotency-Key', () => {
   it('replays errors too: a 409 for a paid link stays the answer to that key', async () => {
     const created = await t.a.client.POST('/payment-links', { body });
     const id = created.data!.data._id;
-    await t.service.db('payment_links').where({ _id: id }).update({ paid: true, status: 'Paid' });
+    await t.sql('payment_links').where({ _id: id }).update({ paid: true, status: 'Paid' });
     const first = await t.a.client.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: id } }, body, ...keyed('paid-put') });
     expect(first.response.status).toBe(409);
-    await t.service.db('payment_links').where({ _id: id }).update({ paid: false, status: 'Active' });
+    await t.sql('payment_links').where({ _id: id }).update({ paid: false, status: 'Active' });
     const retry = await t.a.client.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: id } }, body, ...keyed('paid-put') });
     expect(retry.response.status).toBe(409);
     expect(retry.response.headers.get('idempotent-replayed')).toBe('true');

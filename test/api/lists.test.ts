@@ -80,7 +80,7 @@ async function freshTenant(): Promise<Tenant> {
 }
 
 async function setCreatedAt(kind: Kind, id: string, createdAt: string): Promise<void> {
-  await t.service.db(kind.table).where({ _id: id }).update({ created_at: createdAt });
+  await t.sql(kind.table).where({ _id: id }).update({ created_at: createdAt });
 }
 
 /** Creates one link per timestamp (given oldest first) and backdates it; returns the ids oldest first. */
@@ -387,7 +387,7 @@ describe.each([
       const tenant = await freshTenant();
       const [exact, lower, longer, spaced] = await createAt(kind, tenant, days(4), {});
       const refs = ['INV-1', 'inv-1', 'INV-10', 'INV-1 '];
-      for (const [i, id] of [exact, lower, longer, spaced].entries()) await t.service.db(kind.table).where({ _id: id }).update({ reference: refs[i] });
+      for (const [i, id] of [exact, lower, longer, spaced].entries()) await t.sql(kind.table).where({ _id: id }).update({ reference: refs[i] });
       await kind.create(tenant, { reference_2: 'INV-1' });
       expect(ids(await kind.list(tenant, { filter: { reference: 'INV-1' } }))).toEqual([exact]);
       expect(ids(await kind.list(tenant, { filter: { reference: 'inv-1' } }))).toEqual([lower]);
@@ -515,7 +515,7 @@ describe.each([
 
 describe('GET /payment-links filters', () => {
   const kind = paymentLinks;
-  const markPaid = (id: string) => t.service.db('payment_links').where({ _id: id }).update({ status: 'Paid', paid: true });
+  const markPaid = (id: string) => t.sql('payment_links').where({ _id: id }).update({ status: 'Paid', paid: true });
 
   it('filters by status Active or Paid', async () => {
     const tenant = await freshTenant();
@@ -553,8 +553,8 @@ describe('GET /payment-links filters', () => {
       ['2022-05-10T00:00:00.000000Z', '2022-05-11T00:00:00.000000Z', '2022-05-12T00:00:00.000000Z', '2022-05-13T00:00:00.000000Z', '2022-06-10T00:00:00.000000Z'],
       { email: 'payer@example.com', reference: 'R1', reference_2: 'R2' },
     );
-    await t.service.db('payment_links').where({ _id: otherEmail }).update({ email: 'x@example.com' });
-    await t.service.db('payment_links').where({ _id: otherRef }).update({ reference_2: 'R3' });
+    await t.sql('payment_links').where({ _id: otherEmail }).update({ email: 'x@example.com' });
+    await t.sql('payment_links').where({ _id: otherRef }).update({ reference_2: 'R3' });
     for (const id of [target!, otherEmail!, otherRef!, otherDay!]) await markPaid(id);
     const filter = { status: 'Paid', email: 'payer@example.com', reference: 'R1', reference_2: 'R2', created_at_between: '2022-05-01,2022-05-31' };
     const result = await kind.list(tenant, { filter });
@@ -566,7 +566,7 @@ describe('GET /payment-links filters', () => {
 
 describe('GET /open-payment-links filters', () => {
   const kind = openPaymentLinks;
-  const deactivate = (id: string) => t.service.db('open_payment_links').where({ _id: id }).update({ status_id: 2 });
+  const deactivate = (id: string) => t.sql('open_payment_links').where({ _id: id }).update({ status_id: 2 });
 
   it('filters by status true (active) or false (inactive)', async () => {
     const tenant = await freshTenant();
@@ -587,7 +587,7 @@ describe('GET /open-payment-links filters', () => {
       reference_2: 'MAY',
     });
     await deactivate(inactive!);
-    await t.service.db('open_payment_links').where({ _id: otherRef }).update({ reference: 'DON-2' });
+    await t.sql('open_payment_links').where({ _id: otherRef }).update({ reference: 'DON-2' });
     const filter = { status: true, reference: 'DON', reference_2: 'MAY', created_at_between: '2022-05-01,2022-05-31' };
     expect(ids(await kind.list(tenant, { filter }))).toEqual([target]);
     expect(ids(await kind.list(tenant, { filter: { ...filter, status: false } }))).toEqual([inactive]);

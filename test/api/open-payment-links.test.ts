@@ -253,7 +253,7 @@ describe('POST /open-payment-links: validation', () => {
     const reference = uniqueRef();
     const { response } = await create({ ...minimal, minimum_amount: 'abc', reference });
     expect(response.status).toBe(422);
-    expect(await t.service.db('open_payment_links').where({ reference }).first()).toBeUndefined();
+    expect(await t.sql('open_payment_links').where({ reference }).first()).toBeUndefined();
   });
 });
 

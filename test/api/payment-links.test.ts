@@ -37,7 +37,7 @@ const read = (id: string, tenant: Tenant = t.a) => tenant.client.GET('/payment-l
 const replace = (id: string, body: Body, tenant: Tenant = t.a) =>
   tenant.client.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: id } }, body: body as never });
 const remove = (id: string, tenant: Tenant = t.a) => tenant.client.DELETE('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: id } } });
-const row = (id: string) => t.service.db('payment_links').where({ _id: id }).first();
+const row = (id: string) => t.sql('payment_links').where({ _id: id }).first();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function createLink(body: Body = {}, tenant: Tenant = t.a): Promise<PaymentLink> {
@@ -54,7 +54,7 @@ async function readLink(id: string): Promise<PaymentLink> {
 
 /** What a payment does to a link (payments themselves arrive through the hosted page). */
 async function markPaid(id: string): Promise<void> {
-  await t.service.db('payment_links').where({ _id: id }).update({ status: 'Paid', paid: true });
+  await t.sql('payment_links').where({ _id: id }).update({ status: 'Paid', paid: true });
 }
 
 /** A business of its own, so that list assertions see only this test's links. */

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DatabaseRateLimiter, MemoryRateLimiter, RedisRateLimiter, type RateLimiter } from '../../server/http/rate-limit.js';
-import { connect, type Db } from '../../server/store/db.js';
-import { migrateLatest } from '../../server/store/migrate.js';
+import type { RateLimiter } from '../../shared/rate-limiter.js';
+import { DatabaseRateLimiter, MemoryRateLimiter, RedisRateLimiter } from '../../server/ratelimit/limiters.js';
+import { openDatabase, type Database } from '../../server/store/database.js';
 import { assertErrorBody } from '../support/contract.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { raw, startTestService, type TestService } from '../support/service.js';
@@ -102,14 +102,14 @@ limiterContract('memory', async () => ({ limiter: new MemoryRateLimiter(3), done
 limiterContract('database', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'payments-limit-'));
   const database: TestDatabase = await createTestDatabase(dir);
-  const db: Db = connect(database.url);
-  await migrateLatest(db);
+  const db: Database = openDatabase(database.url);
+  await db.migrate();
   const limiter = new DatabaseRateLimiter(db, 3);
   return {
     limiter,
     done: async () => {
       await limiter.close();
-      await db.destroy();
+      await db.close();
       await database.drop();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -4,7 +4,7 @@
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerMalformedRequest } from '../../server/start.js';
+import { answerMalformedRequest } from '../../server/http/server.js';
 import { assertConforms } from '../support/contract.js';
 import { raw, startTestService, type TestService } from '../support/service.js';
 

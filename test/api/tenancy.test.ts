@@ -186,7 +186,7 @@ describe('lists', () => {
     expect(openLinks.data.map((l) => l._id)).not.toContain(other().openLink);
     for (const link of [...paymentLinks.data, ...openLinks.data]) expect(link.business_id).toBe(tenant().business.id);
     // The totals count only this business's records too.
-    const stored = async (table: string) => Number((await t.service.db(table).where({ business_id: tenant().business.id }).whereNull('deleted_at').count({ n: '*' }).first())!.n);
+    const stored = async (table: string) => Number((await t.sql(table).where({ business_id: tenant().business.id }).whereNull('deleted_at').count({ n: '*' }).first())!.n);
     expect(paymentLinks.total).toBe(await stored('payment_links'));
     expect(openLinks.total).toBe(await stored('open_payment_links'));
   });
@@ -221,7 +221,7 @@ describe('lists', () => {
     }
     expect(ids.length).toBeGreaterThan(0);
     expect(ids).not.toContain(a.paymentLink);
-    const stored = await t.service.db('payment_links').where({ business_id: t.b.business.id }).whereNull('deleted_at').pluck('_id');
+    const stored = await t.sql('payment_links').where({ business_id: t.b.business.id }).whereNull('deleted_at').pluck('_id');
     expect([...ids].sort()).toEqual([...stored].sort());
   });
 });
@@ -234,9 +234,9 @@ describe("records carry the caller's business_id", () => {
       const token = await tenant.client.POST('/tokenizations/create-token', { body: tokenBody('owner') });
       expect(link.data?.data.business_id).toBe(tenant.business.id);
       expect(open.data?.data.business_id).toBe(tenant.business.id);
-      expect((await t.service.db('payment_links').where({ _id: link.data!.data._id }).first()).business_id).toBe(tenant.business.id);
-      expect((await t.service.db('open_payment_links').where({ _id: open.data!.data._id }).first()).business_id).toBe(tenant.business.id);
-      expect((await t.service.db('tokens').where({ _id: token.data!.data._id }).first()).business_id).toBe(tenant.business.id);
+      expect((await t.sql('payment_links').where({ _id: link.data!.data._id }).first()).business_id).toBe(tenant.business.id);
+      expect((await t.sql('open_payment_links').where({ _id: open.data!.data._id }).first()).business_id).toBe(tenant.business.id);
+      expect((await t.sql('tokens').where({ _id: token.data!.data._id }).first()).business_id).toBe(tenant.business.id);
     }
   });
 
@@ -247,7 +247,7 @@ describe("records carry the caller's business_id", () => {
     expect(link.response.status).toBe(200);
     expect(link.data?.data.business_id).toBe(t.a.business.id);
     expect(open.data?.data.business_id).toBe(t.a.business.id);
-    expect((await t.service.db('tokens').where({ _id: token.data!.data._id }).first()).business_id).toBe(t.a.business.id);
+    expect((await t.sql('tokens').where({ _id: token.data!.data._id }).first()).business_id).toBe(t.a.business.id);
     const seenByB = await t.b.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link.data!.data._id } } });
     expect(seenByB.response.status).toBe(404);
     const openSeenByB = await t.b.client.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: open.data!.data._id } } });
@@ -307,13 +307,13 @@ describe("a deleted record of A is 404 for A and B alike", () => {
   });
 
   it("the deleted records stay stored with A's business_id (soft delete), payments kept", async () => {
-    const paymentLink = await t.service.db('payment_links').where({ _id: deleted.paymentLink }).first();
-    const openLink = await t.service.db('open_payment_links').where({ _id: deleted.openLink }).first();
+    const paymentLink = await t.sql('payment_links').where({ _id: deleted.paymentLink }).first();
+    const openLink = await t.sql('open_payment_links').where({ _id: deleted.openLink }).first();
     expect(paymentLink).toMatchObject({ business_id: t.a.business.id });
     expect(paymentLink.deleted_at).not.toBeNull();
     expect(openLink).toMatchObject({ business_id: t.a.business.id });
     expect(openLink.deleted_at).not.toBeNull();
-    expect(Number((await t.service.db('payments').where({ open_payment_link_id: deleted.openLink }).count({ n: '*' }).first())!.n)).toBe(1);
+    expect(Number((await t.sql('payments').where({ open_payment_link_id: deleted.openLink }).count({ n: '*' }).first())!.n)).toBe(1);
   });
 
   it("A's other records are unaffected by the deletes", async () => {

@@ -125,7 +125,7 @@ describe('POST /tokenizations/create-token: success', () => {
     expect(stored.data!.data).toEqual(token);
     const forged = await t.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: forgedId } } });
     expect(forged.response.status).toBe(404);
-    expect(await t.service.db('tokens').where({ token: forgedToken }).first()).toBeUndefined();
+    expect(await t.sql('tokens').where({ token: forgedToken }).first()).toBeUndefined();
   });
 });
 
@@ -219,9 +219,9 @@ describe('POST /tokenizations/create-token: validation', () => {
   });
 
   it('stores nothing when validation fails', async () => {
-    const before = await t.service.db('tokens').count({ n: '*' }).first();
+    const before = await t.sql('tokens').count({ n: '*' }).first();
     await createToken({ ...valid, title: 'x'.repeat(51) });
-    const after = await t.service.db('tokens').count({ n: '*' }).first();
+    const after = await t.sql('tokens').count({ n: '*' }).first();
     expect(Number(after!.n)).toBe(Number(before!.n));
   });
 });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CALLER_CACHE_MS } from '../../server/http/callers.js';
+import { DEFAULT_CALLER_CACHE_MS } from '../../server/usecases/callers.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { waitFor } from '../support/wait.js';
 import { createPaymentsClient } from '../../client/index.js';
@@ -104,11 +104,11 @@ describe('create-key', () => {
     async () => {
       // Started after the CLI has run, on the same file.
       service = await startService({ databaseUrl, port: 0, host: '127.0.0.1' });
-      const businesses = await service.db('businesses').select('id', 'name');
+      const businesses = await service.db.all<{ id: number; name: string }>(service.db.sql('businesses').select('id', 'name'));
       expect(businesses).toEqual([{ id: expect.any(Number), name: BUSINESS }]);
       const businessId = businesses[0]!.id;
 
-      const keys = await service.db('api_keys').select('business_id');
+      const keys = await service.db.all<{ business_id: number }>(service.db.sql('api_keys').select('business_id'));
       expect(keys).toHaveLength(2);
       expect(keys.map((row) => row.business_id)).toEqual([businessId, businessId]);
 
@@ -131,7 +131,7 @@ describe('create-key', () => {
   );
 
   it('keys are stored hashed: no column of api_keys holds the key or its secret part', async () => {
-    const rows = await service!.db('api_keys').select();
+    const rows = await service!.db.all<{ key_hash: string }>(service!.db.sql('api_keys').select());
     expect(rows).toHaveLength(2);
     const stored = JSON.stringify(rows);
     for (const key of [key1, key2]) {
@@ -147,7 +147,7 @@ describe('create-key', () => {
     const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
     expect(rows.map((row) => row.key_hash).sort()).toEqual([sha256(key1), sha256(key2)].sort());
     // Nothing else in the database holds the key either.
-    const everything = JSON.stringify(await Promise.all(['businesses', 'api_keys', 'payment_links'].map((table) => service!.db(table).select())));
+    const everything = JSON.stringify(await Promise.all(['businesses', 'api_keys', 'payment_links'].map((table) => service!.db.all(service!.db.sql(table).select()))));
     for (const key of [key1, key2]) expect(everything).not.toContain(key.slice(10));
   });
 
@@ -193,13 +193,13 @@ describe('usage errors', () => {
   it(
     'create-key without --business exits 2 with a message on stderr and creates nothing',
     async () => {
-      const countsBefore = await Promise.all(['businesses', 'api_keys'].map(async (table) => (await service!.db(table).count({ n: '*' }).first())!.n));
+      const countsBefore = await Promise.all(['businesses', 'api_keys'].map(async (table) => (await service!.db.first<{ n: number }>(service!.db.sql(table).count({ n: '*' })))!.n));
       const run = await npm(['create-key']);
       expect(run.code).toBe(2);
       expect(run.stderr.replace(/^npm warn .*$/gm, '').trim()).not.toBe('');
       expect(run.stderr).toMatch(/business/i);
       expect(run.stdout).not.toMatch(/sk_[A-Za-z0-9_-]{43}/);
-      const countsAfter = await Promise.all(['businesses', 'api_keys'].map(async (table) => (await service!.db(table).count({ n: '*' }).first())!.n));
+      const countsAfter = await Promise.all(['businesses', 'api_keys'].map(async (table) => (await service!.db.first<{ n: number }>(service!.db.sql(table).count({ n: '*' })))!.n));
       expect(countsAfter).toEqual(countsBefore);
     },
     SLOW,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBusinessByName, findWebhook } from '../../server/store/businesses.js';
-import { connect } from '../../server/store/db.js';
+import { openDatabase } from '../../server/store/database.js';
 import { ROOT } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -39,12 +39,12 @@ describe('set-webhook', () => {
     expect(rotated.last).toMatch(/^whsec_/);
     expect(rotated.last).not.toBe(first.last);
 
-    const db = connect(DATABASE_URL);
+    const db = openDatabase(DATABASE_URL);
     try {
       const business = await findBusinessByName(db, 'Acme');
       expect(await findWebhook(db, business!.id)).toEqual({ url: 'https://acme.example.com/v2/hooks', secret: rotated.last });
     } finally {
-      await db.destroy();
+      await db.close();
     }
   });
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPaymentsClient } from '../../client/index.js';
-import { connect } from '../../server/store/db.js';
+import { openDatabase } from '../../server/store/database.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SLOW = 60_000;
@@ -120,12 +120,12 @@ function bash(command: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: num
 }
 
 async function storedCounts() {
-  const db = connect(databaseUrl);
+  const db = openDatabase(databaseUrl);
   try {
-    const count = async (table: string) => Number((await db(table).count({ n: '*' }).first())!.n);
+    const count = async (table: string) => Number((await db.first<{ n: number }>(db.sql(table).count({ n: '*' })))!.n);
     return { businesses: await count('businesses'), api_keys: await count('api_keys'), payment_links: await count('payment_links') };
   } finally {
-    await db.destroy();
+    await db.close();
   }
 }
 

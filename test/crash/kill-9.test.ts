@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
-import { connect } from '../../server/store/db.js';
-import { migrateLatest } from '../../server/store/migrate.js';
+import { openDatabase } from '../../server/store/database.js';
 import { freePort, startChild, type ChildService } from '../support/child.js';
 import { sleep, waitFor } from '../support/wait.js';
 import { Ledger, Life, mulberry32, worker } from './load.js';
@@ -49,10 +48,10 @@ describe('SIGKILL under load on the embedded database', () => {
       SHUTDOWN_TIMEOUT_MS: '5000',
     };
 
-    const db = connect(env.DATABASE_URL);
-    await migrateLatest(db);
+    const db = openDatabase(env.DATABASE_URL);
+    await db.migrate();
     const { key } = await issueKey(db, (await findOrCreateBusiness(db, 'Crash Test')).id);
-    await db.destroy();
+    await db.close();
 
     // One port for every life, so the payment_url of each record reads back the same.
     const port = await freePort();

@@ -7,7 +7,7 @@ import Koa from 'koa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probesMiddleware } from '../../server/http/app.js';
 import { findBusinessByName, setWebhook } from '../../server/store/businesses.js';
-import { connect, type Db } from '../../server/store/db.js';
+import { openDatabase, type Database } from '../../server/store/database.js';
 import { listOutbox } from '../../server/store/outbox.js';
 import { listPaymentsForLink } from '../../server/store/payments.js';
 import { createPaymentsClient } from '../../client/index.js';
@@ -43,23 +43,23 @@ describe('/health and /ready', () => {
         server.close();
       }
     };
-    const failing = { raw: () => ({ timeout: () => Promise.reject(new Error('connection refused')) }) } as unknown as Db;
-    const working = { raw: () => ({ timeout: () => Promise.resolve() }) } as unknown as Db;
-    expect(await probe({ db: working, draining: () => true })).toEqual([503, { status: 'unavailable', reason: 'shutting down' }]);
-    expect(await probe({ db: failing, draining: () => false })).toEqual([503, { status: 'unavailable', reason: 'database unreachable' }]);
-    expect(await probe({ db: working, draining: () => false })).toEqual([200, { status: 'ready' }]);
+    const failing = () => Promise.reject(new Error('connection refused'));
+    const working = () => Promise.resolve();
+    expect(await probe({ ready: working, draining: () => true })).toEqual([503, { status: 'unavailable', reason: 'shutting down' }]);
+    expect(await probe({ ready: failing, draining: () => false })).toEqual([503, { status: 'unavailable', reason: 'database unreachable' }]);
+    expect(await probe({ ready: working, draining: () => false })).toEqual([200, { status: 'ready' }]);
   });
 });
 
 describe('SIGTERM', () => {
   const dir = mkdtempSync(join(tmpdir(), 'payments-shutdown-'));
   let database: TestDatabase | undefined;
-  let db: Db | undefined;
+  let db: Database | undefined;
   let child: ChildService | undefined;
   let receiver: Receiver | undefined;
   afterAll(async () => {
     await child?.kill('SIGKILL');
-    await db?.destroy();
+    await db?.close();
     await database?.drop();
     await receiver?.close();
     rmSync(dir, { recursive: true, force: true });
@@ -72,7 +72,7 @@ describe('SIGTERM', () => {
     const port = await freePort();
     child = await startChild({ DATABASE_URL: database.url, SANDBOX_LATENCY_MS: '1500', OUTBOX_POLL_MS: '50', MAIL_DIR: join(dir, 'mail') }, port);
     const key = /sk_[A-Za-z0-9_-]{43}/.exec(child.output())![0];
-    db = connect(database.url);
+    db = openDatabase(database.url);
     await setWebhook(db, (await findBusinessByName(db, 'Demo Business'))!.id, { url: receiver.url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
     const client = createPaymentsClient({ baseUrl: `${child.url}/api`, apiKey: key });
 

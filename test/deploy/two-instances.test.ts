@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPaymentsClient, verifyWebhook, type PaymentsClient } from '../../client/index.js';
 import { findBusinessByName, setWebhook } from '../../server/store/businesses.js';
-import { connect, type Db } from '../../server/store/db.js';
+import type { Knex } from 'knex';
+import { knexFor, openDatabase, type Database } from '../../server/store/database.js';
 import { listOutbox } from '../../server/store/outbox.js';
 import { freePort, startChild, type ChildService } from '../support/child.js';
 import { TEST_POSTGRES_URL, createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -25,12 +26,14 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
   const dir = mkdtempSync(join(tmpdir(), 'payments-two-'));
   const instances: ChildService[] = [];
   let database: TestDatabase;
-  let db: Db;
+  let db: Database;
+  let sql: Knex;
   let smtp: TestSmtp;
   let receiver: Receiver;
   afterAll(async () => {
     for (const instance of instances) await instance.kill('SIGKILL');
-    await db?.destroy();
+    await sql?.destroy();
+    await db?.close();
     await database?.drop();
     await smtp?.close();
     await receiver?.close();
@@ -47,7 +50,8 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     const [a, b] = instances as [ChildService, ChildService];
     // Whichever instance found the database empty created the demo business and printed its key.
     const key = /sk_[A-Za-z0-9_-]{43}/.exec(a.output() + b.output())![0];
-    db = connect(database.url);
+    db = openDatabase(database.url);
+    sql = knexFor(database.url);
     await setWebhook(db, (await findBusinessByName(db, 'Demo Business'))!.id, { url: receiver.url, secret: SECRET });
     const clients: PaymentsClient[] = instances.map((instance) => createPaymentsClient({ baseUrl: `${instance.url}/api`, apiKey: key }));
     const statuses: number[] = [];
@@ -87,7 +91,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
       expect(outcomes.filter((s) => s === 303), `link ${id}: ${outcomes}`).toHaveLength(1);
       expect(outcomes.filter((s) => s === 409)).toHaveLength(7);
     }
-    const successes = Number((await db('payments').where({ status_id: 1 }).count({ n: '*' }).first())!.n);
+    const successes = Number((await sql('payments').where({ status_id: 1 }).count({ n: '*' }).first())!.n);
     expect(successes).toBe(6);
 
     // Each notification once: six receipts and six webhooks, whichever instance delivered them.
@@ -98,7 +102,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     const events = receiver.requests.map((r) => verifyWebhook(r.raw, r.headers as Record<string, string>, SECRET));
     expect(new Set(events.map((e) => (e.data as { payment_link_id: string }).payment_link_id))).toEqual(new Set(ids));
     expect(new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size).toBe(6);
-    const deliveredBy = new Set((await db('outbox_attempts').select('worker')).map((row) => String(row.worker).split(':')[1]));
+    const deliveredBy = new Set((await sql('outbox_attempts').select('worker')).map((row: { worker: string }) => String(row.worker).split(':')[1]));
     expect(deliveredBy.size).toBeGreaterThanOrEqual(1);
     expect((await listOutbox(db)).every((entry) => entry.status === 'delivered' && entry.attempts === 1)).toBe(true);
 
@@ -106,7 +110,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     const body = { email: 'same@example.com', currency: 'MYR', amount: 5000, title: 'Once' };
     const keyed = await Promise.all(clients.flatMap((client) => [1, 2].map(() => client.POST('/payment-links', { body, headers: { 'Idempotency-Key': 'both-instances' } }).then(note))));
     expect(keyed.filter((k) => k.response.status === 200 && !k.response.headers.get('idempotent-replayed'))).toHaveLength(1);
-    expect(Number((await db('payment_links').where({ email: 'same@example.com' }).count({ n: '*' }).first())!.n)).toBe(1);
+    expect(Number((await sql('payment_links').where({ email: 'same@example.com' }).count({ n: '*' }).first())!.n)).toBe(1);
 
     // The limit is shared: a burst split across both instances is cut at LIMIT in all.
     await sleep(1_000 - (Date.now() % 1_000) + 5);

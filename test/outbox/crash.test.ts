@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPaymentsClient, verifyWebhook } from '../../client/index.js';
 import { findBusinessByName, setWebhook } from '../../server/store/businesses.js';
-import { connect, type Db } from '../../server/store/db.js';
+import { openDatabase, type Database } from '../../server/store/database.js';
 import { listOutbox } from '../../server/store/outbox.js';
 import { freePort, startChild, type ChildService } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -20,12 +20,12 @@ const dir = mkdtempSync(join(tmpdir(), 'payments-crash-'));
 const children: ChildService[] = [];
 let smtp: TestSmtp;
 let receiver: Receiver;
-let db: Db;
+let db: Database;
 let database: TestDatabase | undefined;
 
 afterAll(async () => {
   for (const child of children) await child.kill('SIGKILL');
-  await db?.destroy();
+  await db?.close();
   await database?.drop();
   await smtp?.close();
   await receiver?.close();
@@ -45,7 +45,7 @@ describe('a crash between commit and delivery', () => {
     children.push(first);
     const key = /sk_[A-Za-z0-9_-]{43}/.exec(first.output())?.[0];
     expect(key).toBeDefined();
-    db = connect(env.DATABASE_URL);
+    db = openDatabase(env.DATABASE_URL);
     const business = await findBusinessByName(db, 'Demo Business');
     await setWebhook(db, business!.id, { url: receiver.url, secret: SECRET });
 

@@ -69,7 +69,7 @@ describe('payment link e-mail over SMTP', () => {
   it('enqueues nothing when the change itself fails (the outbox commits with it or not at all)', async () => {
     const { t } = await withSmtp();
     const { data } = await t.a.client.POST('/payment-links', { body: linkBody });
-    await t.service.db('payment_links').where({ _id: data!.data._id }).update({ paid: true, status: 'Paid' });
+    await t.sql('payment_links').where({ _id: data!.data._id }).update({ paid: true, status: 'Paid' });
     const conflict = await t.a.client.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: data!.data._id } }, body: { ...linkBody, send_email: true } });
     expect(conflict.response.status).toBe(409);
     const invalid = await t.a.client.POST('/payment-links', { body: { ...linkBody, amount: 1, send_email: true } });

@@ -35,7 +35,7 @@ describe('token activation page', () => {
     const read = await readToken(created._id);
     expect(read.data?.data).toMatchObject({ status: 'active', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2039 } });
     expect(JSON.stringify(read.data)).not.toContain('4242424242424242');
-    const row = await t.service.db('tokens').where({ _id: created._id }).first();
+    const row = await t.sql('tokens').where({ _id: created._id }).first();
     expect(Object.values(row).join(' ')).not.toContain('4242424242424242');
   });
 

@@ -2,7 +2,7 @@
 // the others are not charged (their authorizations are voided) and are told the link is paid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCard } from '../../server/payments/cards.js';
-import { checkout } from '../../server/payments/checkout.js';
+import { checkout } from '../../server/usecases/checkout.js';
 import type { AuthorizeRequest, PaymentProvider } from '../../server/payments/provider.js';
 import { SandboxProvider } from '../../server/payments/sandbox.js';
 import { newId } from '../../server/domain/ids.js';
@@ -50,7 +50,7 @@ describe('racing payers', () => {
     expect(statuses.filter((s) => s === 303)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(11);
     for (const loser of results.filter((r) => r.status === 409)) expect(loser.html).toMatch(/already been paid|can no longer be paid/);
-    const paid = await t.service.db('payments').where({ payment_link_id: link._id, status_id: 1 });
+    const paid = await t.sql('payments').where({ payment_link_id: link._id, status_id: 1 });
     expect(paid).toHaveLength(1);
     const read = await t.a.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } });
     expect(read.data?.data.paid).toBe(true);
@@ -64,15 +64,15 @@ describe('racing payers', () => {
       const provider = new JitteryProvider();
       const target = { kind: 'payment_link' as const, id: link._id, businessId: t.a.business.id, currency: 'MYR', title: 'Race', reference: null, reference_2: null };
       const outcomes = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => checkout(t.service.db, provider as PaymentProvider, { target, attemptId: newId() + i, amount: 5000, payerName: `P${i}`, payerEmail: null, card: card.card })),
+        Array.from({ length: 8 }, (_, i) => checkout({ db: t.service.db, publicUrl: t.url, provider: provider as PaymentProvider, outbox: { nudge: () => t.service.worker?.nudge() } }, { target, attemptId: newId() + i, amount: 5000, payerName: `P${i}`, payerEmail: null, card: card.card })),
       );
       expect(outcomes.filter((o) => o.result === 'paid')).toHaveLength(1);
       expect(outcomes.filter((o) => o.result === 'unavailable')).toHaveLength(7);
       expect(provider.captured).toHaveLength(1);
       expect(provider.voided).toHaveLength(7);
-      const rows = await t.service.db('payments').where({ payment_link_id: link._id }).select('status_id', 'failure_code');
-      expect(rows.filter((r) => r.status_id === 1)).toHaveLength(1);
-      expect(rows.filter((r) => r.status_id === 3 && r.failure_code === 'link_unavailable')).toHaveLength(7);
+      const rows = await t.sql('payments').where({ payment_link_id: link._id }).select('status_id', 'failure_code');
+      expect(rows.filter((r: { status_id: number }) => r.status_id === 1)).toHaveLength(1);
+      expect(rows.filter((r: { status_id: number; failure_code: string }) => r.status_id === 3 && r.failure_code === 'link_unavailable')).toHaveLength(7);
     }
   });
 
@@ -91,7 +91,7 @@ describe('racing payers', () => {
       created_at: '2026-01-01T00:00:00.000000Z',
       updated_at: '2026-01-01T00:00:00.000000Z',
     });
-    await t.service.db('payments').insert(row(1));
-    await expect(t.service.db('payments').insert(row(2))).rejects.toThrow(/UNIQUE|unique/);
+    await t.sql('payments').insert(row(1));
+    await expect(t.sql('payments').insert(row(2))).rejects.toThrow(/UNIQUE|unique/);
   });
 });

@@ -86,7 +86,7 @@ async function create(caller: Caller, path: string, body: Body): Promise<Row> {
 }
 
 async function seed(): Promise<void> {
-  const db = t.service.db;
+  const db = t.sql;
   for (let i = 0; i < 4; i++) model.tokens.push(await create(a, '/tokenizations/create-token', { email: POOLS.email[i % 3], title: `Card ${i}`, description: 'Monthly plan' }));
 
   const paymentLinkIds: string[] = [];

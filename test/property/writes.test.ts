@@ -94,7 +94,7 @@ const json = (body: Body) => JSON.stringify(body);
 const dataOf = (body: unknown) => (body as { data: Body }).data;
 
 async function liveCount(resource: Resource): Promise<number> {
-  const query = t.service.db(resource.table).where({ business_id: t.a.business.id });
+  const query = t.sql(resource.table).where({ business_id: t.a.business.id });
   if (resource.softDeleted) query.whereNull('deleted_at');
   const row = (await query.count({ count: '*' }).first()) as { count: number | string };
   return Number(row.count);

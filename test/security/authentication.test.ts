@@ -31,7 +31,7 @@ beforeAll(async () => {
   }
   expect(await revokeKey(t.service.db, revoked.byKey)).toBe(1);
   expect(await revokeKey(t.service.db, revoked.byPrefix.slice(0, 10))).toBe(1);
-  stored = { a: await dbView(t.service.db, t.a.business.id), b: await dbView(t.service.db, t.b.business.id) };
+  stored = { a: await dbView(t.sql, t.a.business.id), b: await dbView(t.sql, t.b.business.id) };
 });
 
 afterAll(async () => {
@@ -121,7 +121,7 @@ describe('401 Unauthenticated. on every operation of openapi.yaml', () => {
     }
     ids.payment_link_id = ((await api(t, t.a.key, 'POST', '/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' })).body as { data: { _id: string } }).data._id;
     ids.open_payment_link_id = ((await api(t, t.a.key, 'POST', '/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' })).body as { data: { _id: string } }).data._id;
-    stored = { a: await dbView(t.service.db, t.a.business.id), b: await dbView(t.service.db, t.b.business.id) };
+    stored = { a: await dbView(t.sql, t.a.business.id), b: await dbView(t.sql, t.b.business.id) };
   });
 
   describe.each(variants.map((variant) => [variant.name, variant] as const))('%s', (_name, variant) => {
@@ -152,7 +152,7 @@ describe('401 Unauthenticated. on every operation of openapi.yaml', () => {
   });
 
   it('none of the refused requests read, created, changed or deleted anything', async () => {
-    expect({ a: await dbView(t.service.db, t.a.business.id), b: await dbView(t.service.db, t.b.business.id) }).toEqual(stored);
+    expect({ a: await dbView(t.sql, t.a.business.id), b: await dbView(t.sql, t.b.business.id) }).toEqual(stored);
   });
 });
 

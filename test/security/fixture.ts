@@ -2,7 +2,7 @@
 // with collections and a deleted one; a pending and an active token), and two complete views of a
 // business: what its own key can read through the API, and every row the database holds for it.
 import { expect } from 'vitest';
-import type { Db } from '../../server/store/db.js';
+import type { Knex } from 'knex';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, type Tenant, type TestService } from '../support/service.js';
 import { apiPath, loadSpec, propertiesOf, queryString, type SpecOperation } from './spec.js';
@@ -98,7 +98,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
   expect((await api(t, tenant.key, 'DELETE', `/api/payment-links/${deleted._id}`)).status).toBe(200);
   expect((await api(t, tenant.key, 'DELETE', `/api/open-payment-links/${openDeleted._id}`)).status).toBe(200);
 
-  const attemptIds = (await t.service.db('payments').whereIn('_id', paymentIds).pluck('attempt_id')) as string[];
+  const attemptIds = (await t.sql('payments').whereIn('_id', paymentIds).pluck('attempt_id')) as string[];
   return {
     ids: {
       paymentLink: [unpaid, paid, deleted].map((r) => r._id as string),
@@ -180,7 +180,7 @@ const VOLATILE: Record<string, string[]> = {
   outbox: ['status', 'attempts', 'next_attempt_at', 'lease_owner', 'lease_expires_at', 'last_error', 'updated_at', 'delivered_at'],
 };
 
-async function tableNames(db: Db): Promise<string[]> {
+async function tableNames(db: Knex): Promise<string[]> {
   if (db.client.config.client === 'pg') {
     const result = await db.raw(`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`);
     return (result.rows as { name: string }[]).map((r) => r.name);
@@ -190,7 +190,7 @@ async function tableNames(db: Db): Promise<string[]> {
 }
 
 /** Every row of every table that carries the business's id (found by column, so new tables count too). */
-export async function dbView(db: Db, businessId: number): Promise<Json> {
+export async function dbView(db: Knex, businessId: number): Promise<Json> {
   const view: Json = { business: await db('businesses').where({ id: businessId }).first() };
   for (const table of (await tableNames(db)).sort()) {
     const columns = Object.keys(await db(table).columnInfo());
@@ -203,5 +203,5 @@ export async function dbView(db: Db, businessId: number): Promise<Json> {
 }
 
 export async function tenantView(t: TestService, tenant: Tenant, records: TenantRecords): Promise<Json> {
-  return { api: await apiView(t, tenant, records), db: await dbView(t.service.db, tenant.business.id) };
+  return { api: await apiView(t, tenant, records), db: await dbView(t.sql, tenant.business.id) };
 }

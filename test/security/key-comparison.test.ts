@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as crypto from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findCallerByKey, hashKey, issueKey } from '../../server/store/api-keys.js';
-import type { Db } from '../../server/store/db.js';
+import type { Executor } from '../../server/store/executor.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, startTestService, type TestService } from '../support/service.js';
 
@@ -75,14 +75,14 @@ describe('API key lookup', () => {
       apply: () => {
         throw new Error('the database was consulted for a malformed key');
       },
-    }) as unknown as Db;
+    }) as unknown as Executor;
     for (const key of ['', 'sk_', `sk_${'A'.repeat(42)}`, `sk_${'A'.repeat(44)}`, `pk_${'A'.repeat(43)}`, `sk_${'é'.repeat(43)}`, `sk_${'A'.repeat(10_000)}`]) {
       expect(await findCallerByKey(noDatabase, key)).toBeUndefined();
     }
   });
 
   it('the database holds only the digest: no column of api_keys contains the key, and key_hash is its SHA-256', async () => {
-    const rows = (await t.service.db('api_keys').select()) as Record<string, unknown>[];
+    const rows = (await t.sql('api_keys').select()) as Record<string, unknown>[];
     expect(rows.length).toBeGreaterThanOrEqual(2);
     for (const row of rows) for (const value of Object.values(row)) for (const key of [t.a.key, t.b.key]) expect(String(value)).not.toContain(key.slice(10));
     const row = rows.find((r) => r.key_hash === hashKey(t.a.key));

@@ -5,7 +5,7 @@
 // script cannot read. The routes are read from the router itself, so a new page must be added here.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageDeps } from '../../server/pages/deps.js';
+import type { UseCaseContext as PageDeps } from '../../server/usecases/context.js';
 import { pageRoutes } from '../../server/pages/routes.js';
 import { DECLINED_CARD, GOOD_CARD, Payer, type PageResponse } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';

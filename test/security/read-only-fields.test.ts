@@ -44,7 +44,7 @@ beforeAll(async () => {
     expect(response.status, response.text).toBe(200);
     victims[resource] = (response.body as { data: Json }).data;
   }
-  victimsStored = await dbView(t.service.db, t.b.business.id);
+  victimsStored = await dbView(t.sql, t.b.business.id);
 });
 afterAll(() => t?.close());
 
@@ -54,7 +54,7 @@ function readOnlyFields(operation: SpecOperation): string[] {
 }
 
 async function columnsOf(table: string): Promise<Record<string, { type: string }>> {
-  return (await t.service.db(table).columnInfo()) as unknown as Record<string, { type: string }>;
+  return (await t.sql(table).columnInfo()) as unknown as Record<string, { type: string }>;
 }
 
 /** A value for a read-only field that differs from the record's own and would hurt if it were stored. */
@@ -98,7 +98,7 @@ async function hostileBody(operation: SpecOperation, record: Json): Promise<{ bo
 }
 
 async function rowOf(operation: SpecOperation, id: string): Promise<Json> {
-  return (await t.service.db(TABLE_OF_RESOURCE[resourceOf(operation.template)]!).where({ _id: id }).first()) as Json;
+  return (await t.sql(TABLE_OF_RESOURCE[resourceOf(operation.template)]!).where({ _id: id }).first()) as Json;
 }
 
 const without = (row: Json, fields: string[]) => Object.fromEntries(Object.entries(row).filter(([key]) => !fields.includes(key)));
@@ -196,7 +196,7 @@ describe.each([['POST'], ['PUT']])('%s', (method) => {
 });
 
 it("B's records whose _id and token were offered as hostile values are untouched", async () => {
-  expect(await dbView(t.service.db, t.b.business.id)).toEqual(victimsStored);
+  expect(await dbView(t.sql, t.b.business.id)).toEqual(victimsStored);
   for (const [resource, victim] of Object.entries(victims)) {
     const create = createOf(resource);
     const get = spec.operations.find((o) => o.method === 'GET' && o.pathParams.length === 1 && resourceOf(o.template) === resourceOf(create.template) && o.template.split('/').length === 3)!;

@@ -93,7 +93,7 @@ describe("the payer's name on the hosted forms", () => {
     const url = new URL((link.body as { data: { payment_url: string } }).data.payment_url);
     const token = await api(t, t.a.key, 'GET', `/api/tokenizations/${ids.token_id}`);
     const activation = new URL((token.body as { data: { activation_url: string } }).data.activation_url);
-    const before = await t.service.db('payments').count({ n: '*' }).first();
+    const before = await t.sql('payments').count({ n: '*' }).first();
     for (const path of [url.pathname + url.search, activation.pathname]) {
       const payer = new Payer(t.url);
       const form = await payer.open(path);
@@ -101,7 +101,7 @@ describe("the payer's name on the hosted forms", () => {
       expect(page.status, `${path}: ${page.html.slice(0, 200)}`).toBe(422);
       expect(page.html).toMatch(/id="name"[^>]*aria-invalid="true"/);
     }
-    expect(await t.service.db('payments').count({ n: '*' }).first()).toEqual(before);
+    expect(await t.sql('payments').count({ n: '*' }).first()).toEqual(before);
     expect((await api(t, t.a.key, 'GET', `/api/tokenizations/${ids.token_id}`)).body).toMatchObject({ data: { status: 'pending' } });
   });
 });

@@ -19,20 +19,20 @@ describe('record counts', () => {
     const a = (await findOrCreateBusiness(store.db, 'Counted A')).id;
     const b = (await findOrCreateBusiness(store.db, 'Counted B')).id;
     const rows = Array.from({ length: 5 }, () => link(a));
-    await store.db('payment_links').insert(rows);
-    await store.db('payment_links').insert(link(b));
+    await store.sql('payment_links').insert(rows);
+    await store.sql('payment_links').insert(link(b));
     expect(await liveCount(store.db, a, 'payment_links')).toBe(5);
     expect(await liveCount(store.db, b, 'payment_links')).toBe(1);
 
-    await store.db('payment_links').where({ _id: rows[0]!._id }).update({ deleted_at: '2026-01-02T00:00:00.000000Z' });
-    await store.db('payment_links').where({ _id: rows[0]!._id }).update({ title: 'renamed while deleted' });
+    await store.sql('payment_links').where({ _id: rows[0]!._id }).update({ deleted_at: '2026-01-02T00:00:00.000000Z' });
+    await store.sql('payment_links').where({ _id: rows[0]!._id }).update({ title: 'renamed while deleted' });
     expect(await liveCount(store.db, a, 'payment_links')).toBe(4);
-    await store.db('payment_links').where({ _id: rows[0]!._id }).update({ deleted_at: null });
+    await store.sql('payment_links').where({ _id: rows[0]!._id }).update({ deleted_at: null });
     expect(await liveCount(store.db, a, 'payment_links')).toBe(5);
-    await store.db('payment_links').where({ _id: rows[1]!._id }).delete();
+    await store.sql('payment_links').where({ _id: rows[1]!._id }).delete();
     expect(await liveCount(store.db, a, 'payment_links')).toBe(4);
     expect(await liveCount(store.db, a, 'open_payment_links')).toBe(0);
-    const live = Number((await store.db('payment_links').where({ business_id: a }).whereNull('deleted_at').count({ n: '*' }).first())!.n);
+    const live = Number((await store.sql('payment_links').where({ business_id: a }).whereNull('deleted_at').count({ n: '*' }).first())!.n);
     expect(await liveCount(store.db, a, 'payment_links')).toBe(live);
   });
 });

@@ -3,21 +3,21 @@
 // declared schema, and declared headers must match too.
 import type { Middleware } from 'openapi-fetch';
 import { SetMatchType, type Operation } from 'openapi-backend';
-import { OpenAPI31Backend, SPEC_PATH, customizeAjv } from '../../server/http/openapi.js';
+import { customizeAjv, loadContract } from '../../server/http/contract.js';
 
-const spec = new OpenAPI31Backend({ definition: SPEC_PATH, apiRoot: '/api', customizeAjv });
-const ready = spec.init();
+// The same openapi-backend over the same document as the server's; response validators compile on first use.
+const loaded = loadContract().then((contract) => contract.api);
 
 export class ContractViolation extends Error {}
 
 /** openapi.yaml with every $ref resolved, as the checker reads it (loaded once per test file). */
 export async function dereferencedSpec(): Promise<unknown> {
-  await ready;
+  const spec = await loaded;
   return spec.definition;
 }
 
 export async function operationFor(method: string, path: string): Promise<Operation | undefined> {
-  await ready;
+  const spec = await loaded;
   return spec.router.matchOperation({ method, path: new URL(path, 'http://x').pathname, headers: {} }) || undefined;
 }
 
@@ -34,6 +34,7 @@ export interface ObservedResponse {
 /** Throws a ContractViolation describing how the response departs from openapi.yaml. */
 export async function assertConforms(observed: ObservedResponse): Promise<void> {
   const where = `${observed.method} ${observed.path} -> ${observed.status}`;
+  const spec = await loaded;
   const operation = await operationFor(observed.method, observed.path);
   if (!operation) throw new ContractViolation(`${where}: no operation in openapi.yaml`);
   if (!operation.responses?.[String(observed.status)]) {
@@ -55,7 +56,7 @@ export async function assertConforms(observed: ObservedResponse): Promise<void> 
 
 /** Validates a value against a named schema of openapi.yaml (e.g. a webhook event). */
 export async function assertSchema(name: string, value: unknown): Promise<void> {
-  await ready;
+  const spec = await loaded;
   const schema = (spec.definition.components?.schemas as Record<string, object>)[name];
   if (!schema) throw new ContractViolation(`no schema ${name} in openapi.yaml`);
   const validate = customizeAjv(undefined, {}).compile(schema);
@@ -64,7 +65,7 @@ export async function assertSchema(name: string, value: unknown): Promise<void> 
 
 /** The error body every non-422 error uses, for responses that belong to no operation (404 path, 405). */
 export async function assertErrorBody(status: number, contentType: string | null, body: unknown): Promise<void> {
-  await ready;
+  const spec = await loaded;
   if (!contentType?.startsWith('application/json')) throw new ContractViolation(`${status}: content type ${contentType}`);
   const validate = customizeAjv(undefined, {}).compile((spec.definition.components?.schemas as Record<string, object>).Error!);
   if (!validate(body)) throw new ContractViolation(`${status}: body is not {message}: ${JSON.stringify(body)}`);

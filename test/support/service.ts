@@ -3,9 +3,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Knex } from 'knex';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.js';
 import { silentLogger } from '../../server/logger.js';
 import { startService, type RunningService, type StartOptions } from '../../server/start.js';
+import { knexFor } from '../../server/store/database.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness, type Business } from '../../server/store/businesses.js';
 import { conformance } from './contract.js';
@@ -25,6 +27,8 @@ export interface TestService {
   url: string;
   /** http://127.0.0.1:port/api */
   apiUrl: string;
+  /** Knex on a connection of its own to the service's database, for tests that look at or plant rows. */
+  sql: Knex;
   a: Tenant;
   b: Tenant;
   /** A client for any key (e.g. a revoked or malformed one), responses still checked against the spec. */
@@ -74,15 +78,18 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
   const a = await tenant('Business A');
   const b = await tenant('Business B');
+  const sql = knexFor(database.url);
   return {
     service,
     dir,
     url: service.url,
     apiUrl,
+    sql,
     a,
     b,
     clientFor,
     async close() {
+      await sql.destroy();
       await service.close();
       await database.drop();
       rmSync(dir, { recursive: true, force: true });

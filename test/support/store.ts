@@ -3,13 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { connect, type Db } from '../../server/store/db.js';
-import { migrateLatest } from '../../server/store/migrate.js';
+import type { Knex } from 'knex';
+import { knexFor, openDatabase, type Database } from '../../server/store/database.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface MigratedDatabase {
   /** Open from the file's beforeAll until its afterAll. */
-  readonly db: Db;
+  readonly db: Database;
+  /** Knex on a connection of its own, for looking at or planting rows. */
+  readonly sql: Knex;
   readonly dir: string;
 }
 
@@ -17,14 +19,17 @@ export interface MigratedDatabase {
 export function useMigratedDatabase(name: string): MigratedDatabase {
   const dir = mkdtempSync(join(tmpdir(), `payments-${name}-`));
   let database: TestDatabase | undefined;
-  let db: Db | undefined;
+  let db: Database | undefined;
+  let sql: Knex | undefined;
   beforeAll(async () => {
     database = await createTestDatabase(dir);
-    db = connect(database.url);
-    await migrateLatest(db);
+    db = openDatabase(database.url);
+    await db.migrate();
+    sql = knexFor(database.url);
   });
   afterAll(async () => {
-    await db?.destroy();
+    await sql?.destroy();
+    await db?.close();
     await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -33,6 +38,10 @@ export function useMigratedDatabase(name: string): MigratedDatabase {
     get db() {
       if (!db) throw new Error('the database is opened in beforeAll');
       return db;
+    },
+    get sql() {
+      if (!sql) throw new Error('the database is opened in beforeAll');
+      return sql;
     },
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paginator, type PaginatorInput } from '../../server/http/paginator.js';
+import { paginator, type PaginatorInput } from '../../server/handlers/paginator.js';
 
 const PATH = 'http://localhost:3000/api/payment-links';
 

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { customizeAjv } from '../../server/http/openapi.js';
+import { customizeAjv } from '../../server/http/contract.js';
 import { VALIDATION_MESSAGE, attributeName, laravelErrors, mergeFieldErrors } from '../../server/http/validation-errors.js';
 
 // Real Ajv errors, from the Ajv the server uses, with instancePaths shaped the way openapi-backend

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { DateRange } from '../domain/time.js';
-import type { Executor } from './db.js';
-import { selectFirst, selectRows } from './sqlite-fast.js';
+import type { Executor } from './executor.js';
 
 export interface PageRequest {
   page: number;
@@ -25,11 +24,10 @@ export function whereCreatedBetween(query: Knex.QueryBuilder, range: DateRange |
  * `total` is given when it is known without counting (an unfiltered list; see record-counts.ts).
  */
 export async function fetchPage<Row>(db: Executor, query: Knex.QueryBuilder, request: PageRequest, toRecord: (row: Row) => Row, total?: number): Promise<Page<Row>> {
-  const counted = total ?? Number((await selectFirst<{ count: number | string }>(db, query.clone().clearSelect().count({ count: '*' })))?.count ?? 0);
+  const counted = total ?? Number((await db.first<{ count: number | string }>(query.clone().clearSelect().count({ count: '*' })))?.count ?? 0);
   const offset = (request.page - 1) * request.perPage;
   if (offset >= counted) return { rows: [], total: counted };
-  const rows = await selectRows<Row>(
-    db,
+  const rows = await db.all<Row>(
     query
       .clone()
       .orderBy([

@@ -1,8 +1,8 @@
 // What the service tells payers and businesses, enqueued inside the caller's transaction: if the
 // change commits, so do its notifications; if it rolls back, nothing is sent.
 import { newId } from '../domain/ids.js';
-import type { Executor } from '../store/db.js';
-import { findWebhook } from '../store/businesses.js';
+import type { Executor } from '../store/executor.js';
+import { findBusinessName, findWebhook } from '../store/businesses.js';
 import { enqueue } from '../store/outbox.js';
 import {
   cardSavedEmail,
@@ -13,11 +13,10 @@ import {
   type EmailMessage,
   type PaidPayment,
   type PaymentLinkForEmail,
-} from './messages.js';
+} from '../outbox/messages.js';
 
 async function businessName(db: Executor, businessId: number): Promise<string> {
-  const row = await db('businesses').select('name').where({ id: businessId }).first();
-  return row?.name ?? 'A merchant';
+  return (await findBusinessName(db, businessId)) ?? 'A merchant';
 }
 
 async function enqueueEmail(db: Executor, businessId: number, topic: string, message: EmailMessage): Promise<void> {

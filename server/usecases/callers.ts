@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { findCallerByKey, type Caller } from '../store/api-keys.js';
-import type { Db } from '../store/db.js';
+import type { Executor } from '../store/executor.js';
 
 export const DEFAULT_CALLER_CACHE_MS = 5_000;
 
@@ -14,7 +14,7 @@ export class CallerCache {
 
   /** `ttlMs` 0 turns caching off: every request looks its key up. */
   constructor(
-    private readonly db: Db,
+    private readonly db: Executor,
     ttlMs = DEFAULT_CALLER_CACHE_MS,
   ) {
     this.cache = ttlMs > 0 ? new LRUCache({ max: 10_000, ttl: ttlMs }) : undefined;

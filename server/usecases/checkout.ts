@@ -6,22 +6,20 @@
 //      as paid and enqueue its notifications, capturing inside that transaction; a payer who lost
 //      the race is voided.
 import { newId } from '../domain/ids.js';
-import { notifyPaymentSucceeded } from '../outbox/notify.js';
-import type { Db } from '../store/db.js';
+import type { Card } from '../payments/cards.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { isOpenPaymentLinkPayable } from '../store/open-payment-links.js';
 import { claimPaymentLinkAsPaid } from '../store/payment-links.js';
+import { PAYMENT_FAILED, PAYMENT_PAID } from '../domain/statuses.js';
 import {
-  PAYMENT_FAILED,
-  PAYMENT_PAID,
   findPaymentByAttempt,
   insertPendingPayment,
   markPaymentFailed,
   markPaymentPaid,
   type PaymentRecord,
 } from '../store/payments.js';
-import type { Card } from './cards.js';
-import type { PaymentProvider } from './provider.js';
+import type { UseCaseContext } from './context.js';
+import { notifyPaymentSucceeded } from './notify.js';
 
 export interface PaymentTarget {
   kind: 'payment_link' | 'open_payment_link';
@@ -52,7 +50,6 @@ export type CheckoutOutcome =
   /** The same attempt is being processed by an earlier submit. */
   | { result: 'in_progress'; payment: PaymentRecord };
 
-export const ALREADY_PAID_MESSAGE = 'This payment link has already been paid.';
 export const UNAVAILABLE_MESSAGE = 'This payment link is no longer available.';
 
 /** What a recorded payment means for the payer; also how a repeated attempt is answered. */
@@ -65,7 +62,8 @@ export function outcomeOf(payment: PaymentRecord): CheckoutOutcome {
   return { result: 'in_progress', payment };
 }
 
-export async function checkout(db: Db, provider: PaymentProvider, request: CheckoutRequest): Promise<CheckoutOutcome> {
+export async function checkout(ctx: UseCaseContext, request: CheckoutRequest): Promise<CheckoutOutcome> {
+  const { db, provider } = ctx;
   const { target, card } = request;
   let pending: PaymentRecord;
   try {
@@ -110,7 +108,10 @@ export async function checkout(db: Db, provider: PaymentProvider, request: Check
     await provider.capture(authorization.authorizationId);
     return payment;
   });
-  if (paid) return { result: 'paid', payment: paid };
+  if (paid) {
+    ctx.outbox.nudge();
+    return { result: 'paid', payment: paid };
+  }
 
   await provider.void(authorization.authorizationId);
   const payment = await markPaymentFailed(db, pending._id, { code: 'link_unavailable', message: UNAVAILABLE_MESSAGE }, cardSummary);

@@ -1,0 +1,134 @@
+// openapi.yaml as openapi-backend reads it: the one authority on the contract. It loads and
+// dereferences the document, owns the operation table (operationIds, methods, paths) and compiles
+// every request validator with Ajv (JSON Schema 2020-12, as OpenAPI 3.1 needs). It is not the
+// per-request dispatcher: routes.ts builds the routes once from its table, and each request runs
+// the validators it compiled, through its public API. `redocly lint` validates the document itself
+// (openapi-backend's own check knows OpenAPI 3.0 only; quick mode skips it).
+import { readFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import type { ErrorObject, Options as AjvOptions } from 'ajv';
+import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
+import { parse as parseYaml } from 'yaml';
+import { isCurrencyCode } from '../domain/currency.js';
+import { parseDateRange } from '../domain/time.js';
+import { isHttpUrl } from '../domain/urls.js';
+import { SPEC_PATH } from '../paths.js';
+
+export { SPEC_PATH };
+export const API_ROOT = '/api';
+
+const ajvInstances = new Map<string, InstanceType<typeof Ajv2020.default>>();
+
+/**
+ * The Ajv that openapi-backend compiles the spec's schemas with: JSON Schema 2020-12, every error at
+ * once, and the formats named in openapi.yaml, whose rules live in small pure functions of the domain.
+ * openapi-backend asks for a new instance per schema; one per set of options serves them all (the
+ * dereferenced schemas carry no $id that could clash) and saves most of start-up.
+ */
+export function customizeAjv(_default: unknown, options: AjvOptions) {
+  const signature = JSON.stringify(options);
+  const existing = ajvInstances.get(signature);
+  if (existing) return existing;
+  const ajv = new Ajv2020.default({ ...options, strict: false, allErrors: true, verbose: true });
+  addFormats.default(ajv, ['email']);
+  ajv.addFormat('iso4217', isCurrencyCode);
+  ajv.addFormat('http-url', isHttpUrl);
+  ajv.addFormat('date-range', (value: string) => parseDateRange(value) !== null);
+  ajvInstances.set(signature, ajv);
+  return ajv;
+}
+
+/** A request as openapi-backend's validators take it (see OpenAPIValidator.validateRequest). */
+export interface ShapedRequest {
+  path: Record<string, string>;
+  query: Record<string, unknown>;
+  header: IncomingHttpHeaders;
+  cookie: Record<string, string>;
+  requestBody?: unknown;
+}
+
+export interface ContractOperation {
+  operationId: string;
+  /** Upper case, e.g. GET. */
+  method: string;
+  /** The path template relative to the API root, e.g. /payment-links/{payment_link_id}. */
+  path: string;
+  /** Whether the operation needs the bearer key (the document's default security unless it says otherwise). */
+  secured: boolean;
+  /** The JSON request body's schema, when the operation takes one. */
+  bodySchema: unknown;
+  /** The statuses the operation declares. */
+  statuses: number[];
+  /** Runs the operation's compiled validators; coerces query and path parameters in place, as openapi-backend does. */
+  validate(request: ShapedRequest): ErrorObject[];
+}
+
+/**
+ * The request shaping in routes.ts copies the part of openapi-backend's that our parameters need:
+ * query parameters in form or deepObject style, simple path parameters, string headers. Anything
+ * else in the document would be validated differently from openapi-backend, so it is refused here.
+ */
+export function unsupportedParameters(operation: Operation): string[] {
+  const problems: string[] = [];
+  for (const parameter of (operation.parameters ?? []) as unknown as Record<string, unknown>[]) {
+    const where = `${operation.operationId}: parameter ${String(parameter.name)} (in ${String(parameter.in)})`;
+    const schema = parameter.schema as { type?: unknown } | undefined;
+    if (parameter.in === 'cookie') problems.push(`${where}: cookie parameters are not shaped`);
+    if (parameter.content !== undefined) problems.push(`${where}: content parameters are not shaped`);
+    if (parameter.explode === false) problems.push(`${where}: explode: false is not shaped`);
+    if (parameter.in === 'query' && parameter.style !== undefined && parameter.style !== 'form' && parameter.style !== 'deepObject') problems.push(`${where}: style ${String(parameter.style)} is not shaped`);
+    if (parameter.in === 'query' && (schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array')))) problems.push(`${where}: array query parameters are not shaped`);
+    if (parameter.in === 'header' && schema?.type !== 'string') problems.push(`${where}: header parameters must be strings`);
+    if (parameter.in === 'path' && parameter.style !== undefined && parameter.style !== 'simple') problems.push(`${where}: style ${String(parameter.style)} is not shaped`);
+  }
+  return problems;
+}
+
+function jsonBodySchema(operation: Operation): unknown {
+  const body = operation.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined;
+  return body?.content?.['application/json']?.schema;
+}
+
+export interface Contract {
+  /** openapi-backend over openapi.yaml, for anything else that reads the contract (the tests' response checker). */
+  readonly api: OpenAPIBackend;
+  readonly operations: ContractOperation[];
+}
+
+export async function loadContract(definition: Document = parseYaml(readFileSync(SPEC_PATH, 'utf8')) as Document): Promise<Contract> {
+  const api = new OpenAPIBackend({
+    definition,
+    apiRoot: API_ROOT,
+    strict: true,
+    // Quick mode dereferences the parsed document synchronously, skips openapi-backend's OpenAPI 3.0
+    // document check, and compiles validators on demand: the request validators are compiled
+    // below, the response validators (used by the tests' checker only) when first asked for.
+    quick: true,
+    coerceTypes: true,
+    customizeAjv,
+  });
+  await api.init();
+  const problems = api.getOperations().flatMap(unsupportedParameters);
+  if (problems.length > 0) throw new Error(`openapi.yaml uses parameters the request shaping does not handle:\n${problems.join('\n')}`);
+  const defaultSecurity = (api.definition as { security?: unknown[] }).security ?? [];
+  const operations = api.getOperations().map((operation): ContractOperation => {
+    if (!operation.operationId) throw new Error(`openapi.yaml: ${operation.method.toUpperCase()} ${operation.path} has no operationId`);
+    const validators = api.validator.getRequestValidatorsForOperation(operation.operationId) ?? [];
+    return {
+      operationId: operation.operationId,
+      method: operation.method.toUpperCase(),
+      path: operation.path,
+      secured: (operation.security ?? defaultSecurity).length > 0,
+      bodySchema: jsonBodySchema(operation),
+      statuses: Object.keys(operation.responses ?? {}).map(Number),
+      validate(request) {
+        const errors: ErrorObject[] = [];
+        for (const validate of validators) if (!validate(request)) errors.push(...(validate.errors ?? []));
+        return errors;
+      },
+    };
+  });
+  return { api, operations };
+}

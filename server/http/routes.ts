@@ -1,0 +1,134 @@
+// The one way in from openapi.yaml to a handler. At start-up every operation of the contract's
+// table becomes a route on @koa/router (and every handler must have an operation, every operation a
+// handler). Per request: 401 for a secured operation without a valid key, then problems with the
+// body (not JSON, too large), then the operation's own validators (422 with Laravel's texts), then
+// the handler, under an Idempotency-Key when the request carries one.
+import Router from '@koa/router';
+import type Koa from 'koa';
+import type { FieldErrors } from '../domain/rules.js';
+import { readJsonBody } from './body.js';
+import { API_ROOT, type Contract, type ContractOperation, type ShapedRequest } from './contract.js';
+import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, ValidationError, type HttpError } from './errors.js';
+import { responderFor, type ApiReply, type BodyRule, type CallerBusiness, type Handler, type Handlers, type OperationId } from './operations.js';
+import { parseQuery } from './query.js';
+import { laravelErrors, mergeFieldErrors } from './validation-errors.js';
+
+export interface IdempotentRequest {
+  businessId: number;
+  key: string;
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** Where handlers get their scope (use cases and executor) from; provided by the composition root. */
+export interface Scopes<Scope> {
+  /** The scope of requests without an Idempotency-Key. */
+  readonly plain: Scope;
+  /** Runs `work` so that its writes and the reply kept for retries of the key commit together (or replays the kept reply). */
+  idempotent(request: IdempotentRequest, work: (scope: Scope) => Promise<ApiReply>): Promise<ApiReply>;
+}
+
+/** The methods openapi.yaml may use, in the order an Allow header lists them. */
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+function runRules(rules: BodyRule[] | undefined, body: unknown): FieldErrors {
+  return Object.assign({}, ...(rules ?? []).map((rule) => rule(body)));
+}
+
+/** `{payment_link_id}` in the contract's templates is `:payment_link_id` for the router. */
+export function routerPath(template: string): string {
+  return API_ROOT + template.replace(/\{([^}]+)\}/g, ':$1');
+}
+
+/** Exact paths before templates, the most literal template first: the contract's own precedence. */
+function bySpecificity(a: ContractOperation, b: ContractOperation): number {
+  const literal = (operation: ContractOperation) => operation.path.replace(/\{[^}]*\}/g, '').length;
+  const templated = (operation: ContractOperation) => (operation.path.includes('{') ? 1 : 0);
+  return templated(a) - templated(b) || literal(b) - literal(a);
+}
+
+export interface RawRequest {
+  /** Path parameters, as the router decoded them. */
+  params: Record<string, string>;
+  querystring: string;
+  headers: ShapedRequest['header'];
+  body: unknown;
+  /** The media type of the body, without parameters. */
+  mediaType: string;
+}
+
+/**
+ * The request as openapi-backend's validateRequest shapes it for its validators: path, query,
+ * lower-cased headers, no cookies, and the body when there is one (or when it was sent as JSON).
+ */
+export function shapeRequest(raw: RawRequest): ShapedRequest {
+  const request: ShapedRequest = { path: { ...raw.params }, query: parseQuery(raw.querystring), header: raw.headers, cookie: {} };
+  if (typeof raw.body === 'object' || raw.mediaType === 'application/json') request.requestBody = raw.body;
+  return request;
+}
+
+function operationMiddleware<Scope>(operation: ContractOperation, handler: Handler<OperationId, Scope>, scopes: Scopes<Scope>): Koa.Middleware {
+  const respond = responderFor<OperationId>(operation.statuses);
+  const route = API_ROOT + operation.path;
+  const idempotent = operation.method === 'POST' || operation.method === 'PUT';
+  return async (ctx) => {
+    ctx.state.route = route;
+    const business = (ctx.state.caller as { business: CallerBusiness } | undefined)?.business;
+    if (operation.secured && !business) throw new UnauthenticatedError();
+    // Problems with the body wait until the caller is known to be authenticated.
+    await readJsonBody(ctx);
+    const bodyError = ctx.state.bodyError as HttpError | undefined;
+    if (bodyError) throw bodyError;
+
+    const body = ctx.request.body;
+    const request = shapeRequest({ params: ctx.params, querystring: ctx.querystring, headers: ctx.headers, body, mediaType: ctx.request.type });
+    const errors = operation.validate(request);
+    const ruleErrors = runRules(handler.rules, body);
+    if (errors.length > 0 || Object.keys(ruleErrors).length > 0) {
+      throw new ValidationError(mergeFieldErrors(laravelErrors(errors, operation.bodySchema), ruleErrors, operation.bodySchema));
+    }
+
+    const input = { body: request.requestBody as never, path: request.path as never, query: request.query as never, rawQuery: ctx.querystring, business: business! };
+    const key = ctx.get('idempotency-key');
+    const reply: ApiReply =
+      idempotent && key && business
+        ? await scopes.idempotent({ businessId: business.id, key, method: operation.method, path: ctx.path, body: request.requestBody }, (scope) => handler.handle(input, scope, respond))
+        : await handler.handle(input, scopes.plain, respond);
+    ctx.status = reply.status;
+    if (reply.headers) ctx.set(reply.headers);
+    ctx.body = reply.body;
+  };
+}
+
+function assertOneHandlerEach(contract: Contract, handlers: Record<string, unknown>): void {
+  const operationIds = new Set(contract.operations.map((operation) => operation.operationId));
+  const missing = [...operationIds].filter((id) => !Object.hasOwn(handlers, id));
+  const unknown = Object.keys(handlers).filter((id) => !operationIds.has(id));
+  if (missing.length > 0 || unknown.length > 0) {
+    throw new Error(`operations and handlers do not match: ${[missing.length && `no handler for ${missing.join(', ')}`, unknown.length && `no operation for ${unknown.join(', ')}`].filter(Boolean).join('; ')}`);
+  }
+}
+
+/** The API's routes, built once from the contract's operation table; unknown paths are 404, known paths with another method 405. */
+export function contractRoutes<Scope>(contract: Contract, handlers: Handlers<Scope>, scopes: Scopes<Scope>): Koa.Middleware {
+  assertOneHandlerEach(contract, handlers);
+  const router = new Router({ sensitive: true });
+  const methodsOf = new Map<string, string[]>();
+  for (const operation of [...contract.operations].sort(bySpecificity)) {
+    const handler = handlers[operation.operationId as OperationId] as Handler<OperationId, Scope>;
+    const path = routerPath(operation.path);
+    router.register(path, [operation.method], operationMiddleware(operation, handler, scopes), { name: operation.operationId });
+    methodsOf.set(path, [...(methodsOf.get(path) ?? []), operation.method]);
+  }
+  const routes = router.routes();
+  return async (ctx, next) => {
+    await routes(ctx as never, async () => {
+      if (ctx.state.route) return next();
+      const matched = router.match(ctx.path, ctx.method);
+      if (matched.path.length === 0) throw new NotFoundError();
+      const allowed = new Set(matched.path.flatMap((layer) => methodsOf.get(String(layer.path)) ?? []));
+      throw new MethodNotAllowedError(ctx.method, METHODS.filter((method) => allowed.has(method)));
+    });
+  };
+}

@@ -1,0 +1,256 @@
+// The executor of the embedded database: two better-sqlite3 connections to one WAL file, one rule
+// for every statement.
+//  - A read outside a transaction runs on a read-only connection of its own: WAL gives it the last
+//    committed state, it never waits for the writer, and no queue stands between it and SQLite.
+//  - Everything that writes runs on the writer connection, in group commits: the writes and
+//    transactions queued while the previous commit ran are run one after the other inside one
+//    BEGIN IMMEDIATE ... COMMIT (one fsync for all of them), each in a savepoint of its own, so one
+//    failing does not sink the others. A caller is answered only after that COMMIT, so every
+//    acknowledged write is durable (synchronous = FULL).
+//  - Statements are prepared once per connection and kept (SQLite re-prepares one by itself after a
+//    schema change); rows are read as arrays and named here, which is cheaper than the driver
+//    building each row object.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import knex, { type Knex } from 'knex';
+import { LRUCache } from 'lru-cache';
+import { compile, type Executor, type Query } from './executor.js';
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+/** Set on every connection: Knex's and the driver's defaults are a rollback journal, a short busy timeout and no foreign keys. */
+export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', 'busy_timeout = 10000', 'foreign_keys = ON'];
+
+const builder = knex({ client: 'better-sqlite3', useNullAsDefault: true });
+
+/** better-sqlite3 takes neither booleans nor Dates; store them as Knex's SQLite dialect does. */
+function sqliteBindings(bindings: readonly unknown[]): unknown[] {
+  return bindings.map((value) => (typeof value === 'boolean' ? Number(value) : value instanceof Date ? value.valueOf() : value));
+}
+
+interface Prepared {
+  statement: Statement;
+  /** Column names of a statement that returns rows, read in raw mode and named here. */
+  columns: string[];
+}
+
+/** A connection's statements, prepared once and kept (a bounded number). */
+class Statements {
+  private readonly cache = new LRUCache<string, Prepared>({ max: 500 });
+
+  constructor(readonly connection: Database.Database) {}
+
+  get(sql: string): Prepared {
+    let prepared = this.cache.get(sql);
+    if (!prepared) {
+      const statement = this.connection.prepare(sql);
+      if (statement.reader) statement.raw(true);
+      prepared = { statement, columns: statement.reader ? statement.columns().map((column) => column.name) : [] };
+      this.cache.set(sql, prepared);
+    }
+    return prepared;
+  }
+
+  all<Row>(sql: string, bindings: readonly unknown[]): Row[] {
+    const prepared = this.get(sql);
+    if (!prepared.statement.reader) {
+      prepared.statement.run(...sqliteBindings(bindings));
+      return [];
+    }
+    const rows = prepared.statement.all(...sqliteBindings(bindings)) as unknown[][];
+    return rows.map((values) => named<Row>(columnsFor(prepared, values), values));
+  }
+
+  run(sql: string, bindings: readonly unknown[]): number {
+    const prepared = this.get(sql);
+    if (prepared.statement.reader) return prepared.statement.all(...sqliteBindings(bindings)).length;
+    return prepared.statement.run(...sqliteBindings(bindings)).changes;
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}
+
+/** SQLite re-prepares a statement after a schema change, and a `select *` may then return other columns. */
+function columnsFor(prepared: Prepared, values: unknown[]): string[] {
+  if (values.length !== prepared.columns.length) prepared.columns = prepared.statement.columns().map((column) => column.name);
+  return prepared.columns;
+}
+
+/** Like the driver's own rows: a repeated column name keeps its last value. */
+function named<Row>(columns: string[], values: unknown[]): Row {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < columns.length; i += 1) row[columns[i]!] = values[i];
+  return row as Row;
+}
+
+function open(filename: string, readOnly: boolean): Database.Database {
+  const connection = new Database(filename);
+  for (const pragma of SQLITE_PRAGMAS) if (!readOnly || !pragma.startsWith('journal_mode')) connection.pragma(pragma);
+  // query_only rather than the driver's readonly flag, which SQLite refuses on a WAL database whose
+  // shared-memory file does not exist yet.
+  if (readOnly) connection.pragma('query_only = ON');
+  return connection;
+}
+
+/** Statements on the writer inside one transaction (or savepoint) of the group commit under way. */
+class SqliteTransaction implements Executor {
+  readonly dialect = 'sqlite';
+  readonly sql = builder;
+
+  constructor(
+    private readonly writer: Statements,
+    private readonly depth: number,
+  ) {}
+
+  async all<Row>(query: Query): Promise<Row[]> {
+    const { sql, bindings } = compile(query);
+    return this.writer.all<Row>(sql, bindings);
+  }
+
+  async first<Row>(query: Query): Promise<Row | undefined> {
+    return (await this.all<Row>(query))[0];
+  }
+
+  async run(query: Query): Promise<number> {
+    const { sql, bindings } = compile(query);
+    return this.writer.run(sql, bindings);
+  }
+
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+    return inSavepoint(this.writer.connection, `tx${this.depth}`, () => work(new SqliteTransaction(this.writer, this.depth + 1)));
+  }
+}
+
+async function inSavepoint<T>(connection: Database.Database, name: string, work: () => T | Promise<T>): Promise<T> {
+  connection.exec(`SAVEPOINT ${name}`);
+  try {
+    const value = await work();
+    connection.exec(`RELEASE ${name}`);
+    return value;
+  } catch (error) {
+    // A failed statement can end the whole transaction by itself (e.g. SQLITE_FULL); then there is nothing to roll back to.
+    if (connection.inTransaction) {
+      connection.exec(`ROLLBACK TO ${name}`);
+      connection.exec(`RELEASE ${name}`);
+    }
+    throw error;
+  }
+}
+
+interface Job {
+  run: (tx: SqliteTransaction) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+export class SqliteExecutor implements Executor {
+  readonly dialect = 'sqlite';
+  readonly sql: Knex = builder;
+  private writerStatements: Statements | undefined;
+  private readerStatements: Statements | undefined;
+  /** Whether a statement only reads, learnt once per SQL text. */
+  private readonly readOnly = new LRUCache<string, boolean>({ max: 2_000 });
+  private queue: Job[] = [];
+  private flushing: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(readonly filename: string) {
+    mkdirSync(dirname(resolve(filename)), { recursive: true });
+  }
+
+  /** Opened on first use, once migrations have created the file. */
+  private get writer(): Statements {
+    if (this.closed) throw new Error('the database is closed');
+    this.writerStatements ??= new Statements(open(this.filename, false));
+    return this.writerStatements;
+  }
+
+  private get reader(): Statements {
+    if (this.closed) throw new Error('the database is closed');
+    this.readerStatements ??= new Statements(open(this.filename, true));
+    return this.readerStatements;
+  }
+
+  private isReadOnly(sql: string): boolean {
+    let known = this.readOnly.get(sql);
+    if (known === undefined) {
+      known = this.writer.get(sql).statement.readonly;
+      this.readOnly.set(sql, known);
+    }
+    return known;
+  }
+
+  async all<Row>(query: Query): Promise<Row[]> {
+    const { sql, bindings } = compile(query);
+    if (this.isReadOnly(sql)) return this.reader.all<Row>(sql, bindings);
+    return this.enqueue(() => this.writer.all<Row>(sql, bindings));
+  }
+
+  async first<Row>(query: Query): Promise<Row | undefined> {
+    return (await this.all<Row>(query))[0];
+  }
+
+  async run(query: Query): Promise<number> {
+    const { sql, bindings } = compile(query);
+    return this.enqueue(() => this.writer.run(sql, bindings));
+  }
+
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+    return this.enqueue((tx) => work(tx));
+  }
+
+  private enqueue<T>(run: (tx: SqliteTransaction) => T | Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('the database is closed'));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      this.flushing ??= new Promise<void>((done) => setImmediate(() => void this.flush().finally(done)));
+    });
+  }
+
+  /** Commits what is queued, batch after batch, until the queue is empty. */
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+      try {
+        const connection = this.writer.connection;
+        connection.exec('BEGIN IMMEDIATE');
+        try {
+          for (const [index, job] of batch.entries()) {
+            try {
+              outcomes.push({ ok: true, value: await inSavepoint(connection, `job${index}`, () => job.run(new SqliteTransaction(this.writer, 0))) });
+            } catch (error) {
+              outcomes.push({ ok: false, error });
+            }
+          }
+          connection.exec('COMMIT');
+        } catch (error) {
+          if (connection.inTransaction) connection.exec('ROLLBACK');
+          throw error;
+        }
+        batch.forEach((job, index) => {
+          const outcome = outcomes[index]!;
+          if (outcome.ok) job.resolve(outcome.value);
+          else job.reject(outcome.error);
+        });
+      } catch (error) {
+        for (const job of batch) job.reject(error);
+      }
+    }
+    this.flushing = undefined;
+  }
+
+  /** Waits for the writes under way, then closes both connections. */
+  async close(): Promise<void> {
+    await this.flushing;
+    this.closed = true;
+    this.readerStatements?.connection.close();
+    this.writerStatements?.connection.close();
+    this.readerStatements = undefined;
+    this.writerStatements = undefined;
+  }
+}

@@ -1,0 +1,133 @@
+// The one data path keeps each database's guarantees, the same through the same interface on both:
+// a write is acknowledged only once committed (and then seen by everyone), one failing write does not
+// sink the others committed with it, a write or read outside an open transaction never lands in it
+// or sees it, a failing transaction leaves nothing, nested transactions are savepoints, and rows read
+// back exactly as Knex reads them.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../server/domain/ids.js';
+import { findOrCreateBusiness } from '../../server/store/businesses.js';
+import { useMigratedDatabase } from '../support/store.js';
+import { sleep } from '../support/wait.js';
+
+const store = useMigratedDatabase('executor');
+let businessId: number;
+beforeAll(async () => {
+  businessId = (await findOrCreateBusiness(store.db, 'Executor')).id;
+});
+
+const token = (id = newId()) => ({
+  _id: id, business_id: businessId, email: 'a@example.com', phone_no: null, redirect_url: null, title: 't', description: 'd',
+  token: newId() + newId() + newId().slice(0, 16), status: 'pending', created_at: '2026-01-01T00:00:00.000000Z', updated_at: '2026-01-01T00:00:00.000000Z',
+});
+/** Counted on a connection of its own: what any other process would see. */
+const count = async () => Number((await store.sql('tokens').count({ n: '*' }).first())!.n);
+const insert = (row: ReturnType<typeof token>) => store.db.run(store.db.sql('tokens').insert(row));
+
+describe('the executor', () => {
+  it('commits fifty concurrent writes; each is visible to another connection once acknowledged', async () => {
+    const before = await count();
+    await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const row = token();
+        await insert(row);
+        expect(await store.sql('tokens').where({ _id: row._id }).first()).toBeDefined();
+      }),
+    );
+    expect(await count()).toBe(before + 50);
+  });
+
+  it('rejects only the write that fails; the writes committed with it stay', async () => {
+    const before = await count();
+    const duplicate = token();
+    await insert(duplicate);
+    const results = await Promise.allSettled([insert(token()), insert({ ...token(), _id: duplicate._id }), insert(token())]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await count()).toBe(before + 3);
+  });
+
+  it('never writes into an open transaction, and never reads its uncommitted rows; a failing transaction leaves nothing', async () => {
+    const inside = token();
+    const outside = token();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const opened = new Promise<void>((resolve) => (entered = resolve));
+    const transaction = store.db
+      .transaction(async (tx) => {
+        await tx.run(tx.sql('tokens').insert(inside));
+        expect(await tx.first(tx.sql('tokens').where({ _id: inside._id }))).toBeDefined();
+        entered();
+        await held;
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => error.message);
+    await opened;
+    const write = insert(outside);
+    await sleep(20);
+    expect(await store.db.first(store.db.sql('tokens').where({ _id: inside._id }))).toBeUndefined();
+    release();
+    expect(await transaction).toBe('roll back');
+    await write;
+    expect(await store.db.all(store.db.sql('tokens').whereIn('_id', [inside._id, outside._id]))).toHaveLength(1);
+    expect(await store.db.first(store.db.sql('tokens').where({ _id: outside._id }))).toBeDefined();
+  });
+
+  it('nests transactions as savepoints: a failing inner one is undone, the outer one commits', async () => {
+    const outer = token();
+    const inner = token();
+    await store.db.transaction(async (tx) => {
+      await tx.run(tx.sql('tokens').insert(outer));
+      await expect(
+        tx.transaction(async (nested) => {
+          await nested.run(nested.sql('tokens').insert(inner));
+          throw new Error('inner fails');
+        }),
+      ).rejects.toThrow('inner fails');
+    });
+    expect(await store.sql('tokens').where({ _id: outer._id }).first()).toBeDefined();
+    expect(await store.sql('tokens').where({ _id: inner._id }).first()).toBeUndefined();
+  });
+
+  it('counts the rows a write changed, and returns the rows of a write with RETURNING', async () => {
+    const rows = [token(), token()];
+    for (const row of rows) await insert(row);
+    const ids = rows.map((row) => row._id);
+    expect(await store.db.run(store.db.sql('tokens').whereIn('_id', ids).update({ status: 'active' }))).toBe(2);
+    expect(await store.db.run(store.db.sql('tokens').where({ _id: 'none' }).update({ status: 'active' }))).toBe(0);
+    const returned = await store.db.all<{ _id: string }>(store.db.sql('tokens').whereIn('_id', ids).update({ title: 'u' }).returning(['_id']));
+    expect(returned.map((row) => row._id).sort()).toEqual([...ids].sort());
+  });
+
+  it('reads rows exactly as Knex does: same columns, values and order, a repeated name keeping its last value', async () => {
+    const rows = [token(), token(), token()];
+    for (const row of rows) await insert(row);
+    const ids = rows.map((row) => row._id);
+    const queries = [
+      (sql: typeof store.sql) => sql('tokens').whereIn('_id', ids).orderBy('_id', 'desc'),
+      (sql: typeof store.sql) => sql('tokens').select('_id', 'status', sql.raw('? as status', ['shadowed'])).whereIn('_id', ids).orderBy('_id'),
+      (sql: typeof store.sql) => sql('tokens').count({ n: '*' }).whereIn('_id', ids),
+    ];
+    for (const query of queries) {
+      const direct = await query(store.sql);
+      expect(direct.length).toBeGreaterThan(0);
+      expect(await store.db.all(query(store.db.sql))).toEqual(direct);
+      expect(await store.db.first(query(store.db.sql))).toEqual(direct[0]);
+    }
+    expect(await store.db.first(store.db.sql('tokens').where({ _id: 'none' }))).toBeUndefined();
+  });
+
+  it('names the columns a kept `select *` returns after the table changed under it', async () => {
+    await store.sql.schema.createTable('executor_scratch', (table) => table.string('a'));
+    try {
+      await store.sql('executor_scratch').insert({ a: 'x' });
+      const all = () => store.db.sql('executor_scratch').select('*');
+      expect(await store.db.all(all())).toEqual([{ a: 'x' }]);
+      await store.sql.schema.alterTable('executor_scratch', (table) => table.string('b'));
+      await store.sql('executor_scratch').update({ b: 'y' });
+      expect(await store.db.all(all())).toEqual([{ a: 'x', b: 'y' }]);
+      expect(await store.db.first(all())).toEqual({ a: 'x', b: 'y' });
+    } finally {
+      await store.sql.schema.dropTable('executor_scratch');
+    }
+  });
+});

@@ -1,0 +1,104 @@
+// The layering ARCHITECTURE.md describes, checked on every import of the server's sources: a room may
+// import only the rooms listed for it. `http/` (the HTTP adapter) imports no feature and no store;
+// `store/` imports nothing above it; handlers and pages reach the database only through use cases.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SERVER = join(ROOT, 'server');
+
+/** What each room may import (besides itself and libraries). `app` is the composition root and the entry point. */
+const ALLOWED: Record<string, string[]> = {
+  domain: [],
+  shared: [],
+  generated: [],
+  store: ['domain'],
+  payments: ['domain'],
+  ratelimit: ['store', 'shared'],
+  outbox: ['store', 'domain', 'shared', 'logger'],
+  usecases: ['store', 'payments', 'outbox', 'domain', 'shared'],
+  http: ['domain', 'shared', 'generated', 'logger', 'paths'],
+  handlers: ['usecases', 'http', 'domain', 'shared', 'generated'],
+  pages: ['usecases', 'payments', 'domain', 'shared'],
+  logger: [],
+  paths: [],
+  config: ['logger', 'outbox', 'ratelimit', 'store'],
+};
+const COMPOSITION = new Set(['start', 'main']);
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'migrations' ? [] : files(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** `server/store/x.ts` -> store, `server/config.ts` -> config, `shared/x.ts` -> shared. */
+function roomOf(path: string): string | undefined {
+  const rel = relative(ROOT, path).split('/');
+  if (rel[0] === 'shared' || rel[0] === 'generated') return rel[0];
+  if (rel[0] !== 'server') return undefined;
+  return rel.length === 2 ? rel[1]!.replace(/\.[jt]s$/, '') : rel[1];
+}
+
+function importsOf(source: string): string[] {
+  const specifiers: string[] = [];
+  for (const match of source.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gm)) specifiers.push(match[1]!);
+  for (const match of source.matchAll(/^\s*import\s+'([^']+)'/gm)) specifiers.push(match[1]!);
+  for (const match of source.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) specifiers.push(match[1]!);
+  return specifiers;
+}
+
+/** Imports that break the table, for sources given by path. */
+function violations(sources: Map<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, source] of sources) {
+    const from = roomOf(file)!;
+    if (COMPOSITION.has(from)) continue;
+    const allowed = ALLOWED[from];
+    if (!allowed) {
+      found.push(`${relative(ROOT, file)}: room "${from}" is not in the table of ARCHITECTURE.md (add it there and here)`);
+      continue;
+    }
+    for (const specifier of importsOf(source)) {
+      if (!specifier.startsWith('.')) continue;
+      const to = roomOf(resolve(dirname(file), specifier));
+      if (to === undefined || to === from || allowed.includes(to)) continue;
+      found.push(`${relative(ROOT, file)} imports ${specifier} (${from} -> ${to})`);
+    }
+  }
+  return found;
+}
+
+describe('the layering', () => {
+  it('every import of the server goes to a room its own room may use', () => {
+    expect(violations(new Map(files(SERVER).map((file) => [file, readFileSync(file, 'utf8')])))).toEqual([]);
+  });
+
+  it('finds http/ importing a feature or the store, store/ importing a room above it, and pages reaching the store', () => {
+    const broken = new Map([
+      [join(SERVER, 'http', 'x.ts'), "import { paymentLinkHandlers } from '../handlers/payment-links.js';\nimport type { Executor } from '../store/executor.js';"],
+      [join(SERVER, 'store', 'x.ts'), "import { checkout } from '../usecases/checkout.js';"],
+      [join(SERVER, 'pages', 'x.ts'), "export { findPayment } from '../store/payments.js';"],
+    ]);
+    expect(violations(broken)).toEqual([
+      'server/http/x.ts imports ../handlers/payment-links.js (http -> handlers)',
+      'server/http/x.ts imports ../store/executor.js (http -> store)',
+      'server/store/x.ts imports ../usecases/checkout.js (store -> usecases)',
+      'server/pages/x.ts imports ../store/payments.js (pages -> store)',
+    ]);
+  });
+
+  it('the check sees type imports, re-exports and dynamic imports', () => {
+    expect(importsOf("import type { Executor } from '../store/executor.js';\nexport { x } from '../handlers/a.js';\nconst m = await import('../pages/p.js');")).toEqual([
+      '../store/executor.js',
+      '../handlers/a.js',
+      '../pages/p.js',
+    ]);
+    expect(roomOf(join(SERVER, 'http', 'app.ts'))).toBe('http');
+    expect(roomOf(join(SERVER, 'start.ts'))).toBe('start');
+    expect(roomOf(join(ROOT, 'shared', 'html.ts'))).toBe('shared');
+  });
+});
