@@ -102,13 +102,17 @@ function isDecodable(path: string): boolean {
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
+
 /**
  * Every /api request, routed or not: the caller is looked up once, counted against its key's limit
  * (or its address's, without a valid key), and refused early for what no route could serve.
  */
 function apiGate(options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'limiter'>): Koa.Middleware {
   return async (ctx, next) => {
-    if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
+    if (!isApiPath(ctx.path)) return next();
     const key = BEARER.exec(ctx.get('authorization'))?.[1];
     const caller = key ? await options.findCaller(key) : undefined;
     ctx.state.caller = caller;
@@ -129,7 +133,8 @@ export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   app.use(errorMiddleware());
   app.use(probesMiddleware(options));
   app.use(referenceMiddleware());
-  app.use(options.pages);
+  // The pages live outside /api; API requests need not walk their routes.
+  app.use((ctx, next) => (isApiPath(ctx.path) ? next() : options.pages(ctx, next)));
   app.use(apiGate(options));
   app.use(contractRoutes(options.contract, options.handlers, options.scopes));
   return app;

@@ -28,14 +28,16 @@ export function requestLogging(logger: Logger): Koa.Middleware {
     const requestId = requestIdOf(ctx.get('x-request-id'));
     ctx.set('X-Request-Id', requestId);
     ctx.state.requestId = requestId;
-    const log = logger.child({ request_id: requestId });
-    ctx.state.log = log;
+    // Most requests log only their access line: the request's own logger is made when something asks for it.
+    let log: Logger | undefined;
+    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= logger.child({ request_id: requestId })), enumerable: false, configurable: true });
     try {
       await next();
     } finally {
       const business = ctx.state.caller as { business?: { id?: number } } | undefined;
-      log.info(
+      logger.info(
         {
+          request_id: requestId,
           method: ctx.method,
           route: routeOf(ctx),
           status: ctx.status,

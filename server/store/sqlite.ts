@@ -142,6 +142,11 @@ async function inSavepoint<T>(connection: Database.Database, name: string, work:
 
 interface Job {
   run: (tx: SqliteTransaction) => unknown;
+  /**
+   * A transaction gets a savepoint of its own; a single statement needs none, because SQLite undoes
+   * a failing statement by itself and leaves the rest of the transaction as it was.
+   */
+  savepoint: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -186,7 +191,7 @@ export class SqliteExecutor implements Executor {
   async all<Row>(query: Query): Promise<Row[]> {
     const { sql, bindings } = compile(query);
     if (this.isReadOnly(sql)) return this.reader.all<Row>(sql, bindings);
-    return this.enqueue(() => this.writer.all<Row>(sql, bindings));
+    return this.enqueue(() => this.writer.all<Row>(sql, bindings), false);
   }
 
   async first<Row>(query: Query): Promise<Row | undefined> {
@@ -195,17 +200,17 @@ export class SqliteExecutor implements Executor {
 
   async run(query: Query): Promise<number> {
     const { sql, bindings } = compile(query);
-    return this.enqueue(() => this.writer.run(sql, bindings));
+    return this.enqueue(() => this.writer.run(sql, bindings), false);
   }
 
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
-    return this.enqueue((tx) => work(tx));
+    return this.enqueue((tx) => work(tx), true);
   }
 
-  private enqueue<T>(run: (tx: SqliteTransaction) => T | Promise<T>): Promise<T> {
+  private enqueue<T>(run: (tx: SqliteTransaction) => T | Promise<T>, savepoint: boolean): Promise<T> {
     if (this.closed) return Promise.reject(new Error('the database is closed'));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ run, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ run, savepoint, resolve: resolve as (value: unknown) => void, reject });
       this.flushing ??= new Promise<void>((done) => setImmediate(() => void this.flush().finally(done)));
     });
   }
@@ -222,8 +227,11 @@ export class SqliteExecutor implements Executor {
         try {
           for (const [index, job] of batch.entries()) {
             try {
-              outcomes.push({ ok: true, value: await inSavepoint(connection, `job${index}`, () => job.run(new SqliteTransaction(this.writer, 0))) });
+              const tx = new SqliteTransaction(this.writer, 0);
+              outcomes.push({ ok: true, value: job.savepoint ? await inSavepoint(connection, `job${index}`, () => job.run(tx)) : job.run(tx) });
             } catch (error) {
+              // An I/O error or a full disk ends the whole transaction: nothing of this batch was committed.
+              if (!connection.inTransaction) throw error;
               outcomes.push({ ok: false, error });
             }
           }

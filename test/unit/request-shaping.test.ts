@@ -78,7 +78,7 @@ describe('request shaping', () => {
           const headers: Record<string, string> = { 'content-type': 'application/json', ...(generated.idempotencyKey !== undefined && { 'idempotency-key': generated.idempotencyKey }) };
           const text = generated.body === undefined ? undefined : JSON.stringify(generated.body);
           const ours = operation.validate(shapeRequest({ params, querystring, headers, body: text === undefined ? undefined : JSON.parse(text), mediaType: 'application/json' }));
-          const theirs = contract.api.validateRequest({ method: operation.method, path, headers, query: parseQuery(querystring), body: text }, contract.api.getOperation(operation.operationId)!);
+          const theirs = contract.api.validateRequest({ method: operation.method, path, headers, query: parseQuery(querystring) as never, body: text }, contract.api.getOperation(operation.operationId)!);
           expect(comparable(ours)).toEqual(comparable(theirs.errors));
           compared += 1;
         }),
