@@ -454,25 +454,6 @@ export interface components {
          * @description Two dates `YYYY-MM-DD,YYYY-MM-DD`, the first not after the second; both days included (UTC).
          */
         DateRange: string;
-        OpenPaymentLinkFilter: {
-            /** @description true for active links, false for inactive ones. */
-            status?: boolean;
-            reference?: string;
-            reference_2?: string;
-            created_at_between?: components["schemas"]["DateRange"];
-        };
-        PaymentLinkFilter: {
-            /** @enum {string} */
-            status?: "Active" | "Paid";
-            reference?: string;
-            reference_2?: string;
-            email?: string;
-            created_at_between?: components["schemas"]["DateRange"];
-        };
-        CollectionFilter: {
-            created_at_between?: components["schemas"]["DateRange"];
-            limit?: number;
-        };
         /** @description A Laravel-style length-aware paginator. Page URLs keep the request's other query parameters. */
         Paginator: {
             current_page: number;
@@ -988,6 +969,46 @@ export interface components {
          * @example -created_at
          */
         Sort: "created_at" | "-created_at";
+        /**
+         * @description Only records created on these UTC days, both included.
+         * @example 2022-05-01,2022-05-31
+         */
+        CreatedAtBetweenFilter: components["schemas"]["DateRange"];
+        /**
+         * @description Only records with exactly this `reference` (case-sensitive).
+         * @example DON-2022
+         */
+        ReferenceFilter: string;
+        /**
+         * @description Only records with exactly this `reference_2` (case-sensitive).
+         * @example campaign-may
+         */
+        Reference2Filter: string;
+        /**
+         * @description Only payment links addressed to exactly this e-mail (case-sensitive).
+         * @example payer@example.com
+         */
+        EmailFilter: string;
+        /**
+         * @description Only payment links in this state.
+         * @example Active
+         */
+        PaymentLinkStatusFilter: "Active" | "Paid";
+        /**
+         * @description `true` for active links (`status_id` 1), `false` for inactive ones.
+         * @example true
+         */
+        OpenPaymentLinkStatusFilter: boolean;
+        /**
+         * @description How many collections to list (1..100).
+         * @example 5
+         */
+        CollectionLimitFilter: number;
+        /**
+         * @description How many collections to list (1..100, default 10).
+         * @example 3
+         */
+        TopCollectionLimitFilter: number;
     };
     requestBodies: never;
     headers: {
@@ -1219,15 +1240,25 @@ export interface operations {
                  */
                 sort?: components["parameters"]["Sort"];
                 /**
-                 * @description Filters, sent as `filter[status]=true`, `filter[reference]=DON-2022`,
-                 *     `filter[reference_2]=...` and `filter[created_at_between]=2022-05-01,2022-05-31`
-                 *     (inclusive UTC days).
-                 * @example {
-                 *       "status": true,
-                 *       "reference": "DON-2022"
-                 *     }
+                 * @description `true` for active links (`status_id` 1), `false` for inactive ones.
+                 * @example true
                  */
-                filter?: components["schemas"]["OpenPaymentLinkFilter"];
+                "filter[status]"?: components["parameters"]["OpenPaymentLinkStatusFilter"];
+                /**
+                 * @description Only records with exactly this `reference` (case-sensitive).
+                 * @example DON-2022
+                 */
+                "filter[reference]"?: components["parameters"]["ReferenceFilter"];
+                /**
+                 * @description Only records with exactly this `reference_2` (case-sensitive).
+                 * @example campaign-may
+                 */
+                "filter[reference_2]"?: components["parameters"]["Reference2Filter"];
+                /**
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
             };
             header?: never;
             path?: never;
@@ -1444,13 +1475,15 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `filter[created_at_between]=YYYY-MM-DD,YYYY-MM-DD` (inclusive UTC days) and `filter[limit]` (1..100).
-                 * @example {
-                 *       "created_at_between": "2022-05-01,2022-05-31",
-                 *       "limit": 5
-                 *     }
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
                  */
-                filter?: components["schemas"]["CollectionFilter"];
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description How many collections to list (1..100).
+                 * @example 5
+                 */
+                "filter[limit]"?: components["parameters"]["CollectionLimitFilter"];
             };
             header?: never;
             path: {
@@ -1522,12 +1555,15 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `filter[limit]` (1..100, default 10) and `filter[created_at_between]=YYYY-MM-DD,YYYY-MM-DD`.
-                 * @example {
-                 *       "limit": 3
-                 *     }
+                 * @description How many collections to list (1..100, default 10).
+                 * @example 3
                  */
-                filter?: components["schemas"]["CollectionFilter"];
+                "filter[limit]"?: components["parameters"]["TopCollectionLimitFilter"];
+                /**
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
             };
             header?: never;
             path: {
@@ -1603,15 +1639,30 @@ export interface operations {
                  */
                 sort?: components["parameters"]["Sort"];
                 /**
-                 * @description Filters, sent as `filter[status]=Paid`, `filter[reference]=INV-1001`,
-                 *     `filter[reference_2]=...`, `filter[email]=payer@example.com` and
-                 *     `filter[created_at_between]=2022-05-01,2022-05-31` (inclusive UTC days).
-                 * @example {
-                 *       "status": "Active",
-                 *       "email": "payer@example.com"
-                 *     }
+                 * @description Only payment links in this state.
+                 * @example Active
                  */
-                filter?: components["schemas"]["PaymentLinkFilter"];
+                "filter[status]"?: components["parameters"]["PaymentLinkStatusFilter"];
+                /**
+                 * @description Only records with exactly this `reference` (case-sensitive).
+                 * @example DON-2022
+                 */
+                "filter[reference]"?: components["parameters"]["ReferenceFilter"];
+                /**
+                 * @description Only records with exactly this `reference_2` (case-sensitive).
+                 * @example campaign-may
+                 */
+                "filter[reference_2]"?: components["parameters"]["Reference2Filter"];
+                /**
+                 * @description Only payment links addressed to exactly this e-mail (case-sensitive).
+                 * @example payer@example.com
+                 */
+                "filter[email]"?: components["parameters"]["EmailFilter"];
+                /**
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
             };
             header?: never;
             path?: never;

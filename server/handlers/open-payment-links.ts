@@ -96,11 +96,10 @@ export const openPaymentLinkHandlers = {
   listOpenPaymentLinks: {
     async handle({ query, rawQuery, business }, ctx, respond) {
       const page = pageRequest(query);
-      const filter = query.filter ?? {};
       const result = await listOpenPaymentLinks(
         ctx,
         business.id,
-        { active: filter.status, reference: filter.reference, reference_2: filter.reference_2, createdBetween: createdBetween(filter.created_at_between) },
+        { active: query['filter[status]'], reference: query['filter[reference]'], reference_2: query['filter[reference_2]'], createdBetween: createdBetween(query['filter[created_at_between]']) },
         page,
       );
       return respond.with200(ok(pageOf(`${ctx.publicUrl}/api/open-payment-links`, rawQuery, page, result, (record) => presentOpenPaymentLink(ctx.publicUrl, record))));
@@ -108,9 +107,8 @@ export const openPaymentLinkHandlers = {
   },
   getOpenPaymentLinkTotalCollection: {
     async handle({ path, query, business }, ctx, respond) {
-      const filter = query.filter ?? {};
-      const range = createdBetween(filter.created_at_between);
-      const report = await totalCollection(ctx, business.id, path.open_payment_link_id, range, filter.limit);
+      const range = createdBetween(query['filter[created_at_between]']);
+      const report = await totalCollection(ctx, business.id, path.open_payment_link_id, range, query['filter[limit]']);
       if (!report) return respond.with404(NOT_FOUND);
       return respond.with200(
         ok({
@@ -127,8 +125,7 @@ export const openPaymentLinkHandlers = {
   },
   getOpenPaymentLinkTopCollection: {
     async handle({ path, query, business }, ctx, respond) {
-      const filter = query.filter ?? {};
-      const report = await topCollection(ctx, business.id, path.open_payment_link_id, createdBetween(filter.created_at_between), filter.limit ?? DEFAULT_TOP_COLLECTIONS);
+      const report = await topCollection(ctx, business.id, path.open_payment_link_id, createdBetween(query['filter[created_at_between]']), query['filter[limit]'] ?? DEFAULT_TOP_COLLECTIONS);
       if (!report) return respond.with404(NOT_FOUND);
       return respond.with200(ok({ open_payment_link_id: report.link._id, currency: report.link.currency, collections: report.top.map(presentCollection) }));
     },

@@ -85,11 +85,16 @@ export const paymentLinkHandlers = {
   listPaymentLinks: {
     async handle({ query, rawQuery, business }, ctx, respond) {
       const page = pageRequest(query);
-      const filter = query.filter ?? {};
       const result = await listPaymentLinks(
         ctx,
         business.id,
-        { status: filter.status, reference: filter.reference, reference_2: filter.reference_2, email: filter.email, createdBetween: createdBetween(filter.created_at_between) },
+        {
+          status: query['filter[status]'],
+          reference: query['filter[reference]'],
+          reference_2: query['filter[reference_2]'],
+          email: query['filter[email]'],
+          createdBetween: createdBetween(query['filter[created_at_between]']),
+        },
         page,
       );
       return respond.with200(ok(pageOf(`${ctx.publicUrl}/api/payment-links`, rawQuery, page, result, (record) => presentPaymentLink(ctx.publicUrl, record))));

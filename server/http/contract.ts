@@ -67,7 +67,8 @@ export interface ContractOperation {
 
 /**
  * The request shaping in routes.ts copies the part of openapi-backend's that our parameters need:
- * query parameters in form or deepObject style, simple path parameters, string headers. Anything
+ * query parameters in form style, each under its own name (`filter[status]` is one parameter),
+ * simple path parameters, string headers. Anything
  * else in the document would be validated differently from openapi-backend, so it is refused here.
  */
 export function unsupportedParameters(operation: Operation): string[] {
@@ -78,7 +79,8 @@ export function unsupportedParameters(operation: Operation): string[] {
     if (parameter.in === 'cookie') problems.push(`${where}: cookie parameters are not shaped`);
     if (parameter.content !== undefined) problems.push(`${where}: content parameters are not shaped`);
     if (parameter.explode === false) problems.push(`${where}: explode: false is not shaped`);
-    if (parameter.in === 'query' && parameter.style !== undefined && parameter.style !== 'form' && parameter.style !== 'deepObject') problems.push(`${where}: style ${String(parameter.style)} is not shaped`);
+    if (parameter.in === 'query' && parameter.style !== undefined && parameter.style !== 'form') problems.push(`${where}: style ${String(parameter.style)} is not shaped (declare filter[x] parameters one by one)`);
+    if (parameter.in === 'query' && (schema?.type === 'object' || (Array.isArray(schema?.type) && schema.type.includes('object')))) problems.push(`${where}: object query parameters are not shaped`);
     if (parameter.in === 'query' && (schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array')))) problems.push(`${where}: array query parameters are not shaped`);
     if (parameter.in === 'header' && schema?.type !== 'string') problems.push(`${where}: header parameters must be strings`);
     if (parameter.in === 'path' && parameter.style !== undefined && parameter.style !== 'simple') problems.push(`${where}: style ${String(parameter.style)} is not shaped`);

@@ -1,6 +1,6 @@
 // Turns Ajv errors from openapi-backend into Laravel 8's English validation messages, keyed the way
 // Laravel keys them: body fields by name, query parameters by name with nesting as dots
-// (`filter.created_at_between`), underscores shown as spaces in the sentence.
+// (`filter[created_at_between]` is `filter.created_at_between`), underscores shown as spaces in the sentence.
 import type { ErrorObject } from 'ajv';
 import type { FieldErrors } from '../domain/rules.js';
 
@@ -41,6 +41,11 @@ function formatMessage(attribute: string, format: string): string {
   }
 }
 
+/** `filter[status]` as Laravel names it in errors: `filter.status`. */
+function laravelQueryKey(key: string): string {
+  return key.replace(/\[([^\][]*)\]/g, '.$1');
+}
+
 /** Where in the request an error sits, as a Laravel field key; null for the whole body. */
 function fieldOf(error: ErrorObject): string | null {
   const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -49,6 +54,7 @@ function fieldOf(error: ErrorObject): string | null {
   if (error.keyword === 'additionalProperties') rest.push(String(error.params.additionalProperty));
   if (location === 'header') return rest[0]?.toLowerCase().replace(/-/g, '_') ?? null;
   if (location !== 'requestBody' && location !== 'query' && location !== 'path') return null;
+  if (location === 'query') return rest.length ? rest.map(laravelQueryKey).join('.') : null;
   return rest.length ? rest.join('.') : null;
 }
 

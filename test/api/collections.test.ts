@@ -83,16 +83,18 @@ async function payMany(link: OpenPaymentLink, inputs: PaymentInput[]): Promise<P
 const asCollection = (row: PaymentRow) => ({ _id: row._id, amount: row.amount / 100, payer_name: row.payer_name, payer_email: row.payer_email, created_at: row.created_at });
 
 type Filter = { limit?: number; created_at_between?: string };
+/** The filters as the spec names the query parameters: `filter[limit]`, `filter[created_at_between]`. */
+const asQuery = (filter: Filter) => Object.fromEntries(Object.entries(filter).map(([name, value]) => [`filter[${name}]`, value]));
 
 function total(id: string, filter?: Filter, tenant: Tenant = t.a) {
   return tenant.client.GET('/open-payment-links/{open_payment_link_id}/total-collection', {
-    params: { path: { open_payment_link_id: id }, ...(filter && { query: { filter } }) },
+    params: { path: { open_payment_link_id: id }, ...(filter && { query: asQuery(filter) }) },
   });
 }
 
 function top(id: string, filter?: Filter, tenant: Tenant = t.a) {
   return tenant.client.GET('/open-payment-links/{open_payment_link_id}/top-collection', {
-    params: { path: { open_payment_link_id: id }, ...(filter && { query: { filter } }) },
+    params: { path: { open_payment_link_id: id }, ...(filter && { query: asQuery(filter) }) },
   });
 }
 

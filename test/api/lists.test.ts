@@ -372,7 +372,8 @@ describe.each([
     ['constructor=1', { constructor: ['The constructor field is prohibited.'] }],
     ['toString=x&per_page=5', { toString: ['The toString field is prohibited.'] }],
     ['filter[hasOwnProperty]=y', { 'filter.hasOwnProperty': ['The filter.hasOwnProperty field is prohibited.'] }],
-    ['__proto__[status]=Paid', JSON.parse('{"__proto__": ["The   proto   field is prohibited."]}') as Record<string, string[]>],
+    ['__proto__[status]=Paid', { '__proto__.status': ['The   proto  .status field is prohibited.'] }],
+    ['__proto__=Paid', JSON.parse('{"__proto__": ["The   proto   field is prohibited."]}') as Record<string, string[]>],
     ['filter[__proto__]=x', { 'filter.__proto__': ['The filter.  proto   field is prohibited.'] }],
   ])('rejects %s, named after an Object.prototype member, like any unknown parameter', async (query, errors) => {
     const tenant = await freshTenant();

@@ -428,7 +428,7 @@ describe('DELETE /open-payment-links/{id}', () => {
     const kept = await created({ ...minimal, reference });
     const gone = await created({ ...minimal, reference });
     await del(gone._id);
-    const { data } = await t.a.client.GET('/open-payment-links', { params: { query: { filter: { reference } } } });
+    const { data } = await t.a.client.GET('/open-payment-links', { params: { query: { 'filter[reference]': reference } } });
     expect(data!.data.total).toBe(1);
     expect(data!.data.data.map((l) => l._id)).toEqual([kept._id]);
   });
@@ -452,7 +452,7 @@ describe('GET /open-payment-links', () => {
     const first = await created({ ...minimal, reference });
     const second = await created({ ...minimal, reference });
     await t.b.client.POST('/open-payment-links', { body: { ...minimal, reference } });
-    const { response, data } = await t.a.client.GET('/open-payment-links', { params: { query: { filter: { reference } } } });
+    const { response, data } = await t.a.client.GET('/open-payment-links', { params: { query: { 'filter[reference]': reference } } });
     expect(response.status).toBe(200);
     expect(data!.data).toMatchObject({ current_page: 1, from: 1, to: 2, total: 2, per_page: 15, last_page: 1, next_page_url: null, prev_page_url: null });
     expect(data!.data.data).toEqual([second, first]);

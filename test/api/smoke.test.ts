@@ -16,7 +16,7 @@ describe('smoke', () => {
     expect(read.data?.data.amount).toBe(1000);
     const other = await t.b.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: id } } });
     expect(other.response.status).toBe(404);
-    const list = await t.a.client.GET('/payment-links', { params: { query: { per_page: 1, filter: { status: 'Active' } } } });
+    const list = await t.a.client.GET('/payment-links', { params: { query: { per_page: 1, 'filter[status]': 'Active' } } });
     expect(list.data?.data.total).toBe(1);
     const invalid = await t.a.client.POST('/payment-links', { body: {} as never });
     expect(invalid.response.status).toBe(422);

@@ -44,7 +44,7 @@ async function readAsA(ids: Records) {
   const paymentLink = await c.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: ids.paymentLink } } });
   const openLink = await c.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: ids.openLink } } });
   const token = await c.GET('/tokenizations/{token_id}', { params: { path: { token_id: ids.token } } });
-  const total = await c.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: ids.openLink }, query: { filter: { limit: 100 } } } });
+  const total = await c.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: ids.openLink }, query: { 'filter[limit]': 100 } } });
   const top = await c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: ids.openLink } } });
   const paymentLinks = await c.GET('/payment-links', { params: { query: { per_page: 100 } } });
   const openLinks = await c.GET('/open-payment-links', { params: { query: { per_page: 100 } } });
@@ -82,13 +82,13 @@ const byId: [string, keyof Records, Call][] = [
   [
     'GET /open-payment-links/{id}/total-collection?filter[...]',
     'openLink',
-    (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: id }, query: { filter: { limit: 100, created_at_between: '2000-01-01,2100-12-31' } } } }),
+    (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: id }, query: { 'filter[limit]': 100, 'filter[created_at_between]': '2000-01-01,2100-12-31' } } }),
   ],
   ['GET /open-payment-links/{id}/top-collection', 'openLink', (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: id } } })],
   [
     'GET /open-payment-links/{id}/top-collection?filter[limit]',
     'openLink',
-    (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: id }, query: { filter: { limit: 100 } } } }),
+    (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: id }, query: { 'filter[limit]': 100 } } }),
   ],
   ['GET /tokenizations/{id}', 'token', (c, id) => c.GET('/tokenizations/{token_id}', { params: { path: { token_id: id } } })],
 ];
@@ -192,22 +192,22 @@ describe('lists', () => {
   });
 
   it("filtering by the other business's reference, e-mail or status finds nothing of theirs", async () => {
-    const byReference = await t.b.client.GET('/payment-links', { params: { query: { filter: { reference: 'REF-a' } } } });
+    const byReference = await t.b.client.GET('/payment-links', { params: { query: { 'filter[reference]': 'REF-a' } } });
     expect(byReference.data?.data.total).toBe(0);
-    const byReference2 = await t.b.client.GET('/payment-links', { params: { query: { filter: { reference_2: 'R2-a' } } } });
+    const byReference2 = await t.b.client.GET('/payment-links', { params: { query: { 'filter[reference_2]': 'R2-a' } } });
     expect(byReference2.data?.data.total).toBe(0);
-    const byEmail = await t.b.client.GET('/payment-links', { params: { query: { filter: { email: 'payer-a@example.com' } } } });
+    const byEmail = await t.b.client.GET('/payment-links', { params: { query: { 'filter[email]': 'payer-a@example.com' } } });
     expect(byEmail.data?.data.total).toBe(0);
-    const openByReference = await t.b.client.GET('/open-payment-links', { params: { query: { filter: { reference: 'REF-a' } } } });
+    const openByReference = await t.b.client.GET('/open-payment-links', { params: { query: { 'filter[reference]': 'REF-a' } } });
     expect(openByReference.data?.data.total).toBe(0);
-    const active = await t.b.client.GET('/payment-links', { params: { query: { per_page: 100, filter: { status: 'Active' } } } });
+    const active = await t.b.client.GET('/payment-links', { params: { query: { per_page: 100, 'filter[status]': 'Active' } } });
     expect(active.data?.data.data.map((l) => l._id)).not.toContain(a.paymentLink);
-    const activeOpen = await t.b.client.GET('/open-payment-links', { params: { query: { per_page: 100, filter: { status: true } } } });
+    const activeOpen = await t.b.client.GET('/open-payment-links', { params: { query: { per_page: 100, 'filter[status]': true } } });
     expect(activeOpen.data?.data.data.map((l) => l._id)).not.toContain(a.openLink);
     // The same filters do find A's own records for A.
-    const own = await t.a.client.GET('/payment-links', { params: { query: { filter: { reference: 'REF-a' } } } });
+    const own = await t.a.client.GET('/payment-links', { params: { query: { 'filter[reference]': 'REF-a' } } });
     expect(own.data?.data.data.map((l) => l._id)).toEqual([a.paymentLink]);
-    const ownOpen = await t.a.client.GET('/open-payment-links', { params: { query: { filter: { reference: 'REF-a' } } } });
+    const ownOpen = await t.a.client.GET('/open-payment-links', { params: { query: { 'filter[reference]': 'REF-a' } } });
     expect(ownOpen.data?.data.data.map((l) => l._id)).toEqual([a.openLink]);
   });
 
@@ -301,7 +301,7 @@ describe("a deleted record of A is 404 for A and B alike", () => {
       const openLinks = await tenant().client.GET('/open-payment-links', { params: { query: { per_page: 100 } } });
       expect(paymentLinks.data!.data.data.map((l) => l._id)).not.toContain(deleted.paymentLink);
       expect(openLinks.data!.data.data.map((l) => l._id)).not.toContain(deleted.openLink);
-      const byReference = await tenant().client.GET('/payment-links', { params: { query: { filter: { reference: 'REF-deleted' } } } });
+      const byReference = await tenant().client.GET('/payment-links', { params: { query: { 'filter[reference]': 'REF-deleted' } } });
       expect(byReference.data?.data.total).toBe(0);
     });
   });

@@ -185,7 +185,7 @@ describe('open link page', () => {
       expect(new URL(paid.location!).searchParams.get('payment_link_id')).toBe(link._id);
     }
     const total = await t.a.client.GET('/open-payment-links/{open_payment_link_id}/total-collection', {
-      params: { path: { open_payment_link_id: link._id }, query: { filter: { limit: 10 } } },
+      params: { path: { open_payment_link_id: link._id }, query: { 'filter[limit]': 10 } },
     });
     expect(total.data?.data).toMatchObject({ total_amount: 125.5, total_count: 2 });
     expect(total.data?.data.collections?.map((c) => c.payer_name)).toEqual(['Siti', 'Ali']);

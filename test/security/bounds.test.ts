@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertConforms } from '../support/contract.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { api, oneOfEach } from './fixture.js';
-import { apiPath, loadSpec, propertiesOf, queryString, resourceOf, types, type Schema, type Spec, type SpecOperation } from './spec.js';
+import { apiPath, filtersOf, loadSpec, propertiesOf, queryString, resourceOf, types, type Schema, type Spec, type SpecOperation } from './spec.js';
 
 const MiB = 1024 * 1024;
 const VALIDATION = 'The given data was invalid.';
@@ -59,10 +59,9 @@ describe('numeric query bounds', () => {
   const bounds = (): Bound[] =>
     spec.operations.flatMap((operation) =>
       operation.query.flatMap((parameter): Bound[] => {
-        if (types(parameter.schema).includes('integer')) return [{ operation, name: parameter.name, errorKey: parameter.name, query: (v) => ({ [parameter.name]: v }), schema: parameter.schema }];
-        return Object.entries(propertiesOf(parameter.schema))
-          .filter(([, schema]) => types(schema).includes('integer'))
-          .map(([property, schema]) => ({ operation, name: `${parameter.name}[${property}]`, errorKey: `${parameter.name}.${property}`, query: (v) => ({ [parameter.name]: { [property]: v } }), schema }));
+        if (!types(parameter.schema).includes('integer')) return [];
+        const errorKey = filtersOf(operation).find((filter) => filter.name === parameter.name)?.errorKey ?? parameter.name;
+        return [{ operation, name: parameter.name, errorKey, query: (v) => ({ [parameter.name]: v }), schema: parameter.schema }];
       }),
     );
 
@@ -169,17 +168,15 @@ describe('string lengths', () => {
   it('text filters in the query are bounded too', async () => {
     let checked = 0;
     for (const operation of spec.operations) {
-      for (const parameter of operation.query) {
-        for (const [property, schema] of Object.entries(propertiesOf(parameter.schema))) {
-          if (typeof schema.maxLength !== 'number') continue;
-          checked += 1;
-          const value = (length: number) => (property === 'email' ? `${'a'.repeat(length - 12)}@example.com` : 'x'.repeat(length));
-          const fits = await call(operation, { query: queryString({ [parameter.name]: { [property]: value(schema.maxLength) } }) });
-          expect(fits.status, `${operation.operationId} ${parameter.name}[${property}]`).toBe(200);
-          const over = await call(operation, { query: queryString({ [parameter.name]: { [property]: value(schema.maxLength + 1) } }) });
-          expect(over.status).toBe(422);
-          expect(errorsOf(over)).toEqual({ [`${parameter.name}.${property}`]: [`The ${parameter.name}.${label(property)} must not be greater than ${schema.maxLength} characters.`] });
-        }
+      for (const { name, member, errorKey, schema } of filtersOf(operation)) {
+        if (typeof schema.maxLength !== 'number') continue;
+        checked += 1;
+        const value = (length: number) => (member === 'email' ? `${'a'.repeat(length - 12)}@example.com` : 'x'.repeat(length));
+        const fits = await call(operation, { query: queryString({ [name]: value(schema.maxLength) }) });
+        expect(fits.status, `${operation.operationId} ${name}`).toBe(200);
+        const over = await call(operation, { query: queryString({ [name]: value(schema.maxLength + 1) }) });
+        expect(over.status).toBe(422);
+        expect(errorsOf(over)).toEqual({ [errorKey]: [`The filter.${label(member)} must not be greater than ${schema.maxLength} characters.`] });
       }
     }
     expect(checked).toBeGreaterThan(0);

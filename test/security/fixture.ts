@@ -121,11 +121,9 @@ export function allIdsOf(records: TenantRecords): string[] {
   return [...records.ids.paymentLink, ...records.ids.openLink, ...records.ids.token, ...records.tokenValues, ...records.paymentIds];
 }
 
-/** The largest value a query parameter (or deepObject property) allows, e.g. per_page or filter[limit]. */
-function maximumOf(operation: SpecOperation, name: string, property?: string): number | undefined {
-  const parameter = operation.query.find((p) => p.name === name);
-  if (!parameter) return undefined;
-  return property ? propertiesOf(parameter.schema)[property]?.maximum : parameter.schema.maximum;
+/** The largest value a query parameter allows, e.g. per_page or filter[limit]. */
+function maximumOf(operation: SpecOperation, name: string): number | undefined {
+  return operation.query.find((p) => p.name === name)?.schema.maximum;
 }
 
 /**
@@ -159,7 +157,7 @@ export async function apiView(t: TestService, tenant: Tenant, records: TenantRec
     if (operation.pathParams.length !== 1) throw new Error(`${operation.template}: several path parameters; extend apiView`);
     const kind = KIND_OF_PARAM[operation.pathParams[0]!];
     if (!kind) throw new Error(`${operation.template}: path parameter {${operation.pathParams[0]}} names no record kind known to fixture.ts`);
-    const limit = maximumOf(operation, 'filter', 'limit');
+    const limit = maximumOf(operation, 'filter[limit]');
     for (const id of records.ids[kind]) {
       reads.push(
         (async () => {

@@ -112,7 +112,7 @@ export function apiPath(template: string, values: Record<string, string>): strin
   })}`;
 }
 
-/** A query string in the spec's serialisation: deepObject parameters as `filter[name]=value`. */
+/** A query string; an object value `{filter: {limit: 5}}` is written as `filter[limit]=5`, the name the spec gives that parameter. */
 export function queryString(values: Record<string, unknown>): string {
   const parts: string[] = [];
   for (const [name, value] of Object.entries(values)) {
@@ -123,6 +123,24 @@ export function queryString(values: Record<string, unknown>): string {
     }
   }
   return parts.length ? `?${parts.join('&')}` : '';
+}
+
+export interface Filter {
+  /** As sent and declared: `filter[reference]`. */
+  name: string;
+  /** The filter's own name: `reference`. */
+  member: string;
+  /** As a 422 names it: `filter.reference`. */
+  errorKey: string;
+  schema: Schema;
+}
+
+/** The operation's `filter[...]` query parameters. */
+export function filtersOf(operation: SpecOperation): Filter[] {
+  return operation.query.flatMap((parameter) => {
+    const match = /^filter\[([^\][]+)\]$/.exec(parameter.name);
+    return match ? [{ name: parameter.name, member: match[1]!, errorKey: `filter.${match[1]!}`, schema: parameter.schema }] : [];
+  });
 }
 
 /** The properties of an object schema, through allOf. */
