@@ -955,7 +955,11 @@ export interface components {
          */
         PaymentLinkId: string;
         /**
-         * @description Page number, from 1. A page past the last is an empty page.
+         * @description Page number, from 1. A page past the last is an empty page. A list reaches its first 10000
+         *     records: the first record of a page must be among them (`(page - 1) * per_page < 10000`,
+         *     so at most page 667 at 15 per page, page 100 at 100 per page), beyond which the answer is a
+         *     422 saying how far the list reaches. Narrow a longer list with `filter[created_at_between]`,
+         *     or use `sort=created_at` to start from the oldest records.
          * @example 1
          */
         Page: number;
@@ -1225,7 +1229,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1. A page past the last is an empty page.
+                 * @description Page number, from 1. A page past the last is an empty page. A list reaches its first 10000
+                 *     records: the first record of a page must be among them (`(page - 1) * per_page < 10000`,
+                 *     so at most page 667 at 15 per page, page 100 at 100 per page), beyond which the answer is a
+                 *     422 saying how far the list reaches. Narrow a longer list with `filter[created_at_between]`,
+                 *     or use `sort=created_at` to start from the oldest records.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -1624,7 +1632,11 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1. A page past the last is an empty page.
+                 * @description Page number, from 1. A page past the last is an empty page. A list reaches its first 10000
+                 *     records: the first record of a page must be among them (`(page - 1) * per_page < 10000`,
+                 *     so at most page 667 at 15 per page, page 100 at 100 per page), beyond which the answer is a
+                 *     422 saying how far the list reaches. Narrow a longer list with `filter[created_at_between]`,
+                 *     or use `sort=created_at` to start from the oldest records.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];

@@ -1,7 +1,8 @@
+import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server.js';
 import type { RateLimitConfig } from './ratelimit/limiters.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
-import { DEFAULT_DATABASE_URL } from './store/database.js';
+import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
 
 export interface OutboxConfig {
   /** Off for API-only instances; some instance on the database must run a worker. */
@@ -21,6 +22,7 @@ export interface MailSettings {
 
 export interface Config {
   databaseUrl: string;
+  database: Required<DatabaseOptions>;
   port: number;
   host: string;
   /** Base of the URLs we hand out; defaults to the server's own address once it listens. */
@@ -36,6 +38,7 @@ export interface Config {
   /** How long a key lookup is reused: a revoked key keeps working at most this long. */
   apiKeyCacheMs: number;
   logLevel: LogLevel;
+  http: HttpTimeouts;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -87,6 +90,13 @@ function absoluteUrl(env: NodeJS.ProcessEnv, name: string, scheme: 'http' | 'smt
   return text.replace(/\/+$/, '');
 }
 
+function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
+  const headersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs, 100, 600_000);
+  const requestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs, 100, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS');
+  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs, 100, 600_000) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const leaseMs = integer(env, 'OUTBOX_LEASE_MS', DEFAULT_OUTBOX.leaseMs, 1_000, 3_600_000);
   const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_OUTBOX.webhookTimeoutMs, 100, 60_000);
@@ -98,6 +108,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (store === 'redis' && !redisUrl) throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
   return {
     databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    database: {
+      statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 100, 3_600_000),
+      poolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1_000),
+    },
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     publicUrl: absoluteUrl(env, 'PUBLIC_URL', 'http'),
@@ -128,5 +142,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxLatencyMs: integer(env, 'SANDBOX_LATENCY_MS', 0, 0, 60_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 60_000),
     logLevel: logLevel(env),
+    http: httpTimeouts(env),
   };
 }

@@ -15,7 +15,7 @@ import type { Handlers } from './http/operations.js';
 import type { RateLimiter } from '../shared/rate-limiter.js';
 import { createRateLimiter, type RateLimitConfig } from './ratelimit/limiters.js';
 import type { Scopes } from './http/routes.js';
-import { createHttpServer } from './http/server.js';
+import { DEFAULT_HTTP_TIMEOUTS, createHttpServer, type HttpTimeouts } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDeliverers } from './outbox/deliverers.js';
 import { createMailer, type Mailer } from './outbox/mailer.js';
@@ -23,7 +23,7 @@ import { OutboxWorker } from './outbox/worker.js';
 import { pageRoutes } from './pages/routes.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox.js';
-import { openDatabase, type Database } from './store/database.js';
+import { openDatabase, type Database, type DatabaseOptions } from './store/database.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './usecases/callers.js';
 import type { UseCaseContext } from './usecases/context.js';
@@ -31,6 +31,8 @@ import { runIdempotent } from './usecases/idempotency.js';
 
 export interface StartOptions {
   databaseUrl: string;
+  /** PostgreSQL's statement timeout and pool size. */
+  database?: DatabaseOptions;
   port: number;
   host: string;
   publicUrl?: string | undefined;
@@ -44,6 +46,8 @@ export interface StartOptions {
   migrateOnStart?: boolean;
   /** Structured logs; JSON lines on stdout at `info` unless given. */
   logger?: Logger;
+  /** How long clients have to send their requests. */
+  http?: Partial<HttpTimeouts>;
 }
 
 export interface RunningService {
@@ -85,12 +89,12 @@ function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
-  const db = openDatabase(options.databaseUrl);
+  const db = openDatabase(options.databaseUrl, options.database);
   try {
     if (options.migrateOnStart ?? true) await db.migrate();
     const logger = options.logger ?? createLogger();
     const contract = await loadContract();
-    const server = createHttpServer();
+    const server = createHttpServer({ ...DEFAULT_HTTP_TIMEOUTS, ...options.http });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => resolve());

@@ -19,7 +19,7 @@ import {
   type OpenPaymentLinkRecord,
 } from '../usecases/open-payment-links.js';
 import { ok } from './envelope.js';
-import { createdBetween, pageOf, pageRequest } from './listing.js';
+import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 
 type OpenPaymentLink = components['schemas']['OpenPaymentLink'];
 type OpenPaymentLinkCreate = components['schemas']['OpenPaymentLinkCreate'];
@@ -96,6 +96,8 @@ export const openPaymentLinkHandlers = {
   listOpenPaymentLinks: {
     async handle({ query, rawQuery, business }, ctx, respond) {
       const page = pageRequest(query);
+      const deep = pageTooDeep(page);
+      if (deep) return respond.with422(deep);
       const result = await listOpenPaymentLinks(
         ctx,
         business.id,

@@ -7,7 +7,7 @@ import type { SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
 import { createPaymentLink, deletePaymentLink, getPaymentLink, listPaymentLinks, updatePaymentLink, type PaymentLinkFields, type PaymentLinkRecord } from '../usecases/payment-links.js';
 import { ok } from './envelope.js';
-import { createdBetween, pageOf, pageRequest } from './listing.js';
+import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 
 type PaymentLink = components['schemas']['PaymentLink'];
 type PaymentLinkWrite = components['schemas']['PaymentLinkWrite'];
@@ -85,6 +85,8 @@ export const paymentLinkHandlers = {
   listPaymentLinks: {
     async handle({ query, rawQuery, business }, ctx, respond) {
       const page = pageRequest(query);
+      const deep = pageTooDeep(page);
+      if (deep) return respond.with422(deep);
       const result = await listPaymentLinks(
         ctx,
         business.id,

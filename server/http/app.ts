@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import Koa from 'koa';
 import type { Logger } from '../logger.js';
 import { DOCS_PATH, SPEC_PATH } from '../paths.js';
+import { hasUnreadBody } from './body.js';
 import type { Contract } from './contract.js';
 import { MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
 import type { CallerBusiness, Handlers } from './operations.js';
@@ -43,6 +44,8 @@ function errorMiddleware(): Koa.Middleware {
       if (response.status >= 500) (ctx.state.log as Logger).error({ err: error }, 'request failed');
       ctx.status = response.status;
       ctx.set(response.headers);
+      // Node would read an unread body to its end to keep the connection: however large it is.
+      if (hasUnreadBody(ctx)) ctx.set('Connection', 'close');
       ctx.body = response.body;
     }
   };

@@ -5,6 +5,7 @@
 // the handler, under an Idempotency-Key when the request carries one.
 import Router from '@koa/router';
 import type Koa from 'koa';
+import { laravelInput } from '../domain/input.js';
 import type { FieldErrors } from '../domain/rules.js';
 import { readJsonBody } from './body.js';
 import { API_ROOT, type Contract, type ContractOperation, type ShapedRequest } from './contract.js';
@@ -81,8 +82,8 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
     const bodyError = ctx.state.bodyError as HttpError | undefined;
     if (bodyError) throw bodyError;
 
-    const body = ctx.request.body;
-    const request = shapeRequest({ params: ctx.params, querystring: ctx.querystring, headers: ctx.headers, body, mediaType: ctx.request.type });
+    const body = laravelInput(ctx.request.body);
+    const request = shapeRequest({ params: ctx.params, querystring: ctx.querystring, headers: ctx.headers, body, mediaType: ctx.request.type.toLowerCase() });
     const errors = operation.validate(request);
     const ruleErrors = runRules(handler.rules, body);
     if (errors.length > 0 || Object.keys(ruleErrors).length > 0) {

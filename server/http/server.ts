@@ -24,8 +24,26 @@ export function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Dup
   );
 }
 
-export function createHttpServer(): Server {
-  const server = createServer();
+export interface HttpTimeouts {
+  /** How long a client has to send the request line and headers (slowloris). */
+  headersTimeoutMs: number;
+  /** How long a client has to send the whole request, body included. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept. */
+  keepAliveTimeoutMs: number;
+}
+
+/** Node's defaults give a client 60 s for its headers and 300 s for its request: far more than any API call needs. */
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
+
+export function createHttpServer(timeouts: HttpTimeouts = DEFAULT_HTTP_TIMEOUTS): Server {
+  const server = createServer({
+    headersTimeout: timeouts.headersTimeoutMs,
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    // Node looks for requests past their time this often (30 s by default, which would add to the limits).
+    connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(timeouts.headersTimeoutMs / 2))),
+  });
   server.on('clientError', answerMalformedRequest);
   return server;
 }

@@ -87,6 +87,10 @@ function messageFor(error: ErrorObject, attribute: string): string {
   }
 }
 
+function isRequiredField(field: string, bodySchema: unknown, error: ErrorObject): boolean {
+  return error.instancePath === `/requestBody/${field}` && ((bodySchema as SchemaLike | undefined)?.required ?? []).includes(field);
+}
+
 /** No body at all, or a body that is not a JSON object (`null`, `[]`, `3`). */
 function isWholeBodyMissing(error: ErrorObject): boolean {
   if (error.instancePath === '/requestBody') return error.keyword === 'type';
@@ -113,7 +117,10 @@ export function laravelErrors(errors: ErrorObject[], bodySchema?: unknown): Fiel
       }
       continue;
     }
-    const message = messageFor(error, attributeName(field));
+    // Laravel checks `required` before the type: a required field sent as null (or as "", which
+    // became null) is missing, not of the wrong type.
+    const nullRequired = error.keyword === 'type' && error.data === null && isRequiredField(field, bodySchema, error);
+    const message = nullRequired ? `The ${attributeName(field)} field is required.` : messageFor(error, attributeName(field));
     if (DECISIVE.has(error.keyword) || (error.keyword === 'minLength' && error.params.limit === 1)) {
       if (!decisive.has(field)) decisive.set(field, message);
     } else {

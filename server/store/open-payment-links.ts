@@ -3,7 +3,7 @@ import { OPEN_LINK_ACTIVE, OPEN_LINK_INACTIVE } from '../domain/statuses.js';
 import { newId } from '../domain/ids.js';
 import type { Executor } from './executor.js';
 import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pagination.js';
-import { liveCount } from './record-counts.js';
+import { dailyCount, liveCount } from './record-counts.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export interface OpenPaymentLinkFields {
@@ -79,8 +79,15 @@ export async function listOpenPaymentLinks(db: Executor, businessId: number, fil
   if (filters.reference !== undefined) query.where('reference', filters.reference);
   if (filters.reference_2 !== undefined) query.where('reference_2', filters.reference_2);
   whereCreatedBetween(query, filters.createdBetween);
-  const unfiltered = Object.values(filters).every((value) => value === undefined);
-  return fetchPage(db, query, page, toRecord, unfiltered ? await liveCount(db, businessId, 'open_payment_links') : undefined);
+  return fetchPage(db, query, page, toRecord, await knownTotal(db, businessId, filters));
+}
+
+/** The total of a list that its counts already know (see payment-links.ts). */
+async function knownTotal(db: Executor, businessId: number, filters: OpenPaymentLinkFilters): Promise<number | undefined> {
+  if (filters.reference !== undefined || filters.reference_2 !== undefined) return undefined;
+  if (filters.active === undefined && filters.createdBetween === undefined) return liveCount(db, businessId, 'open_payment_links');
+  const statuses = filters.active === undefined ? [OPEN_LINK_ACTIVE, OPEN_LINK_INACTIVE] : [filters.active ? OPEN_LINK_ACTIVE : OPEN_LINK_INACTIVE];
+  return dailyCount(db, businessId, 'open_payment_links', statuses.map(String), filters.createdBetween);
 }
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */

@@ -2,7 +2,7 @@ import type { DateRange } from '../domain/time.js';
 import { newId } from '../domain/ids.js';
 import type { Executor } from './executor.js';
 import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pagination.js';
-import { liveCount } from './record-counts.js';
+import { dailyCount, liveCount } from './record-counts.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export type PaymentLinkStatus = 'Active' | 'Paid';
@@ -95,8 +95,20 @@ export async function listPaymentLinks(db: Executor, businessId: number, filters
   if (filters.reference_2 !== undefined) query.where('reference_2', filters.reference_2);
   if (filters.email !== undefined) query.where('email', filters.email);
   whereCreatedBetween(query, filters.createdBetween);
-  const unfiltered = Object.values(filters).every((value) => value === undefined);
-  return fetchPage(db, query, page, toRecord, unfiltered ? await liveCount(db, businessId, 'payment_links') : undefined);
+  return fetchPage(db, query, page, toRecord, await knownTotal(db, businessId, filters));
+}
+
+const STATUSES: PaymentLinkStatus[] = ['Active', 'Paid'];
+
+/**
+ * The total of a list that its counts already know: unfiltered, or filtered by status and dates only
+ * (filters that can match most of a business's links). Text filters are selective: their matches
+ * are counted through their own indexes.
+ */
+async function knownTotal(db: Executor, businessId: number, filters: PaymentLinkFilters): Promise<number | undefined> {
+  if (filters.reference !== undefined || filters.reference_2 !== undefined || filters.email !== undefined) return undefined;
+  if (filters.status === undefined && filters.createdBetween === undefined) return liveCount(db, businessId, 'payment_links');
+  return dailyCount(db, businessId, 'payment_links', filters.status === undefined ? STATUSES : [filters.status], filters.createdBetween);
 }
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */

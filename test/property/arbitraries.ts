@@ -91,6 +91,18 @@ const UNITS = {
 };
 
 /** Text of `min..max` code points matching the schema's pattern (checked per character, then whole). */
+/** PHP's trim() without NUL, as the service applies it to request bodies (written apart from the server's code). */
+export function laravelTrim(text: string): string {
+  const edge = new Set([' ', '\t', '\n', '\r', '\v']);
+  const chars = [...text];
+  while (chars.length > 0 && edge.has(chars[0]!)) chars.shift();
+  while (chars.length > 0 && edge.has(chars.at(-1)!)) chars.pop();
+  return chars.join('');
+}
+
+/** Characters as Laravel (and Ajv's maxLength) count them: code points, not UTF-16 units. */
+const length = (text: string) => [...text].length;
+
 function textOf(schema: Schema, min: number, max: number): fc.Arbitrary<string> {
   const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern, 'u');
   const allowed = (text: string) => pattern === undefined || pattern.test(text);
@@ -235,11 +247,14 @@ function textModel(schema: Schema): FieldModel {
   const max = schema.maxLength;
   if (max === undefined) throw new Error('a text field without maxLength: the contract promises sensible maximums');
   const invalid: Record<string, fc.Arbitrary<unknown>> = {
+    // Still too long once trimmed.
     'too-long': fc
       .tuple(textOf(schema, max + 1, max + 20), fc.boolean())
-      .map(([text, astral]) => (astral ? EMOJI.repeat(max + 1) : text)),
+      .map(([text, astral]) => (astral ? EMOJI.repeat(max + 1) : text))
+      .filter((text) => length(laravelTrim(text)) > max),
   };
-  if (min > 0) invalid.empty = fc.constant('');
+  // Blank is missing: trimmed to "", then null (Laravel's middleware).
+  if (min > 0) invalid.empty = fc.constantFrom('', '   ', '\t\n');
   if (schema.pattern !== undefined) {
     const pattern = new RegExp(schema.pattern, 'u');
     // The text pattern's documented meaning: NUL and lone surrogates are refused.
@@ -248,7 +263,8 @@ function textModel(schema: Schema): FieldModel {
     invalid.unicode = insertInto(textOf(schema, 0, max - 1), fc.constantFrom('\uD800', '\uDBFF', '\uDC00', '\uDFFF'));
   }
   // `max` emoji are `2 * max` UTF-16 units but `max` characters: valid, as Laravel counts characters.
-  const valid = fc.oneof({ arbitrary: textOf(schema, min, max), weight: 19 }, { arbitrary: fc.constant(EMOJI.repeat(max)), weight: 1 });
+  // Valid once trimmed, as the service reads it (a required text must keep a character).
+  const valid = fc.oneof({ arbitrary: textOf(schema, min, max), weight: 19 }, { arbitrary: fc.constant(EMOJI.repeat(max)), weight: 1 }).filter((text) => length(laravelTrim(text)) >= min);
   return { valid, invalid };
 }
 
@@ -441,7 +457,10 @@ export function bodyModel(schema: Schema): BodyModel {
     if (required.includes(name)) mutations.push({ field: name, kind: 'missing', value: fc.constant(MISSING) });
     if (!types.includes('null')) mutations.push({ field: name, kind: 'null', value: fc.constant(null) });
     mutations.push({ field: name, kind: 'type', value: wrongTypes(types) });
-    for (const [kind, value] of Object.entries(models[name]!.invalid)) mutations.push({ field: name, kind, value });
+    // Laravel's middleware runs first: a value it changes (trimmed, or "" made null) is only still
+    // invalid when the field is required and nothing is left of it.
+    const stillInvalid = (value: unknown) => typeof value !== 'string' || (value !== '' && laravelTrim(value) === value) || (required.includes(name) && laravelTrim(value) === '');
+    for (const [kind, value] of Object.entries(models[name]!.invalid)) mutations.push({ field: name, kind, value: value.filter(stillInvalid) });
   }
   return { schema, fields: Object.keys(properties), required, nullable, valid, mutations };
 }
@@ -519,7 +538,9 @@ export function expectedRecord(model: BodyModel, response: Schema, body: Body): 
   for (const name of model.fields) {
     const schema = response.properties?.[name];
     if (!schema) continue;
-    const value = body[name];
+    const raw = body[name];
+    // Laravel's middleware: strings trimmed, empty ones null.
+    const value = typeof raw === 'string' ? laravelTrim(raw) || null : raw;
     if (value === undefined || value === null) expected[name] = null;
     else if (typeof value === 'string' && (typesOf(schema).includes('number') || typesOf(schema).includes('integer'))) expected[name] = Number(value);
     else expected[name] = value;

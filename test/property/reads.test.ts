@@ -236,17 +236,23 @@ describe.each([
 ] as const)('%s', (_, { op, rows }) => {
   it('a valid query gives exactly the page that the filters, sort and page maths predict', { timeout: 300_000 }, async () => {
     // How often the generated queries did something worth checking, so weak generators show up.
-    const stats = { narrowed: 0, laterPage: 0 };
+    const stats = { narrowed: 0, laterPage: 0, pastWindow: 0 };
     await holds(
       `valid query ${op.path}`,
       fc.tuple(validPairs(op, LIST_POOLS, 4), fc.boolean()),
       async ([pairs, rawBrackets]) => {
         const query = queryString(pairs, rawBrackets);
         const reply = await send(a, 'GET', `${op.path}${query}`);
-        expect(reply.status, `${query}: ${reply.text}`).toBe(200);
         const params = new Map(pairs);
         const page = Number(params.get('page') ?? 1);
         const perPage = Number(params.get('per_page') ?? 15);
+        // A list reaches its first 10000 records (openapi.yaml, Page).
+        if ((page - 1) * perPage >= 10_000) {
+          expect(Object.keys(validationErrors(reply, query))).toEqual(['page']);
+          stats.pastWindow += 1;
+          return;
+        }
+        expect(reply.status, `${query}: ${reply.text}`).toBe(200);
         const selected = rows()
           .filter((record) => pairs.every(([key, value]) => matches(record, key, value)))
           .sort(byCreatedAt);

@@ -37,6 +37,7 @@ export interface TestService {
 }
 
 export interface TestServiceOptions {
+  http?: StartOptions['http'];
   publicUrl?: string;
   mail?: StartOptions['mail'];
   outbox?: StartOptions['outbox'];
@@ -64,6 +65,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     apiKeyCacheMs: options.apiKeyCacheMs ?? 0,
     logger: options.logger ?? silentLogger(),
     provider: options.provider,
+    http: options.http,
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {

@@ -23,7 +23,7 @@ const ALLOWED: Record<string, string[]> = {
   pages: ['usecases', 'payments', 'domain', 'shared'],
   logger: [],
   paths: [],
-  config: ['logger', 'outbox', 'ratelimit', 'store'],
+  config: ['logger', 'outbox', 'ratelimit', 'store', 'http'],
 };
 const COMPOSITION = new Set(['start', 'main']);
 

@@ -117,7 +117,10 @@ describe('laravelErrors: one keyword, one Laravel text', () => {
 
   it('type integer: "must be an integer."', () => {
     expect(forBody({ amount: true })).toEqual({ amount: ['The amount must be an integer.'] });
-    expect(forBody({ amount: null })).toEqual({ amount: ['The amount must be an integer.'] });
+    // Laravel checks `required` first and stops there: a required field sent as null is missing.
+    expect(forBody({ amount: null })).toEqual({ amount: ['The amount field is required.'] });
+    expect(forBody({ title: null })).toEqual({ title: ['The title field is required.'] });
+    expect(forBody({ description: 5 })).toEqual({ description: ['The description must be a string.'] });
     expect(forQuery({ per_page: 'ten' })).toEqual({ per_page: ['The per page must be an integer.'] });
   });
 
