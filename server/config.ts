@@ -1,6 +1,8 @@
 import type { RateLimitConfig } from './http/rate-limit.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
+import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.js';
+import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
 import { DEFAULT_DATABASE_URL } from './store/db.js';
 
 export interface OutboxConfig {
@@ -36,6 +38,8 @@ export interface Config {
   /** How long a key lookup is reused: a revoked key keeps working at most this long. */
   apiKeyCacheMs: number;
   logLevel: LogLevel;
+  /** The master key that seals webhook keys at rest (see server/secrets/key-source.ts). */
+  secrets: SecretsSettings;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -87,6 +91,21 @@ function absoluteUrl(env: NodeJS.ProcessEnv, name: string, scheme: 'http' | 'smt
   return text.replace(/\/+$/, '');
 }
 
+function secrets(env: NodeJS.ProcessEnv, databaseUrl: string): SecretsSettings {
+  const text = env.SECRETS_KEY;
+  let key: MasterKey | undefined;
+  if (text) {
+    try {
+      key = new MasterKey(parseMasterKey(text));
+    } catch (error) {
+      if (error instanceof MasterKeyFormatError) throw new ConfigError(`SECRETS_KEY ${error.message}`);
+      throw error;
+    }
+  }
+  if (!key && /^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError(POSTGRES_NEEDS_KEY);
+  return { key, keyFile: env.SECRETS_KEY_FILE || undefined };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const leaseMs = integer(env, 'OUTBOX_LEASE_MS', DEFAULT_OUTBOX.leaseMs, 1_000, 3_600_000);
   const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_OUTBOX.webhookTimeoutMs, 100, 60_000);
@@ -96,8 +115,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${JSON.stringify(redisUrl)}`);
   if (store === 'redis' && !redisUrl) throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
   return {
-    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    databaseUrl,
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
     publicUrl: absoluteUrl(env, 'PUBLIC_URL', 'http'),
@@ -128,5 +148,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxLatencyMs: integer(env, 'SANDBOX_LATENCY_MS', 0, 0, 60_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 60_000),
     logLevel: logLevel(env),
+    secrets: secrets(env, databaseUrl),
   };
 }

@@ -12,6 +12,9 @@ import { createMailer, type Mailer } from './outbox/mailer.js';
 import { OutboxWorker } from './outbox/worker.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox.js';
+import { loadMasterKey, type SecretsSettings } from './secrets/key-source.js';
+import type { MasterKey } from './secrets/master-key.js';
+import { sealLegacyWebhookSecrets } from './store/businesses.js';
 import { connect, type Db } from './store/db.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { migrateLatest } from './store/migrate.js';
@@ -32,6 +35,8 @@ export interface StartOptions {
   migrateOnStart?: boolean;
   /** Structured logs; JSON lines on stdout at `info` unless given. */
   logger?: Logger;
+  /** SECRETS_KEY, or the key file (next to the SQLite file unless named); required on PostgreSQL. */
+  secrets?: SecretsSettings;
 }
 
 export interface RunningService {
@@ -43,6 +48,8 @@ export interface RunningService {
   logger: Logger;
   mailer: Mailer;
   limiter: RateLimiter;
+  /** Seals secrets at rest and derives purpose keys (server/secrets/). */
+  secretsKey: MasterKey;
   /** Present when this instance delivers the outbox. */
   worker: OutboxWorker | undefined;
   /**
@@ -76,8 +83,13 @@ export function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Dup
 export async function startService(options: StartOptions): Promise<RunningService> {
   const db = connect(options.databaseUrl);
   try {
-    if (options.migrateOnStart ?? true) await migrateLatest(db);
     const logger = options.logger ?? createLogger();
+    const secrets = loadMasterKey(options.databaseUrl, options.secrets);
+    if (secrets.created) logger.warn({ file: secrets.file, key_id: secrets.key.id }, `created the secrets key file ${secrets.file}: back it up with the database, which cannot give up its webhook keys without it`);
+    if (secrets.looseMode) logger.warn({ file: secrets.file }, `the secrets key file ${secrets.file} can be read by other users: chmod 600 it`);
+    if (options.migrateOnStart ?? true) await migrateLatest(db);
+    const sealed = await sealLegacyWebhookSecrets(db, secrets.key);
+    if (sealed > 0) logger.info({ sealed, key_id: secrets.key.id }, `sealed ${sealed} webhook key(s) stored in clear by an earlier version`);
     const server = createServer();
     server.on('clientError', answerMalformedRequest);
     await new Promise<void>((resolve, reject) => {
@@ -90,7 +102,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const publicUrl = options.publicUrl ?? url;
     const outboxConfig = { ...DEFAULT_OUTBOX, ...options.outbox };
     const mailer = createMailer({ smtpUrl: undefined, from: 'Payment Collection Service <no-reply@localhost>', mailDir: './data/mail', ...options.mail });
-    const deliverers = createDeliverers(db, mailer, { webhookTimeoutMs: outboxConfig.webhookTimeoutMs, serviceUrls: [url, publicUrl] });
+    const deliverers = createDeliverers(db, mailer, { webhookTimeoutMs: outboxConfig.webhookTimeoutMs, serviceUrls: [url, publicUrl], secretsKey: secrets.key });
     const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, logger }) : undefined;
     const limiter = createRateLimiter(db, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
     let draining = false;
@@ -117,6 +129,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       logger,
       mailer,
       limiter,
+      secretsKey: secrets.key,
       worker,
       async close() {
         draining = true;

@@ -10,6 +10,7 @@ import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness, type Business } from '../../server/store/businesses.js';
 import { conformance } from './contract.js';
 import { createTestDatabase } from './database.js';
+import { secretsSettings } from './secrets.js';
 
 export interface Tenant {
   business: Business;
@@ -60,6 +61,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     apiKeyCacheMs: options.apiKeyCacheMs ?? 0,
     logger: options.logger ?? silentLogger(),
     provider: options.provider,
+    secrets: secretsSettings(database.url),
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {
