@@ -85,7 +85,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   try {
     const logger = options.logger ?? createLogger();
     const secrets = loadMasterKey(options.databaseUrl, options.secrets);
-    if (secrets.created) logger.warn({ file: secrets.file, key_id: secrets.key.id }, `created the secrets key file ${secrets.file}: back it up with the database, which cannot give up its webhook keys without it`);
+    if (secrets.created) logger.warn({ file: secrets.file, key_id: secrets.key.id }, `created the secrets key file ${secrets.file}: back it up with the database, whose webhook keys cannot be opened without it`);
     if (secrets.looseMode) logger.warn({ file: secrets.file }, `the secrets key file ${secrets.file} can be read by other users: chmod 600 it`);
     if (options.migrateOnStart ?? true) await migrateLatest(db);
     const sealed = await sealLegacyWebhookSecrets(db, secrets.key);
