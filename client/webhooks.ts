@@ -1,8 +1,9 @@
 // Verifying the service's webhooks in a receiver. Two signatures travel with every event:
 //  - Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature), checked with the
 //    standardwebhooks library, which also rejects timestamps more than 5 minutes off;
-//  - `data.hash`: lowercase hex HMAC-SHA256, keyed with the signature key, over the signature key
-//    followed by every other `data` value in order (null as empty text).
+//  - `data.hash`, the seed's legacy signature: lowercase hex HMAC-SHA256, keyed with the signature
+//    key, over the signature key followed by every other `data` value in order (null as empty text),
+//    with no separators and no timestamp, so on its own it cannot tell a replay from the original.
 import { timingSafeEqual } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { components } from '../generated/openapi.js';
@@ -27,7 +28,8 @@ function headerRecord(headers: HeaderBag): Record<string, string> {
 /**
  * Checks both signatures and the timestamp of a webhook request and returns the event. Pass the raw
  * body exactly as received (not re-serialised JSON). Throws WebhookVerificationError when anything
- * does not match.
+ * does not match. It remembers nothing: within the 5-minute window a request sent again passes, so
+ * the receiver drops a `webhook-id` it has already processed (README, Notifications).
  */
 export function verifyWebhook(rawBody: string | Buffer, headers: HeaderBag, signatureKey: string): WebhookEvent {
   const event = new Webhook(signatureKey).verify(rawBody, headerRecord(headers)) as WebhookEvent;

@@ -547,6 +547,13 @@ export interface components {
                 payment_message: string;
                 /** @enum {string} */
                 payment_method: "card";
+                /**
+                 * @description The legacy seed signature: lowercase hex HMAC-SHA256, keyed with the signature key, over
+                 *     the key followed by the other `data` values in order, with no separators and no
+                 *     timestamp. A captured request passes it forever, so it cannot stop replays: verify the
+                 *     Standard Webhooks headers (`webhook-signature`, `webhook-timestamp`) and drop repeated
+                 *     `webhook-id`s, as the Webhooks tag describes.
+                 */
                 hash: string;
             };
         };
@@ -561,6 +568,13 @@ export interface components {
                 card_brand: string;
                 card_last4: string;
                 activated_at: components["schemas"]["Timestamp"];
+                /**
+                 * @description The legacy seed signature: lowercase hex HMAC-SHA256, keyed with the signature key, over
+                 *     the key followed by the other `data` values in order, with no separators and no
+                 *     timestamp. A captured request passes it forever, so it cannot stop replays: verify the
+                 *     Standard Webhooks headers (`webhook-signature`, `webhook-timestamp`) and drop repeated
+                 *     `webhook-id`s, as the Webhooks tag describes.
+                 */
                 hash: string;
             };
         };

@@ -5,16 +5,20 @@
 //   set-webhook --business "<name>" --url <url> [--rotate]   prints the signature key alone on the last line
 //   set-webhook --business "<name>" --clear
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../server/config.js';
+import { ConfigError, loadConfig } from '../server/config.js';
 import { issueKey, listKeys, revokeKey } from '../server/store/api-keys.js';
 import { randomBytes } from 'node:crypto';
 import { findBusinessByName, findOrCreateBusiness, findWebhook, setWebhook } from '../server/store/businesses.js';
+import { sealLegacyWebhookSecrets } from '../server/store/seal-legacy-secrets.js';
+import { loadMasterKey, SecretsKeyError } from '../server/secrets/key-source.js';
+import type { MasterKey } from '../server/secrets/master-key.js';
+import { SecretUnreadableError } from '../server/secrets/seal.js';
 import { checkWebhookUrl } from '../server/outbox/webhook-client.js';
 import { openDatabase, type Database } from '../server/store/database.js';
 
 class UsageError extends Error {}
 
-const commands: Record<string, (db: Database, args: string[]) => Promise<void>> = {
+const commands: Record<string, (db: Database, args: string[], secretsKey: MasterKey) => Promise<void>> = {
   async 'create-key'(db, args) {
     const { values } = parseArgs({ args, options: { business: { type: 'string' } } });
     const name = values.business?.trim();
@@ -33,14 +37,14 @@ const commands: Record<string, (db: Database, args: string[]) => Promise<void>> 
     if (revoked === 0) throw new UsageError('no live key matches');
     console.log(`revoked ${revoked} key${revoked === 1 ? '' : 's'}`);
   },
-  async 'set-webhook'(db, args) {
+  async 'set-webhook'(db, args, secretsKey) {
     const { values } = parseArgs({ args, options: { business: { type: 'string' }, url: { type: 'string' }, rotate: { type: 'boolean' }, clear: { type: 'boolean' } } });
     const name = values.business?.trim();
     if (!name || (!values.url && !values.clear)) throw new UsageError('set-webhook needs --business "<name>" and --url <url> (or --clear)');
     const business = await findBusinessByName(db, name);
     if (!business) throw new UsageError(`no business named "${name}" (create-key creates one)`);
     if (values.clear) {
-      await setWebhook(db, business.id, null);
+      await setWebhook(db, business.id, null, secretsKey);
       console.log(`webhook cleared for "${business.name}"`);
       return;
     }
@@ -48,10 +52,10 @@ const commands: Record<string, (db: Database, args: string[]) => Promise<void>> 
     const serviceUrls = [config.publicUrl ?? `http://localhost:${config.port}`, `http://localhost:${config.port}`];
     const problem = checkWebhookUrl(values.url!, serviceUrls);
     if (problem) throw new UsageError(problem);
-    const existing = await findWebhook(db, business.id);
     // The key survives a change of URL, so receivers keep verifying; --rotate issues a new one.
-    const secret = existing && !values.rotate ? existing.secret : `whsec_${randomBytes(32).toString('base64')}`;
-    await setWebhook(db, business.id, { url: values.url!, secret });
+    const existing = values.rotate ? undefined : await keptWebhookKey(db, business.id, secretsKey);
+    const secret = existing ?? `whsec_${randomBytes(32).toString('base64')}`;
+    await setWebhook(db, business.id, { url: values.url!, secret }, secretsKey);
     console.error(`Webhook for "${business.name}" set to ${values.url}. Events are signed with this key:`);
     console.log(secret);
   },
@@ -62,16 +66,36 @@ const commands: Record<string, (db: Database, args: string[]) => Promise<void>> 
   },
 };
 
+async function keptWebhookKey(db: Database, businessId: number, secretsKey: MasterKey): Promise<string | undefined> {
+  try {
+    return (await findWebhook(db, businessId, secretsKey))?.secret;
+  } catch (error) {
+    if (!(error instanceof SecretUnreadableError)) throw error;
+    throw new UsageError(`the stored webhook key cannot be decrypted with the configured key: ${error.message}. Restore that key, or issue a new webhook key with --rotate`);
+  }
+}
+
 async function main([command = '', ...args]: string[]): Promise<number> {
   const run = commands[command];
   if (!run) {
     console.error(`usage: keys.ts <${Object.keys(commands).join('|')}> [options]`);
     return 2;
   }
-  const db = openDatabase(loadConfig().databaseUrl);
+  let config;
+  let secretsKey: MasterKey;
+  try {
+    config = loadConfig();
+    secretsKey = loadMasterKey(config.databaseUrl, config.secrets).key;
+  } catch (error) {
+    if (!(error instanceof ConfigError) && !(error instanceof SecretsKeyError)) throw error;
+    console.error(`${command}: configuration error: ${error.message}`);
+    return 2;
+  }
+  const db = openDatabase(config.databaseUrl, config.database);
   try {
     await db.migrate();
-    await run(db, args);
+    await sealLegacyWebhookSecrets(config.databaseUrl, secretsKey);
+    await run(db, args, secretsKey);
     return 0;
   } catch (error) {
     if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;

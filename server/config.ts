@@ -2,6 +2,8 @@ import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server.js';
 import type { RateLimitConfig } from './ratelimit/limiters.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
+import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.js';
+import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
 
 export interface OutboxConfig {
@@ -39,6 +41,8 @@ export interface Config {
   apiKeyCacheMs: number;
   logLevel: LogLevel;
   http: HttpTimeouts;
+  /** The master key that seals webhook keys at rest (see server/secrets/key-source.ts). */
+  secrets: SecretsSettings;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -97,6 +101,21 @@ function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
   return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs, 100, 600_000) };
 }
 
+function secrets(env: NodeJS.ProcessEnv, databaseUrl: string): SecretsSettings {
+  const text = env.SECRETS_KEY;
+  let key: MasterKey | undefined;
+  if (text) {
+    try {
+      key = new MasterKey(parseMasterKey(text));
+    } catch (error) {
+      if (error instanceof MasterKeyFormatError) throw new ConfigError(`SECRETS_KEY ${error.message}`);
+      throw error;
+    }
+  }
+  if (!key && /^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError(POSTGRES_NEEDS_KEY);
+  return { key, keyFile: env.SECRETS_KEY_FILE || undefined };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const leaseMs = integer(env, 'OUTBOX_LEASE_MS', DEFAULT_OUTBOX.leaseMs, 1_000, 3_600_000);
   const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_OUTBOX.webhookTimeoutMs, 100, 60_000);
@@ -106,8 +125,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${JSON.stringify(redisUrl)}`);
   if (store === 'redis' && !redisUrl) throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
   return {
-    databaseUrl: env.DATABASE_URL || DEFAULT_DATABASE_URL,
+    databaseUrl,
     database: {
       statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 100, 3_600_000),
       poolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1_000),
@@ -143,5 +163,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 60_000),
     logLevel: logLevel(env),
     http: httpTimeouts(env),
+    secrets: secrets(env, databaseUrl),
   };
 }

@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { SandboxProvider } from './payments/sandbox.js';
+import { SecretsKeyError } from './secrets/key-source.js';
 import { startService } from './start.js';
 import { issueKey } from './store/api-keys.js';
 import { countBusinesses, findOrCreateBusiness } from './store/businesses.js';
@@ -70,6 +71,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
+  console.error(error instanceof ConfigError || error instanceof SecretsKeyError ? `Configuration error: ${error.message}` : error);
   process.exit(1);
 });

@@ -24,6 +24,9 @@ import { pageRoutes } from './pages/routes.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/database.js';
+import { loadMasterKey, type SecretsSettings } from './secrets/key-source.js';
+import type { MasterKey } from './secrets/master-key.js';
+import { sealLegacyWebhookSecrets } from './store/seal-legacy-secrets.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './usecases/callers.js';
 import type { UseCaseContext } from './usecases/context.js';
@@ -48,6 +51,8 @@ export interface StartOptions {
   logger?: Logger;
   /** How long clients have to send their requests. */
   http?: Partial<HttpTimeouts>;
+  /** SECRETS_KEY, or the key file (next to the SQLite file unless named); required on PostgreSQL. */
+  secrets?: SecretsSettings;
 }
 
 export interface RunningService {
@@ -59,6 +64,8 @@ export interface RunningService {
   logger: Logger;
   mailer: Mailer;
   limiter: RateLimiter;
+  /** Seals secrets at rest and derives purpose keys (server/secrets/). */
+  secretsKey: MasterKey;
   /** Present when this instance delivers the outbox. */
   worker: OutboxWorker | undefined;
   /**
@@ -91,8 +98,13 @@ function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
 export async function startService(options: StartOptions): Promise<RunningService> {
   const db = openDatabase(options.databaseUrl, options.database);
   try {
-    if (options.migrateOnStart ?? true) await db.migrate();
     const logger = options.logger ?? createLogger();
+    const secrets = loadMasterKey(options.databaseUrl, options.secrets);
+    if (secrets.created) logger.warn({ file: secrets.file, key_id: secrets.key.id }, `created the secrets key file ${secrets.file}: back it up with the database, whose webhook keys cannot be opened without it`);
+    if (secrets.looseMode) logger.warn({ file: secrets.file }, `the secrets key file ${secrets.file} can be read by other users: chmod 600 it`);
+    if (options.migrateOnStart ?? true) await db.migrate();
+    const sealed = await sealLegacyWebhookSecrets(options.databaseUrl, secrets.key);
+    if (sealed > 0) logger.info({ sealed, key_id: secrets.key.id }, `sealed ${sealed} webhook key(s) stored in clear by an earlier version`);
     const contract = await loadContract();
     const server = createHttpServer({ ...DEFAULT_HTTP_TIMEOUTS, ...options.http });
     await new Promise<void>((resolve, reject) => {
@@ -105,7 +117,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const publicUrl = options.publicUrl ?? url;
     const outboxConfig = { ...DEFAULT_OUTBOX, ...options.outbox };
     const mailer = createMailer({ smtpUrl: undefined, from: 'Payment Collection Service <no-reply@localhost>', mailDir: './data/mail', ...options.mail });
-    const deliverers = createDeliverers(db, mailer, { webhookTimeoutMs: outboxConfig.webhookTimeoutMs, serviceUrls: [url, publicUrl] });
+    const deliverers = createDeliverers(db, mailer, { webhookTimeoutMs: outboxConfig.webhookTimeoutMs, serviceUrls: [url, publicUrl], secretsKey: secrets.key });
     const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, logger }) : undefined;
     const limiter = createRateLimiter(db, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
     const callers = new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS);
@@ -136,6 +148,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       logger,
       mailer,
       limiter,
+      secretsKey: secrets.key,
       worker,
       async close() {
         draining = true;

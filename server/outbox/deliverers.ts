@@ -1,3 +1,5 @@
+import type { MasterKey } from '../secrets/master-key.js';
+import { SecretUnreadableError } from '../secrets/seal.js';
 import type { Executor } from '../store/executor.js';
 import { findWebhook } from '../store/businesses.js';
 import type { OutboxChannel, OutboxEntry } from '../store/outbox.js';
@@ -10,6 +12,18 @@ export interface DelivererOptions {
   webhookTimeoutMs: number;
   /** The service's own addresses: a webhook pointing at one of them is refused. */
   serviceUrls: string[];
+  /** Opens the businesses' webhook keys, sealed at rest. */
+  secretsKey: MasterKey;
+}
+
+async function webhookTarget(db: Executor, businessId: number, key: MasterKey) {
+  try {
+    return await findWebhook(db, businessId, key);
+  } catch (error) {
+    // Retried rather than given up: the usual cause is a changed SECRETS_KEY, which an operator can put back.
+    if (error instanceof SecretUnreadableError) throw new Error(`webhook not delivered: the webhook key cannot be decrypted with the configured key: ${error.message}`);
+    throw error;
+  }
 }
 
 export function createDeliverers(db: Executor, mailer: Mailer, options: DelivererOptions): Record<OutboxChannel, Deliverer> {
@@ -20,7 +34,7 @@ export function createDeliverers(db: Executor, mailer: Mailer, options: Delivere
     },
     async webhook(entry: OutboxEntry) {
       // The URL and key current at delivery: a business that moves its endpoint gets its retries there.
-      const target = await findWebhook(db, entry.business_id);
+      const target = await webhookTarget(db, entry.business_id, options.secretsKey);
       if (!target) throw new PermanentDeliveryError('the business no longer has a webhook URL');
       await sendWebhook(target, entry.payload as StoredEvent, { timeoutMs: options.webhookTimeoutMs, serviceUrls: options.serviceUrls });
     },

@@ -1,3 +1,5 @@
+import type { MasterKey } from '../secrets/master-key.js';
+import { openSecret, sealSecret, type OpeningKeys } from '../secrets/seal.js';
 import type { Executor } from './executor.js';
 import { isUniqueViolation } from './errors.js';
 import { nowIso } from './timestamps.js';
@@ -37,14 +39,30 @@ export async function countBusinesses(db: Executor): Promise<number> {
 
 export interface WebhookSettings {
   url: string;
+  /** The signing key in clear; the column holds it sealed (server/secrets/seal.ts). */
   secret: string;
 }
 
-export async function findWebhook(db: Executor, businessId: number): Promise<WebhookSettings | undefined> {
+/** Binds a sealed key to its row: copied into another business's row, it does not open. */
+export const webhookSecretContext = (businessId: number) => `businesses.webhook_secret:${businessId}`;
+
+export async function hasWebhook(db: Executor, businessId: number): Promise<boolean> {
   const row = await db.first<{ webhook_url: string | null; webhook_secret: string | null }>(db.sql('businesses').select('webhook_url', 'webhook_secret').where({ id: businessId }));
-  return row?.webhook_url && row.webhook_secret ? { url: row.webhook_url, secret: row.webhook_secret } : undefined;
+  return Boolean(row?.webhook_url && row.webhook_secret);
 }
 
-export async function setWebhook(db: Executor, businessId: number, settings: WebhookSettings | null): Promise<void> {
-  await db.run(db.sql('businesses').where({ id: businessId }).update({ webhook_url: settings?.url ?? null, webhook_secret: settings?.secret ?? null }));
+/** Throws SecretUnreadableError when the stored key does not open with `keys`. */
+export async function findWebhook(db: Executor, businessId: number, keys: OpeningKeys): Promise<WebhookSettings | undefined> {
+  const row = await db.first<{ webhook_url: string | null; webhook_secret: string | null }>(db.sql('businesses').select('webhook_url', 'webhook_secret').where({ id: businessId }));
+  if (!row?.webhook_url || !row.webhook_secret) return undefined;
+  return { url: row.webhook_url, secret: openSecret(keys, row.webhook_secret, webhookSecretContext(businessId)) };
+}
+
+export async function setWebhook(db: Executor, businessId: number, settings: WebhookSettings | null, key: MasterKey): Promise<void> {
+  await db.run(
+    db
+      .sql('businesses')
+      .where({ id: businessId })
+      .update({ webhook_url: settings?.url ?? null, webhook_secret: settings ? sealSecret(key, settings.secret, webhookSecretContext(businessId)) : null }),
+  );
 }

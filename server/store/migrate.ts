@@ -8,6 +8,7 @@ import * as idempotencyAndRateLimits from './migrations/0004_idempotency_and_rat
 import * as recordCounts from './migrations/0005_record_counts.js';
 import * as filterIndexes from './migrations/0006_filter_indexes.js';
 import * as dailyCounts from './migrations/0007_daily_counts.js';
+import * as sealedWebhookSecrets from './migrations/0008_sealed_webhook_secrets.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -17,6 +18,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0005_record_counts': recordCounts,
   '0006_filter_indexes': filterIndexes,
   '0007_daily_counts': dailyCounts,
+  '0008_sealed_webhook_secrets': sealedWebhookSecrets,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -2,7 +2,7 @@
 // change commits, so do its notifications; if it rolls back, nothing is sent.
 import { newId } from '../domain/ids.js';
 import type { Executor } from '../store/executor.js';
-import { findBusinessName, findWebhook } from '../store/businesses.js';
+import { findBusinessName, hasWebhook } from '../store/businesses.js';
 import { enqueue } from '../store/outbox.js';
 import {
   cardSavedEmail,
@@ -40,7 +40,7 @@ export async function notifyPaymentSucceeded(db: Executor, payment: SucceededPay
     const card = payment.card_last4 ? `${String(payment.card_brand).toUpperCase()} ending in ${payment.card_last4}` : null;
     await enqueueEmail(db, payment.business_id, 'payment.receipt', receiptEmail(name, { to: payment.payer_email, currency: payment.currency, amount: payment.amount, title: link.title, payment_id: payment._id, card }));
   }
-  if (await findWebhook(db, payment.business_id)) {
+  if (await hasWebhook(db, payment.business_id)) {
     await enqueue(db, { business_id: payment.business_id, channel: 'webhook', topic: 'payment.created', payload: paymentCreatedEvent(`evt_${newId()}`, payment, link) });
   }
 }
@@ -51,7 +51,7 @@ export async function notifyTokenActivated(
 ): Promise<void> {
   const name = await businessName(db, token.business_id);
   await enqueueEmail(db, token.business_id, 'token.activated', cardSavedEmail(name, { to: token.email, title: token.title, card: `${token.card_brand.toUpperCase()} ending in ${token.card_last4}` }));
-  if (await findWebhook(db, token.business_id)) {
+  if (await hasWebhook(db, token.business_id)) {
     await enqueue(db, { business_id: token.business_id, channel: 'webhook', topic: 'token.activated', payload: tokenActivatedEvent(`evt_${newId()}`, token) });
   }
 }

@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { waitFor } from '../support/wait.js';
 import { createPaymentsClient } from '../../client/index.js';
 import { startService, type RunningService } from '../../server/start.js';
+import { secretsEnv, secretsSettings } from '../support/secrets.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const KEY = /^sk_[A-Za-z0-9_-]{43}$/;
@@ -33,7 +34,7 @@ interface Run {
 function npm(args: string[], timeoutMs = SLOW - 5_000): Promise<Run> {
   return new Promise((resolve, reject) => {
     const { DATABASE_URL: _ignored, ...env } = process.env;
-    const child = spawn('npm', ['run', '--silent', ...args], { cwd: ROOT, env: { ...env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', ...args], { cwd: ROOT, env: { ...env, ...secretsEnv(databaseUrl), DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -103,7 +104,7 @@ describe('create-key', () => {
     'both keys authenticate against the service started on that database, as the same business',
     async () => {
       // Started after the CLI has run, on the same file.
-      service = await startService({ databaseUrl, port: 0, host: '127.0.0.1' });
+      service = await startService({ databaseUrl, port: 0, host: '127.0.0.1', secrets: secretsSettings(databaseUrl) });
       const businesses = await service.db.all<{ id: number; name: string }>(service.db.sql('businesses').select('id', 'name'));
       expect(businesses).toEqual([{ id: expect.any(Number), name: BUSINESS }]);
       const businessId = businesses[0]!.id;

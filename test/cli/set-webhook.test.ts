@@ -1,14 +1,16 @@
 // `npm run --silent set-webhook -- --business "<name>" --url <url>` prints the signature key alone on
-// its last line, keeps it when only the URL changes, and refuses URLs the service must never call.
+// its last line, keeps it when only the URL changes, stores it sealed (never in clear), and refuses
+// URLs the service must never call.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findBusinessByName, findWebhook } from '../../server/store/businesses.js';
-import { openDatabase } from '../../server/store/database.js';
+import { knexFor, openDatabase } from '../../server/store/database.js';
 import { ROOT } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { secretsEnv, secretsKeyFor } from '../support/secrets.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payments-webhook-cli-'));
 let database: TestDatabase;
@@ -23,7 +25,15 @@ afterAll(async () => {
 });
 
 function run(...args: string[]) {
-  const result = spawnSync('npm', ['run', '--silent', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL, PORT: '3000', PUBLIC_URL: 'https://pay.example.com' }, encoding: 'utf8' });
+  return runWith({}, ...args);
+}
+
+function runWith(env: Record<string, string>, ...args: string[]) {
+  const result = spawnSync('npm', ['run', '--silent', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...secretsEnv(DATABASE_URL), DATABASE_URL, PORT: '3000', PUBLIC_URL: 'https://pay.example.com', ...env },
+    encoding: 'utf8',
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr, last: result.stdout.trim().split('\n').pop() ?? '' };
 }
 
@@ -42,10 +52,55 @@ describe('set-webhook', () => {
     const db = openDatabase(DATABASE_URL);
     try {
       const business = await findBusinessByName(db, 'Acme');
-      expect(await findWebhook(db, business!.id)).toEqual({ url: 'https://acme.example.com/v2/hooks', secret: rotated.last });
+      expect(await findWebhook(db, business!.id, secretsKeyFor(DATABASE_URL))).toEqual({ url: 'https://acme.example.com/v2/hooks', secret: rotated.last });
     } finally {
       await db.close();
     }
+  });
+
+  it('stores the key sealed: neither the row nor the database file holds it', { timeout: 90_000 }, async () => {
+    expect(run('create-key', '--', '--business', 'Sealed Co').code).toBe(0);
+    const printed = run('set-webhook', '--', '--business', 'Sealed Co', '--url', 'https://sealed.example.com/hooks').last;
+    expect(printed).toMatch(/^whsec_/);
+    const encodings = (key: string) => [key, key.slice('whsec_'.length), Buffer.from(key.slice('whsec_'.length), 'base64').toString('hex'), Buffer.from(key).toString('base64')];
+    const db = knexFor(DATABASE_URL);
+    try {
+      const row = await db('businesses').where({ name: 'Sealed Co' }).first();
+      for (const text of encodings(printed)) expect(JSON.stringify(row)).not.toContain(text);
+      expect(row.webhook_secret).toMatch(/^v1:[\w-]+:[\w-]{16}:[\w-]+:[\w-]{22}$/);
+    } finally {
+      await db.destroy();
+    }
+    if (database.kind === 'sqlite') {
+      // The database file and its write-ahead log, byte for byte.
+      const files = readdirSync(dir).filter((name) => name.startsWith('test.sqlite'));
+      expect(files).toContain('test.sqlite');
+      for (const name of files) {
+        const bytes = readFileSync(join(dir, name));
+        for (const text of encodings(printed)) expect(bytes.includes(Buffer.from(text)), `${name} holds ${text}`).toBe(false);
+        expect(bytes.includes(Buffer.from(printed.slice('whsec_'.length), 'base64')), `${name} holds the raw key bytes`).toBe(false);
+      }
+    }
+  });
+
+  it('with another SECRETS_KEY, refuses to reuse the stored key and says why; --rotate issues a new one', { timeout: 90_000 }, () => {
+    const other = { SECRETS_KEY: 'a'.repeat(64) };
+    const kept = runWith(other, 'set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/v4/hooks');
+    expect(kept.code).toBe(2);
+    expect(kept.stdout).toBe('');
+    expect(kept.stderr).toMatch(/the stored webhook key cannot be decrypted with the configured key: it was sealed with key [\w-]+, but the configured key is [\w-]+/);
+    expect(kept.stderr).toMatch(/--rotate/);
+    const rotated = runWith(other, 'set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/v4/hooks', '--rotate');
+    expect(rotated.code).toBe(0);
+    expect(rotated.last).toMatch(/^whsec_/);
+  });
+
+  it('refuses a malformed SECRETS_KEY before touching the database, without echoing it', { timeout: 90_000 }, () => {
+    const result = runWith({ SECRETS_KEY: 'not-a-key-but-a-secret' }, 'set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/hooks');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/SECRETS_KEY must be 32 bytes written as 64 hexadecimal characters or in base64/);
+    expect(result.stderr).not.toContain('not-a-key-but-a-secret');
   });
 
   it('refuses non-http URLs, the service itself and unknown businesses, exiting 2 with a reason', { timeout: 90_000 }, () => {

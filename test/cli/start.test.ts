@@ -12,6 +12,7 @@ import { freePort } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPaymentsClient } from '../../client/index.js';
 import { openDatabase } from '../../server/store/database.js';
+import { secretsEnv } from '../support/secrets.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SLOW = 60_000;
@@ -107,7 +108,7 @@ async function npmStart(): Promise<Started> {
   const port = await freePort();
   const { DATABASE_URL: _d, PUBLIC_URL: _p, HOST: _h, PORT: _port, ...env } = process.env;
   // detached: its own process group, so stop() can signal npm and everything it started.
-  const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: String(port), DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, ...secretsEnv(databaseUrl), PORT: String(port), DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   return new Started(child, port);
 }
 

@@ -14,6 +14,7 @@ import { freePort, startChild, type ChildService } from '../support/child.js';
 import { TEST_POSTGRES_URL, createTestDatabase, type TestDatabase } from '../support/database.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
+import { secretsKeyFor } from '../support/secrets.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { sleep, waitFor } from '../support/wait.js';
 
@@ -52,7 +53,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     const key = /sk_[A-Za-z0-9_-]{43}/.exec(a.output() + b.output())![0];
     db = openDatabase(database.url);
     sql = knexFor(database.url);
-    await setWebhook(db, (await findBusinessByName(db, 'Demo Business'))!.id, { url: receiver.url, secret: SECRET });
+    await setWebhook(db, (await findBusinessByName(db, 'Demo Business'))!.id, { url: receiver.url, secret: SECRET }, secretsKeyFor(database.url));
     const clients: PaymentsClient[] = instances.map((instance) => createPaymentsClient({ baseUrl: `${instance.url}/api`, apiKey: key }));
     const statuses: number[] = [];
     const note = <T extends { response: Response }>(answer: T) => {

@@ -12,6 +12,7 @@ import { freePort, startChild, type ChildService } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
+import { secretsKeyFor } from '../support/secrets.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { sleep, waitFor } from '../support/wait.js';
 
@@ -47,7 +48,7 @@ describe('a crash between commit and delivery', () => {
     expect(key).toBeDefined();
     db = openDatabase(env.DATABASE_URL);
     const business = await findBusinessByName(db, 'Demo Business');
-    await setWebhook(db, business!.id, { url: receiver.url, secret: SECRET });
+    await setWebhook(db, business!.id, { url: receiver.url, secret: SECRET }, secretsKeyFor(env.DATABASE_URL));
 
     const client = createPaymentsClient({ baseUrl: `${first.url}/api`, apiKey: key! });
     const { data } = await client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 2500, title: 'Crash test', send_email: true } });

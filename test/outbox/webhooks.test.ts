@@ -26,7 +26,7 @@ afterEach(async () => {
 async function setup(respond?: (n: number) => number | 'hang', url?: (receiver: Receiver) => string) {
   receiver = await startReceiver(respond);
   t = await startTestService({ outbox: { retry: FAST_RETRY, webhookTimeoutMs: 300 } });
-  await setWebhook(t.service.db, t.a.business.id, { url: url ? url(receiver) : receiver.url, secret: SECRET });
+  await setWebhook(t.service.db, t.a.business.id, { url: url ? url(receiver) : receiver.url, secret: SECRET }, t.service.secretsKey);
   return { receiver, t };
 }
 
@@ -128,7 +128,7 @@ describe('payment.created webhook', () => {
 
   it('never posts to the service itself', async () => {
     const { t } = await setup();
-    await setWebhook(t.service.db, t.a.business.id, { url: `${t.url}/api/payment-links`, secret: SECRET });
+    await setWebhook(t.service.db, t.a.business.id, { url: `${t.url}/api/payment-links`, secret: SECRET }, t.service.secretsKey);
     await pay(t);
     const [entry] = await waitFor('the event to be refused', async () => {
       const entries = await listOutbox(t.service.db, { channel: 'webhook', status: 'dead' });
@@ -139,7 +139,7 @@ describe('payment.created webhook', () => {
 
   it('is not enqueued for a business without a webhook URL', async () => {
     const { receiver, t } = await setup();
-    await setWebhook(t.service.db, t.a.business.id, null);
+    await setWebhook(t.service.db, t.a.business.id, null, t.service.secretsKey);
     await pay(t);
     await sleep(300);
     expect(receiver.requests).toHaveLength(0);

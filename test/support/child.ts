@@ -2,6 +2,7 @@
 // for tests that kill it or that need it apart from the test runner.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { secretsEnv } from './secrets.js';
 import { waitFor } from './wait.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -21,7 +22,7 @@ export interface ChildService {
 export async function startChild(env: Record<string, string>, port: number, script = 'server/main.ts'): Promise<ChildService> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), ...secretsEnv(env.DATABASE_URL ?? ''), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

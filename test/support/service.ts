@@ -12,6 +12,7 @@ import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness, type Business } from '../../server/store/businesses.js';
 import { conformance } from './contract.js';
 import { createTestDatabase } from './database.js';
+import { secretsSettings } from './secrets.js';
 
 export interface Tenant {
   business: Business;
@@ -66,6 +67,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     logger: options.logger ?? silentLogger(),
     provider: options.provider,
     http: options.http,
+    secrets: secretsSettings(database.url),
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {

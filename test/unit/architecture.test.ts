@@ -13,17 +13,18 @@ const ALLOWED: Record<string, string[]> = {
   domain: [],
   shared: [],
   generated: [],
-  store: ['domain'],
+  secrets: [],
+  store: ['domain', 'secrets'],
   payments: ['domain'],
   ratelimit: ['store', 'shared'],
-  outbox: ['store', 'domain', 'shared', 'logger'],
+  outbox: ['store', 'domain', 'shared', 'secrets', 'logger'],
   usecases: ['store', 'payments', 'outbox', 'domain', 'shared'],
   http: ['domain', 'shared', 'generated', 'logger', 'paths'],
   handlers: ['usecases', 'http', 'domain', 'shared', 'generated'],
   pages: ['usecases', 'payments', 'domain', 'shared'],
   logger: [],
   paths: [],
-  config: ['logger', 'outbox', 'ratelimit', 'store', 'http'],
+  config: ['logger', 'outbox', 'ratelimit', 'store', 'http', 'secrets'],
 };
 const COMPOSITION = new Set(['start', 'main']);
 

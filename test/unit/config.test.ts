@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../../server/config.js';
+import { MasterKey } from '../../server/secrets/master-key.js';
+
+const SECRETS_KEY = randomBytes(32).toString('hex');
 
 describe('loadConfig: defaults', () => {
   it('uses the embedded SQLite database, port 3000, all interfaces and no public URL when nothing is set', () => {
@@ -16,7 +20,7 @@ describe('loadConfig: defaults', () => {
   });
 
   it('reads the environment it is given, not process.env', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://app@db/payments', PORT: '8080', HOST: '127.0.0.1', PUBLIC_URL: 'https://pay.example.com' });
+    const config = loadConfig({ DATABASE_URL: 'postgres://app@db/payments', PORT: '8080', HOST: '127.0.0.1', PUBLIC_URL: 'https://pay.example.com', SECRETS_KEY });
     expect(config).toMatchObject({ databaseUrl: 'postgres://app@db/payments', port: 8080, host: '127.0.0.1', publicUrl: 'https://pay.example.com' });
   });
 });
@@ -90,5 +94,52 @@ describe('loadConfig: PUBLIC_URL', () => {
     }
     expect(thrown).toBeInstanceOf(ConfigError);
     expect(thrown).toBeInstanceOf(Error);
+  });
+});
+
+describe('loadConfig: SECRETS_KEY and SECRETS_KEY_FILE', () => {
+  it('leaves the key to the key file next to the SQLite database when unset', () => {
+    expect(loadConfig({}).secrets).toEqual({ key: undefined, keyFile: undefined });
+    expect(loadConfig({ SECRETS_KEY: '', SECRETS_KEY_FILE: '' }).secrets).toEqual({ key: undefined, keyFile: undefined });
+    expect(loadConfig({ SECRETS_KEY_FILE: '/run/secrets/payments.key' }).secrets.keyFile).toBe('/run/secrets/payments.key');
+  });
+
+  it('reads 32 bytes as 64 hex characters or base64, as the same key', () => {
+    const bytes = randomBytes(32);
+    const id = new MasterKey(bytes).id;
+    for (const text of [bytes.toString('hex'), bytes.toString('base64'), bytes.toString('base64url')]) {
+      expect(loadConfig({ SECRETS_KEY: text }).secrets.key?.id, text).toBe(id);
+    }
+  });
+
+  it.each([
+    ['a passphrase', 'correct horse battery staple'],
+    ['16 bytes of hex', randomBytes(16).toString('hex')],
+    ['64 characters that are not hex', 'z'.repeat(64)],
+    ['base64 of 24 bytes', randomBytes(24).toString('base64')],
+  ])('refuses %s with a ConfigError that says what it wants and does not repeat the value', (_name, value) => {
+    expect(() => loadConfig({ SECRETS_KEY: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ SECRETS_KEY: value })).toThrow('SECRETS_KEY must be 32 bytes written as 64 hexadecimal characters or in base64 (44 characters)');
+    try {
+      loadConfig({ SECRETS_KEY: value });
+    } catch (error) {
+      expect((error as Error).message).not.toContain(value);
+    }
+  });
+
+  it('is required on PostgreSQL, where every instance and script must share one key', () => {
+    for (const url of ['postgres://app@db/payments', 'postgresql://app@db/payments']) {
+      expect(() => loadConfig({ DATABASE_URL: url })).toThrow(ConfigError);
+      expect(() => loadConfig({ DATABASE_URL: url, SECRETS_KEY_FILE: '/run/secrets/payments.key' })).toThrow(
+        'SECRETS_KEY must be set when DATABASE_URL is PostgreSQL: every instance and script on the database must use the same key',
+      );
+      expect(loadConfig({ DATABASE_URL: url, SECRETS_KEY }).secrets.key).toBeInstanceOf(MasterKey);
+    }
+  });
+
+  it('keeps the key out of the configuration when it is logged', () => {
+    const config = loadConfig({ SECRETS_KEY });
+    expect(JSON.stringify(config)).not.toContain(SECRETS_KEY);
+    expect(JSON.stringify(config)).not.toContain(Buffer.from(SECRETS_KEY, 'hex').toString('base64'));
   });
 });

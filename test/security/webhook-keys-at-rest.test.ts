@@ -1,0 +1,166 @@
+// Webhook signing keys at rest: the database holds them sealed (AES-256-GCM under the configured
+// master key), never in clear, not even in the bytes of the SQLite file; deliveries open them; a key
+// that does not open (another SECRETS_KEY, another row's value) fails the delivery with a reason
+// instead of signing with garbage; keys stored in clear by earlier versions are sealed at start.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../../client/index.js';
+import { silentLogger } from '../../server/logger.js';
+import { MasterKey } from '../../server/secrets/master-key.js';
+import { SecretUnreadableError } from '../../server/secrets/seal.js';
+import { startService } from '../../server/start.js';
+import { findOrCreateBusiness, findWebhook, setWebhook } from '../../server/store/businesses.js';
+import { knexFor, openDatabase } from '../../server/store/database.js';
+import { listAttempts, listOutbox } from '../../server/store/outbox.js';
+import { createTestDatabase } from '../support/database.js';
+import { GOOD_CARD, Payer } from '../support/payer.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { secretsSettings } from '../support/secrets.js';
+import { startTestService, type Tenant, type TestService } from '../support/service.js';
+import { waitFor } from '../support/wait.js';
+
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 50 };
+
+/** The forms in which the key could sit in a row or a file. */
+function encodings(secret: string): string[] {
+  const base64 = secret.slice('whsec_'.length);
+  return [secret, base64, Buffer.from(base64, 'base64').toString('hex'), Buffer.from(secret).toString('base64'), Buffer.from(secret).toString('hex')];
+}
+
+/** Every file of an SQLite database (main file, write-ahead log, shared memory), by name. */
+function sqliteFiles(databaseUrl: string): Map<string, Buffer> {
+  const file = databaseUrl.slice('sqlite:'.length);
+  const dir = dirname(file);
+  const prefix = file.slice(dir.length + 1);
+  return new Map(readdirSync(dir).filter((name) => name.startsWith(prefix)).map((name) => [name, readFileSync(join(dir, name))]));
+}
+
+function expectNotInFiles(databaseUrl: string, secret: string): void {
+  const files = sqliteFiles(databaseUrl);
+  expect([...files.keys()]).toContain(databaseUrl.slice('sqlite:'.length).split('/').pop());
+  for (const [name, bytes] of files) {
+    for (const text of encodings(secret)) expect(bytes.includes(Buffer.from(text)), `${name} holds ${text}`).toBe(false);
+    expect(bytes.includes(Buffer.from(secret.slice('whsec_'.length), 'base64')), `${name} holds the key's raw bytes`).toBe(false);
+  }
+}
+
+async function pay(t: TestService, tenant: Tenant): Promise<void> {
+  const { data } = await tenant.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9' } });
+  const url = new URL(data!.data.payment_url);
+  const payer = new Payer(t.url);
+  expect((await payer.submit(await payer.open(url.pathname + url.search), { name: 'Ali', ...GOOD_CARD })).status).toBe(303);
+}
+
+let t: TestService | undefined;
+let receiver: Receiver | undefined;
+afterEach(async () => {
+  await t?.close();
+  await receiver?.close();
+  t = receiver = undefined;
+});
+
+describe('a webhook key at rest', () => {
+  it('is stored sealed: the row and the SQLite file never hold it, and deliveries are signed with it', async () => {
+    receiver = await startReceiver();
+    t = await startTestService();
+    await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, t.service.secretsKey);
+
+    const row = await t.sql('businesses').where({ id: t.a.business.id }).first();
+    for (const text of encodings(SECRET)) expect(JSON.stringify(row)).not.toContain(text);
+    expect(row.webhook_secret).toMatch(new RegExp(`^v1:${t.service.secretsKey.id}:[\\w-]{16}:[\\w-]+:[\\w-]{22}$`));
+    if (t.service.db.dialect === 'sqlite') expectNotInFiles(`sqlite:${join(t.dir, 'test.sqlite')}`, SECRET);
+
+    await pay(t, t.a);
+    const [request] = await waitFor('the webhook', () => receiver!.requests.length && receiver!.requests);
+    expect(verifyWebhook(request!.raw, request!.headers as Record<string, string>, SECRET)).toMatchObject({ event: 'payment.created' });
+  });
+
+  it('sealed with another key (SECRETS_KEY changed) fails each delivery with a reason and sends nothing, until the key is back', async () => {
+    receiver = await startReceiver();
+    t = await startTestService({ outbox: { retry: FAST_RETRY } });
+    const other = new MasterKey(randomBytes(32));
+    await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, other);
+
+    await pay(t, t.a);
+    const [entry] = await waitFor('two failed attempts', async () => {
+      const entries = await listOutbox(t!.service.db, { channel: 'webhook' });
+      return entries[0] && entries[0].attempts >= 2 && entries;
+    });
+    expect(entry).toMatchObject({ status: 'pending' });
+    const attempts = await listAttempts(t.service.db, entry!.id);
+    expect(attempts[0]).toMatchObject({ outcome: 'failed' });
+    expect(attempts[0]!.error).toBe(
+      `webhook not delivered: the webhook key cannot be decrypted with the configured key: it was sealed with key ${other.id}, but the configured key is ${t.service.secretsKey.id} (SECRETS_KEY or the key file is not the one it was sealed with)`,
+    );
+    expect(receiver.requests).toHaveLength(0);
+
+    // The operator puts the right key back (here: the key sealed again under the configured one): the retry goes out.
+    await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, t.service.secretsKey);
+    const [request] = await waitFor('the webhook', () => receiver!.requests.length && receiver!.requests);
+    expect(verifyWebhook(request!.raw, request!.headers as Record<string, string>, SECRET)).toMatchObject({ event: 'payment.created' });
+  });
+
+  it("copied into another business's row does not open there", async () => {
+    t = await startTestService();
+    await setWebhook(t.service.db, t.a.business.id, { url: 'https://a.example.com/hooks', secret: SECRET }, t.service.secretsKey);
+    const { webhook_secret } = await t.sql('businesses').where({ id: t.a.business.id }).first();
+    await t.sql('businesses').where({ id: t.b.business.id }).update({ webhook_url: 'https://b.example.com/hooks', webhook_secret });
+    await expect(findWebhook(t.service.db, t.b.business.id, t.service.secretsKey)).rejects.toThrow(SecretUnreadableError);
+    await expect(findWebhook(t.service.db, t.b.business.id, t.service.secretsKey)).rejects.toThrow(/does not authenticate under the configured key .*sealed for another record/);
+    expect(await findWebhook(t.service.db, t.a.business.id, t.service.secretsKey)).toEqual({ url: 'https://a.example.com/hooks', secret: SECRET });
+  });
+});
+
+describe('webhook keys stored in clear by an earlier version', () => {
+  it('are sealed when the service starts, keep working, and leave no clear copy in the SQLite file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payments-legacy-keys-'));
+    const database = await createTestDatabase(dir);
+    // Rows sharing a page with room to spare: SQLite writes a grown row elsewhere in the page and
+    // leaves the old bytes where they were, unless told to wipe freed space.
+    const legacy = Array.from({ length: 3 }, (_, i) => ({ name: `Old Business ${i}`, secret: `whsec_${randomBytes(32).toString('base64')}` }));
+    try {
+      // What a version before sealing left behind: keys in clear, checkpointed into the file.
+      const store = openDatabase(database.url);
+      const db = knexFor(database.url);
+      try {
+        await store.migrate();
+        for (const { name, secret } of legacy) {
+          const { id } = await findOrCreateBusiness(store, name);
+          await db('businesses').where({ id }).update({ webhook_url: 'https://old.example.com/hooks', webhook_secret: secret });
+        }
+        await findOrCreateBusiness(store, 'No Webhook');
+        if (database.kind === 'sqlite') {
+          await db.raw('PRAGMA wal_checkpoint(TRUNCATE)');
+          // The check below can see a key in the file: here it does.
+          const bytes = readFileSync(database.url.slice('sqlite:'.length));
+          expect(legacy.every(({ secret }) => bytes.includes(Buffer.from(secret)))).toBe(true);
+        }
+      } finally {
+        await db.destroy();
+        await store.close();
+      }
+
+      const service = await startService({ databaseUrl: database.url, port: 0, host: '127.0.0.1', logger: silentLogger(), mail: { mailDir: join(dir, 'mail') }, secrets: secretsSettings(database.url) });
+      try {
+        const rows = await service.db.all<{ id: number; name: string; webhook_secret: string | null }>(service.db.sql('businesses').select('id', 'name', 'webhook_secret').orderBy('id'));
+        expect(rows.map((row) => row.name)).toEqual([...legacy.map(({ name }) => name), 'No Webhook']);
+        expect(rows.at(-1)!.webhook_secret).toBeNull();
+        for (const [i, { secret }] of legacy.entries()) {
+          expect(JSON.stringify(rows)).not.toContain(secret.slice('whsec_'.length));
+          expect(rows[i]!.webhook_secret).toMatch(new RegExp(`^v1:${service.secretsKey.id}:`));
+          expect(await findWebhook(service.db, rows[i]!.id, service.secretsKey)).toEqual({ url: 'https://old.example.com/hooks', secret });
+        }
+        if (database.kind === 'sqlite') for (const { secret } of legacy) expectNotInFiles(database.url, secret);
+      } finally {
+        await service.close();
+      }
+    } finally {
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
