@@ -84,7 +84,10 @@ function absoluteUrl(env: NodeJS.ProcessEnv, name: string, scheme: 'http' | 'smt
     throw new ConfigError(problem);
   }
   if (url.protocol !== `${scheme}:` && url.protocol !== `${scheme}s:`) throw new ConfigError(problem);
-  return text.replace(/\/+$/, '');
+  let end = text.length;
+  // A loop rather than /\/+$/, which is quadratic on a long run of slashes followed by anything else.
+  while (end > 0 && text[end - 1] === '/') end -= 1;
+  return text.slice(0, end);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

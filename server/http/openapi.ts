@@ -69,8 +69,8 @@ function precompileRoutes(router: OpenAPIRouter, operations: RouteOperation[]): 
   const templates = operations
     .map((operation) => ({
       operation,
-      pattern: new RegExp(`^${operation.path.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
-      specificity: operation.path.replace(/\{.*?\}/g, '').length,
+      pattern: new RegExp(`^${operation.path.split(/\{[^{}]+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
+      specificity: operation.path.replace(/\{[^{}]*\}/g, '').length,
     }))
     .sort((a, b) => b.specificity - a.specificity);
   router.matchOperation = ((request: Request, strict?: boolean) => {

@@ -6,7 +6,7 @@ import { notifyTokenActivated } from '../outbox/notify.js';
 import { activateToken, findTokenByValue, type TokenRecord } from '../store/tokens.js';
 import { csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
-import { alertBox, cardFields, field, hiddenFields, isAttemptId, newAttemptId, readCard, readName, sandboxCards, type FormErrors, type FormState } from './form.js';
+import { FIELD_MAX_LENGTH, alertBox, cardFields, checkName, field, hiddenFields, isAttemptId, newAttemptId, readCard, readField, sandboxCards, type FormErrors, type FormState } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page, type Html } from './html.js';
 import { messagePage } from './messages.js';
@@ -27,7 +27,7 @@ function activationForm(token: TokenRecord, state: FormState): Html {
 ${alertBox(state.alert)}
 <form method="post" action="/tokenization/activation/${token.token}" novalidate>
 ${hiddenFields(state)}
-${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="100"` })}
+${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
 ${cardFields(state.errors)}
 <button type="submit">Save card</button>
 </form>
@@ -70,7 +70,7 @@ export function activationPage(deps: PageDeps) {
       return respond(ctx, 403, 'Form expired', messagePage('This form has expired', 'Reload the page and try again.'));
     }
     const errors: FormErrors = {};
-    const name = readName(body, errors);
+    const name = checkName(readField(body, 'name', errors), errors);
     const card = readCard(body, errors);
     const form = (status: number, alert: string, fieldErrors: FormErrors) =>
       respond(ctx, status, token.title, activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: { name }, errors: fieldErrors, alert }), token.redirect_url);

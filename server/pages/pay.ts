@@ -11,7 +11,7 @@ import { findPaymentLinkForPayer } from '../store/payment-links.js';
 import { findPaymentByAttempt } from '../store/payments.js';
 import { csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
-import { alertBox, cardFields, field, hiddenFields, isAttemptId, newAttemptId, readCard, readName, sandboxCards, text, type FormErrors, type FormState } from './form.js';
+import { FIELD_MAX_LENGTH, alertBox, cardFields, checkName, field, hiddenFields, isAttemptId, newAttemptId, readCard, readField, sandboxCards, type FormErrors, type FormState } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page } from './html.js';
 import { messagePage } from './messages.js';
@@ -90,12 +90,12 @@ function payForm(link: Payable, state: FormState) {
       : html`<p class="muted">Pay any amount from <strong>${money(target.currency, link.minimumAmount ?? 0)}</strong>.</p>`;
   const amountField =
     link.minimumAmount !== undefined
-      ? field({ id: 'amount', label: 'Amount', value: values.amount, errors, attributes: html`inputmode="decimal" required aria-describedby="amount_hint"` })
+      ? field({ id: 'amount', label: 'Amount', value: values.amount, errors, attributes: html`inputmode="decimal" required maxlength="${FIELD_MAX_LENGTH.amount}" aria-describedby="amount_hint"` })
       : html``;
   const emailField =
     link.payerEmail !== undefined
       ? field({ id: 'email', label: 'Email', value: link.payerEmail, errors, attributes: html`type="email" readonly` })
-      : field({ id: 'email', label: 'Email', value: values.email, errors, attributes: html`type="email" autocomplete="email" required maxlength="254"` });
+      : field({ id: 'email', label: 'Email', value: values.email, errors, attributes: html`type="email" autocomplete="email" required maxlength="${FIELD_MAX_LENGTH.email}"` });
   return html`<h1>${target.title}</h1>
 ${link.description ? html`<p>${link.description}</p>` : ''}
 ${heading}
@@ -103,7 +103,7 @@ ${alertBox(state.alert)}
 <form method="post" action="${link.action}" novalidate>
 ${hiddenFields(state)}
 ${amountField}${link.minimumAmount !== undefined ? html`<span class="muted" id="amount_hint">In ${target.currency}, at least ${formatUnits(link.minimumAmount)}.</span>` : ''}
-${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="100"` })}
+${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
 ${emailField}
 ${cardFields(errors)}
 <button type="submit">Pay</button>
@@ -122,10 +122,12 @@ function refuse(ctx: Koa.Context, refusal: Refusal): void {
   respond(ctx, refusal.status, refusal.heading, messagePage(refusal.heading, refusal.message));
 }
 
-function readAmount(link: Payable, body: Record<string, unknown>, errors: FormErrors): number {
+/** The amount in cents: the link's own, or the payer's (already read with `readField`) for an open link. */
+function readAmount(link: Payable, amount: string, errors: FormErrors): number {
   if (link.fixedAmount !== undefined) return link.fixedAmount;
+  if (errors.amount) return 0;
   const minimum = link.minimumAmount ?? 0;
-  const parsed = parseUnits(text(body, 'amount').replace(/,/g, ''));
+  const parsed = parseUnits(amount.replace(/,/g, ''));
   const currency = link.target.currency;
   if (parsed.kind === 'not-a-number') errors.amount = 'Enter an amount, for example 25.00.';
   else if (parsed.kind === 'too-precise') errors.amount = 'Enter the amount with at most two decimals.';
@@ -178,7 +180,14 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const attemptId = body.attempt_id;
     if (!csrfValid(ctx, body.csrf_token) || !isAttemptId(attemptId)) return refuse(ctx, expiredForm);
-    const values = { name: text(body, 'name'), email: text(body, 'email'), amount: text(body, 'amount') };
+    // Every field is capped before anything parses it (an over-long one is an error from here on);
+    // fields this link's form does not have are ignored, unread.
+    const errors: FormErrors = {};
+    const values = {
+      name: readField(body, 'name', errors),
+      email: link.payerEmail === undefined ? readField(body, 'email', errors) : '',
+      amount: link.minimumAmount !== undefined ? readField(body, 'amount', errors) : '',
+    };
     const form = (status: number, alert: string, errors: FormErrors = {}) =>
       respond(ctx, status, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors, alert }), link.redirectUrl);
 
@@ -190,11 +199,10 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     }
     if (refusal) return refuse(ctx, refusal);
 
-    const errors: FormErrors = {};
-    const amount = readAmount(link, body, errors);
-    const name = readName(body, errors);
+    const amount = readAmount(link, values.amount, errors);
+    const name = checkName(values.name, errors);
     const email = link.payerEmail ?? values.email;
-    if (link.payerEmail === undefined && !isEmail(email)) errors.email = 'Enter a valid email address.';
+    if (link.payerEmail === undefined && !errors.email && !isEmail(email)) errors.email = 'Enter a valid email address.';
     const card = readCard(body, errors);
     if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
 

@@ -1,7 +1,7 @@
 // The SQLite fast paths keep SQLite's guarantees: a batched write is acknowledged only once
 // committed, one failing write does not sink the others, a batch never lands inside a Knex
 // transaction, and fast reads never see uncommitted data. On PostgreSQL there is no fast path.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { batchedWrite, fastPathOf, selectFirst, selectRows } from '../../server/store/sqlite-fast.js';
