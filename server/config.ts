@@ -1,6 +1,7 @@
 import type { RateLimitConfig } from './http/rate-limit.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
+import { PAGE_SIGNING_SECRET_MIN_LENGTH } from './pages/signing.js';
 import { DEFAULT_DATABASE_URL } from './store/db.js';
 
 export interface OutboxConfig {
@@ -36,6 +37,8 @@ export interface Config {
   /** How long a key lookup is reused: a revoked key keeps working at most this long. */
   apiKeyCacheMs: number;
   logLevel: LogLevel;
+  /** PAGE_SIGNING_SECRET: the same on every instance; unset, a key file under ./data is used. */
+  pageSigningSecret: string | undefined;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -90,6 +93,13 @@ function absoluteUrl(env: NodeJS.ProcessEnv, name: string, scheme: 'http' | 'smt
   return text.slice(0, end);
 }
 
+function pageSigningSecret(env: NodeJS.ProcessEnv): string | undefined {
+  const text = env.PAGE_SIGNING_SECRET;
+  if (!text) return undefined;
+  if (text.length < PAGE_SIGNING_SECRET_MIN_LENGTH) throw new ConfigError(`PAGE_SIGNING_SECRET must be at least ${PAGE_SIGNING_SECRET_MIN_LENGTH} characters (e.g. the output of openssl rand -hex 32)`);
+  return text;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const leaseMs = integer(env, 'OUTBOX_LEASE_MS', DEFAULT_OUTBOX.leaseMs, 1_000, 3_600_000);
   const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_OUTBOX.webhookTimeoutMs, 100, 60_000);
@@ -131,5 +141,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sandboxLatencyMs: integer(env, 'SANDBOX_LATENCY_MS', 0, 0, 60_000),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 60_000),
     logLevel: logLevel(env),
+    pageSigningSecret: pageSigningSecret(env),
   };
 }

@@ -1,6 +1,7 @@
 // `npm start`: the service on the configured database (embedded SQLite by default).
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { PageSigningKeyError } from './pages/signing.js';
 import { SandboxProvider } from './payments/sandbox.js';
 import { startService } from './start.js';
 import { issueKey } from './store/api-keys.js';
@@ -70,6 +71,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
+  console.error(error instanceof ConfigError || error instanceof PageSigningKeyError ? `Configuration error: ${error.message}` : error);
   process.exit(1);
 });

@@ -12,6 +12,7 @@ import { createMailer, type Mailer } from './outbox/mailer.js';
 import { OutboxWorker } from './outbox/worker.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox.js';
+import { pageKeys, pageSigningKey } from './pages/signing.js';
 import { connect, type Db } from './store/db.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { migrateLatest } from './store/migrate.js';
@@ -32,6 +33,9 @@ export interface StartOptions {
   migrateOnStart?: boolean;
   /** Structured logs; JSON lines on stdout at `info` unless given. */
   logger?: Logger;
+  /** PAGE_SIGNING_SECRET; without it the key file (`pageSigningKeyFile`, ./data/page-signing.key) is used. */
+  pageSigningSecret?: string | undefined;
+  pageSigningKeyFile?: string;
 }
 
 export interface RunningService {
@@ -78,6 +82,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   try {
     if (options.migrateOnStart ?? true) await migrateLatest(db);
     const logger = options.logger ?? createLogger();
+    const keys = pageKeys(pageSigningKey({ secret: options.pageSigningSecret, keyFile: options.pageSigningKeyFile }));
+    if (!options.pageSigningSecret && !options.databaseUrl.startsWith('sqlite:')) {
+      logger.warn('PAGE_SIGNING_SECRET is not set: this instance signs payer pages with its own key file, so instances on other machines cannot read what it signs; set the same secret on every instance');
+    }
     const server = createServer();
     server.on('clientError', answerMalformedRequest);
     await new Promise<void>((resolve, reject) => {
@@ -100,6 +108,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       provider: options.provider ?? new SandboxProvider(),
       outbox: { nudge: () => worker?.nudge() },
       limiter,
+      pageKeys: keys,
       callers: new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS),
       logger,
       draining: () => draining,

@@ -5,6 +5,7 @@ import { openPaymentLinkOperations } from '../handlers/open-payment-links.js';
 import { paymentLinkOperations } from '../handlers/payment-links.js';
 import { tokenizationOperations } from '../handlers/tokenizations.js';
 import type { HandlerDeps } from '../handlers/deps.js';
+import type { PageDeps } from '../pages/deps.js';
 import { pageRoutes } from '../pages/routes.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import type { Caller } from '../store/api-keys.js';
@@ -18,7 +19,7 @@ import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
 import { requestLogging } from './request-log.js';
 import type { Logger } from '../logger.js';
 
-export interface AppDeps extends HandlerDeps {
+export interface AppDeps extends HandlerDeps, PageDeps {
   provider: PaymentProvider;
   limiter: RateLimiter;
   callers: CallerCache;

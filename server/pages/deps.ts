@@ -1,10 +1,13 @@
 import type { OutboxSignal } from '../handlers/deps.js';
 import type { PaymentProvider } from '../payments/provider.js';
 import type { Db } from '../store/db.js';
+import type { PageKeys } from './signing.js';
 
 export interface PageDeps {
   db: Db;
   provider: PaymentProvider;
   publicUrl: string;
   outbox: OutboxSignal;
+  /** Keys derived from the page signing key (server/pages/signing.ts). */
+  pageKeys: PageKeys;
 }

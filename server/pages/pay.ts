@@ -1,7 +1,7 @@
 // The hosted pay pages: /payment/pay?id=... for a payment link (fixed amount, one payer) and
 // /payment/open-link/pay?id=... for an open link (the payer chooses an amount from the minimum).
 import type Koa from 'koa';
-import { isEmail } from '../domain/email.js';
+import { isEmail, maskEmail } from '../domain/email.js';
 import { isId } from '../domain/ids.js';
 import { AMOUNT_MAX_CENTS, formatUnits, parseUnits } from '../domain/money.js';
 import { withQuery } from '../domain/urls.js';
@@ -15,6 +15,7 @@ import { FIELD_MAX_LENGTH, alertBox, cardFields, checkName, field, hiddenFields,
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page } from './html.js';
 import { messagePage } from './messages.js';
+import { signThankYou } from './signing.js';
 
 export const THANK_YOU_PATH = '/payment/thank-you';
 
@@ -94,7 +95,7 @@ function payForm(link: Payable, state: FormState) {
       : html``;
   const emailField =
     link.payerEmail !== undefined
-      ? field({ id: 'email', label: 'Email', value: link.payerEmail, errors, attributes: html`type="email" readonly` })
+      ? field({ id: 'email', label: 'Email', value: maskEmail(link.payerEmail), errors, attributes: html`readonly` })
       : field({ id: 'email', label: 'Email', value: values.email, errors, attributes: html`type="email" autocomplete="email" required maxlength="${FIELD_MAX_LENGTH.email}"` });
   return html`<h1>${target.title}</h1>
 ${link.description ? html`<p>${link.description}</p>` : ''}
@@ -159,10 +160,15 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     switch (outcome.result) {
       case 'paid': {
         const { payment } = outcome;
-        const destination = link.redirectUrl ?? `${deps.publicUrl}${THANK_YOU_PATH}`;
+        const result = { payment_id: payment._id, payment_link_id: link.target.id, payment_status: String(payment.status_id) };
         setPageSecurityHeaders(ctx, originOf(link.redirectUrl));
         ctx.status = 303;
-        ctx.redirect(withQuery(destination, { payment_id: payment._id, payment_link_id: link.target.id, payment_status: String(payment.status_id) }));
+        // Our thank-you page shows the payment only to whoever holds this signature: the payer.
+        ctx.redirect(
+          link.redirectUrl
+            ? withQuery(link.redirectUrl, result)
+            : withQuery(`${deps.publicUrl}${THANK_YOU_PATH}`, { ...result, signature: signThankYou(deps.pageKeys.thankYou, result) }),
+        );
         return;
       }
       case 'declined':

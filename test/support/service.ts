@@ -1,10 +1,12 @@
 // The real service on 127.0.0.1:0 over its own fresh database, with two businesses and their
 // clients, so every test file runs in isolation and tenant checks have a second tenant at hand.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.js';
 import { silentLogger } from '../../server/logger.js';
+import { pageKeys, pageSigningKey, type PageKeys } from '../../server/pages/signing.js';
 import { startService, type RunningService, type StartOptions } from '../../server/start.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness, type Business } from '../../server/store/businesses.js';
@@ -27,6 +29,8 @@ export interface TestService {
   apiUrl: string;
   a: Tenant;
   b: Tenant;
+  /** The keys the service signs payer pages with (from its PAGE_SIGNING_SECRET), for tests that check signatures. */
+  pageKeys: PageKeys;
   /** A client for any key (e.g. a revoked or malformed one), responses still checked against the spec. */
   clientFor(apiKey: string): PaymentsClient;
   close(): Promise<void>;
@@ -41,11 +45,14 @@ export interface TestServiceOptions {
   provider?: StartOptions['provider'];
   /** Silent unless a test wants to read the service's log lines. */
   logger?: StartOptions['logger'];
+  /** A random secret per service unless given. */
+  pageSigningSecret?: string;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
   const database = await createTestDatabase(dir);
+  const pageSigningSecret = options.pageSigningSecret ?? randomBytes(32).toString('hex');
   const service = await startService({
     databaseUrl: database.url,
     port: 0,
@@ -60,6 +67,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     apiKeyCacheMs: options.apiKeyCacheMs ?? 0,
     logger: options.logger ?? silentLogger(),
     provider: options.provider,
+    pageSigningSecret,
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {
@@ -81,6 +89,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     apiUrl,
     a,
     b,
+    pageKeys: pageKeys(pageSigningKey({ secret: pageSigningSecret })),
     clientFor,
     async close() {
       await service.close();
