@@ -8,6 +8,7 @@ import * as outbox from './migrations/0003_outbox.js';
 import * as idempotencyAndRateLimits from './migrations/0004_idempotency_and_rate_limits.js';
 import * as recordCounts from './migrations/0005_record_counts.js';
 import * as filterIndexes from './migrations/0006_filter_indexes.js';
+import * as rateLimitWindowLength from './migrations/0007_rate_limit_window_length.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -16,6 +17,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0004_idempotency_and_rate_limits': idempotencyAndRateLimits,
   '0005_record_counts': recordCounts,
   '0006_filter_indexes': filterIndexes,
+  '0007_rate_limit_window_length': rateLimitWindowLength,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,15 +1,19 @@
 import type { Executor } from './db.js';
 
-/** Counts one request in `bucket` for the window starting at `windowStart` (Unix seconds) and returns the new count. */
-export async function countRequest(db: Executor, bucket: string, windowStart: number): Promise<number> {
+/**
+ * Counts one request in `bucket` for the window starting at `windowStart` (Unix seconds) and lasting
+ * `windowSeconds`, and returns the new count.
+ */
+export async function countRequest(db: Executor, bucket: string, windowStart: number, windowSeconds = 1): Promise<number> {
   const [row] = await db('rate_limit_windows')
-    .insert({ bucket, window_start: windowStart, count: 1 })
+    .insert({ bucket, window_start: windowStart, window_seconds: windowSeconds, count: 1 })
     .onConflict(['bucket', 'window_start'])
     .merge({ count: db.raw('rate_limit_windows.count + 1') })
     .returning('count');
   return Number(row.count);
 }
 
-export async function deleteWindowsBefore(db: Executor, windowStart: number): Promise<number> {
-  return db('rate_limit_windows').where('window_start', '<', windowStart).delete();
+/** Deletes the windows that ended before `end` (Unix seconds). */
+export async function deleteWindowsEndedBefore(db: Executor, end: number): Promise<number> {
+  return db('rate_limit_windows').whereRaw('window_start + window_seconds < ?', [end]).delete();
 }
