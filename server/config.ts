@@ -1,6 +1,7 @@
 import type { RateLimitConfig } from './http/rate-limit.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
+import { DEFAULT_PAGE_LIMITS, type PageLimits } from './pages/limits.js';
 import { PAGE_SIGNING_SECRET_MIN_LENGTH } from './pages/signing.js';
 import { DEFAULT_DATABASE_URL } from './store/db.js';
 
@@ -39,6 +40,10 @@ export interface Config {
   logLevel: LogLevel;
   /** PAGE_SIGNING_SECRET: the same on every instance; unset, a key file under ./data is used. */
   pageSigningSecret: string | undefined;
+  /** Attempts on the payer forms per client address, link and card. */
+  pageLimits: PageLimits;
+  /** Reverse proxies in front of the service that append the client's address to X-Forwarded-For. */
+  trustProxyHops: number;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -142,5 +147,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 60_000),
     logLevel: logLevel(env),
     pageSigningSecret: pageSigningSecret(env),
+    pageLimits: {
+      windowSeconds: integer(env, 'PAGE_RATE_LIMIT_WINDOW_SECONDS', DEFAULT_PAGE_LIMITS.windowSeconds, 1, 86_400),
+      perAddress: integer(env, 'PAGE_RATE_LIMIT_PER_ADDRESS', DEFAULT_PAGE_LIMITS.perAddress, 1, 1_000_000),
+      perLink: integer(env, 'PAGE_RATE_LIMIT_PER_LINK', DEFAULT_PAGE_LIMITS.perLink, 1, 1_000_000),
+      perCard: integer(env, 'PAGE_RATE_LIMIT_PER_CARD', DEFAULT_PAGE_LIMITS.perCard, 1, 1_000_000),
+    },
+    trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
   };
 }

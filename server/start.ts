@@ -12,6 +12,7 @@ import { createMailer, type Mailer } from './outbox/mailer.js';
 import { OutboxWorker } from './outbox/worker.js';
 import type { PaymentProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox.js';
+import { DEFAULT_PAGE_LIMITS, PageLimiter, type PageLimits } from './pages/limits.js';
 import { pageKeys, pageSigningKey } from './pages/signing.js';
 import { connect, type Db } from './store/db.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
@@ -36,6 +37,10 @@ export interface StartOptions {
   /** PAGE_SIGNING_SECRET; without it the key file (`pageSigningKeyFile`, ./data/page-signing.key) is used. */
   pageSigningSecret?: string | undefined;
   pageSigningKeyFile?: string;
+  /** Attempts on the payer forms; DEFAULT_PAGE_LIMITS for what is not given. */
+  pageLimits?: Partial<PageLimits>;
+  /** Proxies whose X-Forwarded-For entries are trusted for the client's address; 0 unless given. */
+  trustProxyHops?: number;
 }
 
 export interface RunningService {
@@ -109,6 +114,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       outbox: { nudge: () => worker?.nudge() },
       limiter,
       pageKeys: keys,
+      pageLimiter: new PageLimiter(limiter, { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits }, keys.cardFingerprint),
+      trustProxyHops: options.trustProxyHops ?? 0,
       callers: new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS),
       logger,
       draining: () => draining,

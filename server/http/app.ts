@@ -26,6 +26,8 @@ export interface AppDeps extends HandlerDeps, PageDeps {
   logger: Logger;
   /** True once shutdown has begun: /ready answers 503 so load balancers stop sending traffic. */
   draining(): boolean;
+  /** Proxies in front whose X-Forwarded-For entries name the client (`ctx.ip`); 0: the connection's own address. */
+  trustProxyHops?: number;
 }
 
 function errorMiddleware(): Koa.Middleware {
@@ -133,6 +135,10 @@ export async function createApp(deps: AppDeps): Promise<Koa> {
     db: deps.db,
   });
   const app = new Koa();
+  // Behind N proxies, the client is the N-th address from the end of X-Forwarded-For: entries before
+  // it are whatever the client chose to send.
+  app.proxy = (deps.trustProxyHops ?? 0) > 0;
+  app.maxIpsCount = deps.trustProxyHops ?? 0;
   app.use(requestLogging(deps.logger));
   app.use(errorMiddleware());
   app.use(probesMiddleware(deps));

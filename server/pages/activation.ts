@@ -9,7 +9,8 @@ import type { PageDeps } from './deps.js';
 import { FIELD_MAX_LENGTH, alertBox, cardFields, checkName, field, hiddenFields, isAttemptId, newAttemptId, readCard, readField, sandboxCards, type FormErrors, type FormState } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page, type Html } from './html.js';
-import { messagePage } from './messages.js';
+import { tooManyAttempts } from './limits.js';
+import { CARD_DECLINED, messagePage } from './messages.js';
 
 const TOKEN = /^[0-9a-f]{64}$/;
 
@@ -75,9 +76,11 @@ export function activationPage(deps: PageDeps) {
     const form = (status: number, alert: string, fieldErrors: FormErrors) =>
       respond(ctx, status, token.title, activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: { name }, errors: fieldErrors, alert }), token.redirect_url);
     if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
+    const refused = await deps.pageLimiter.attempt(token._id, card.number);
+    if (refused !== undefined) return tooManyAttempts(ctx, refused);
 
     const result = await deps.provider.saveCard(card);
-    if (result.outcome === 'declined') return form(402, result.message, {});
+    if (result.outcome === 'declined') return form(402, CARD_DECLINED, {});
     // A second submit finds the token already active and lands where the first did.
     const saved = result.card;
     const activated = await deps.db.transaction(async (trx) => {

@@ -14,7 +14,8 @@ import type { PageDeps } from './deps.js';
 import { FIELD_MAX_LENGTH, alertBox, cardFields, checkName, field, hiddenFields, isAttemptId, newAttemptId, readCard, readField, sandboxCards, type FormErrors, type FormState } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page } from './html.js';
-import { messagePage } from './messages.js';
+import { tooManyAttempts } from './limits.js';
+import { CARD_DECLINED, messagePage } from './messages.js';
 import { signThankYou } from './signing.js';
 
 export const THANK_YOU_PATH = '/payment/thank-you';
@@ -172,7 +173,7 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
         return;
       }
       case 'declined':
-        return form(402, outcome.message);
+        return form(402, CARD_DECLINED);
       case 'unavailable':
         return refuse(ctx, { status: 409, heading: 'Payment not taken', message: 'This link can no longer be paid. You have not been charged.' });
       case 'in_progress':
@@ -211,6 +212,8 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     if (link.payerEmail === undefined && !errors.email && !isEmail(email)) errors.email = 'Enter a valid email address.';
     const card = readCard(body, errors);
     if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
+    const refused = await deps.pageLimiter.attempt(link.target.id, card.number);
+    if (refused !== undefined) return tooManyAttempts(ctx, refused);
 
     const outcome = await checkout(deps.db, deps.provider, { target: link.target, attemptId, amount, payerName: name, payerEmail: email, card });
     if (outcome.result === 'paid') deps.outbox.nudge();

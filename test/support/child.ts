@@ -21,7 +21,9 @@ export interface ChildService {
 export async function startChild(env: Record<string, string>, port: number, script = 'server/main.ts'): Promise<ChildService> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), ...env },
+    // One page signing secret for every child, as for instances of one deployment (and no key file
+    // written into the repository's ./data).
+    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), PAGE_SIGNING_SECRET: 'test-page-signing-secret-shared-by-all-children', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -47,6 +47,8 @@ export interface TestServiceOptions {
   logger?: StartOptions['logger'];
   /** A random secret per service unless given. */
   pageSigningSecret?: string;
+  pageLimits?: StartOptions['pageLimits'];
+  trustProxyHops?: number;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -68,6 +70,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     logger: options.logger ?? silentLogger(),
     provider: options.provider,
     pageSigningSecret,
+    // Like the API limit: in the path, raised, except where a test sets its own.
+    pageLimits: { perAddress: 1_000_000, perLink: 1_000_000, perCard: 1_000_000, ...options.pageLimits },
+    trustProxyHops: options.trustProxyHops,
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {

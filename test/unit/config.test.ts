@@ -92,3 +92,34 @@ describe('loadConfig: PUBLIC_URL', () => {
     expect(thrown).toBeInstanceOf(Error);
   });
 });
+
+describe('loadConfig: payer pages', () => {
+  it('limits form posts per address, link and card in 10-minute windows by default, trusts no proxy and has no signing secret', () => {
+    expect(loadConfig({})).toMatchObject({ pageLimits: { windowSeconds: 600, perAddress: 30, perLink: 100, perCard: 10 }, trustProxyHops: 0, pageSigningSecret: undefined });
+  });
+
+  it('reads each page limit, the proxy hops and the signing secret', () => {
+    const config = loadConfig({
+      PAGE_RATE_LIMIT_WINDOW_SECONDS: '60',
+      PAGE_RATE_LIMIT_PER_ADDRESS: '5',
+      PAGE_RATE_LIMIT_PER_LINK: '7',
+      PAGE_RATE_LIMIT_PER_CARD: '2',
+      TRUST_PROXY_HOPS: '1',
+      PAGE_SIGNING_SECRET: 'x'.repeat(32),
+    });
+    expect(config).toMatchObject({ pageLimits: { windowSeconds: 60, perAddress: 5, perLink: 7, perCard: 2 }, trustProxyHops: 1, pageSigningSecret: 'x'.repeat(32) });
+  });
+
+  it.each([
+    ['PAGE_RATE_LIMIT_PER_CARD', '0'],
+    ['PAGE_RATE_LIMIT_WINDOW_SECONDS', '86401'],
+    ['TRUST_PROXY_HOPS', '-1'],
+  ])('rejects %s=%s with a ConfigError naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('rejects a PAGE_SIGNING_SECRET shorter than 32 characters', () => {
+    expect(() => loadConfig({ PAGE_SIGNING_SECRET: 'too short' })).toThrow('PAGE_SIGNING_SECRET must be at least 32 characters');
+  });
+});
