@@ -9,6 +9,7 @@ import * as idempotencyAndRateLimits from './migrations/0004_idempotency_and_rat
 import * as recordCounts from './migrations/0005_record_counts.js';
 import * as filterIndexes from './migrations/0006_filter_indexes.js';
 import * as rateLimitWindowLength from './migrations/0007_rate_limit_window_length.js';
+import * as tokenActivationAttempts from './migrations/0008_token_activation_attempts.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -18,6 +19,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0005_record_counts': recordCounts,
   '0006_filter_indexes': filterIndexes,
   '0007_rate_limit_window_length': rateLimitWindowLength,
+  '0008_token_activation_attempts': tokenActivationAttempts,
 };
 
 const source: Knex.MigrationSource<string> = {
