@@ -21,10 +21,17 @@ export interface PaymentsClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   apiKey: string;
 }
 
+/** A loop rather than /\/+$/, which is quadratic on a long run of slashes followed by anything else. */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end -= 1;
+  return url.slice(0, end);
+}
+
 export function createPaymentsClient({ baseUrl, apiKey, headers, ...options }: PaymentsClientOptions): PaymentsClient {
   return createClient<paths>({
     ...options,
-    baseUrl: baseUrl.replace(/\/+$/, ''),
+    baseUrl: withoutTrailingSlashes(baseUrl),
     headers: { Accept: 'application/json', Authorization: `Bearer ${apiKey}`, ...(headers as Record<string, string> | undefined) },
   });
 }

@@ -155,6 +155,9 @@ async function main(): Promise<void> {
       MAIL_DIR: join(dir, 'mail'),
       // Raised so the load is measured, not refused; the limiter stays in the request path.
       RATE_LIMIT_PER_SECOND: '1000000',
+      PAGE_RATE_LIMIT_PER_ADDRESS: '1000000',
+      PAGE_RATE_LIMIT_PER_LINK: '1000000',
+      PAGE_RATE_LIMIT_PER_CARD: '1000000',
     });
     const pid = server.pid;
     const rssAtStart = rssBytes(pid)!;

@@ -1,6 +1,7 @@
 // The whole test suite, as README and CI run it: contract lint, freshness of generated files, type
-// check, then the vitest suites. Ends with one line `N passed, N failed` counting the tests (a check
-// that fails counts as one failed test, so the line never reads clean when something is wrong).
+// check, code lint (ESLint), then the vitest suites. Ends with one line `N passed, N failed` counting
+// the tests (a check that fails counts as one failed test, so the line never reads clean when
+// something is wrong).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -60,6 +61,7 @@ if (!args.includes('--only-tests')) {
   check('lint openapi.yaml', run('lint openapi.yaml', 'redocly', ['lint', 'openapi.yaml']));
   check('generated files are fresh', run('generated files are fresh', 'tsx', ['scripts/generate.ts', '--check']));
   check('type check', run('type check', 'tsc', ['--noEmit']));
+  check('lint code (eslint)', run('lint code (eslint)', 'eslint', ['server', 'client', 'scripts', 'test']));
 }
 
 const vitestArgs = args.filter((arg) => arg !== '--only-tests');

@@ -2,6 +2,7 @@ import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server.js';
 import type { RateLimitConfig } from './ratelimit/limiters.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
+import { DEFAULT_PAGE_LIMITS, type PageLimits } from './pages/limits.js';
 import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.js';
 import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
@@ -43,6 +44,10 @@ export interface Config {
   http: HttpTimeouts;
   /** The master key that seals webhook keys at rest (see server/secrets/key-source.ts). */
   secrets: SecretsSettings;
+  /** Attempts on the payer forms per client address, link and card. */
+  pageLimits: PageLimits;
+  /** Reverse proxies in front of the service that append the client's address to X-Forwarded-For. */
+  trustProxyHops: number;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -91,7 +96,10 @@ function absoluteUrl(env: NodeJS.ProcessEnv, name: string, scheme: 'http' | 'smt
     throw new ConfigError(problem);
   }
   if (url.protocol !== `${scheme}:` && url.protocol !== `${scheme}s:`) throw new ConfigError(problem);
-  return text.replace(/\/+$/, '');
+  let end = text.length;
+  // A loop rather than /\/+$/, which is quadratic on a long run of slashes followed by anything else.
+  while (end > 0 && text[end - 1] === '/') end -= 1;
+  return text.slice(0, end);
 }
 
 function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
@@ -164,5 +172,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: logLevel(env),
     http: httpTimeouts(env),
     secrets: secrets(env, databaseUrl),
+    pageLimits: {
+      windowSeconds: integer(env, 'PAGE_RATE_LIMIT_WINDOW_SECONDS', DEFAULT_PAGE_LIMITS.windowSeconds, 1, 86_400),
+      perAddress: integer(env, 'PAGE_RATE_LIMIT_PER_ADDRESS', DEFAULT_PAGE_LIMITS.perAddress, 1, 1_000_000),
+      perLink: integer(env, 'PAGE_RATE_LIMIT_PER_LINK', DEFAULT_PAGE_LIMITS.perLink, 1, 1_000_000),
+      perCard: integer(env, 'PAGE_RATE_LIMIT_PER_CARD', DEFAULT_PAGE_LIMITS.perCard, 1, 1_000_000),
+    },
+    trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
   };
 }

@@ -27,6 +27,8 @@ import { openDatabase, type Database, type DatabaseOptions } from './store/datab
 import { loadMasterKey, type SecretsSettings } from './secrets/key-source.js';
 import type { MasterKey } from './secrets/master-key.js';
 import { sealLegacyWebhookSecrets } from './store/seal-legacy-secrets.js';
+import { DEFAULT_PAGE_LIMITS, PageLimiter, type PageLimits } from './pages/limits.js';
+import { pageKeys } from './pages/signing.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './usecases/callers.js';
 import type { UseCaseContext } from './usecases/context.js';
@@ -53,6 +55,10 @@ export interface StartOptions {
   http?: Partial<HttpTimeouts>;
   /** SECRETS_KEY, or the key file (next to the SQLite file unless named); required on PostgreSQL. */
   secrets?: SecretsSettings;
+  /** Attempts on the payer forms; DEFAULT_PAGE_LIMITS for what is not given. */
+  pageLimits?: Partial<PageLimits>;
+  /** Proxies whose X-Forwarded-For entries are trusted for the client's address; 0 unless given. */
+  trustProxyHops?: number;
 }
 
 export interface RunningService {
@@ -105,6 +111,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     if (options.migrateOnStart ?? true) await db.migrate();
     const sealed = await sealLegacyWebhookSecrets(options.databaseUrl, secrets.key);
     if (sealed > 0) logger.info({ sealed, key_id: secrets.key.id }, `sealed ${sealed} webhook key(s) stored in clear by an earlier version`);
+    // What the payer pages sign, with a key of their own derived from the secrets key (shared by every instance).
+    const keys = pageKeys(secrets.key.derive('page-signing'));
     const contract = await loadContract();
     const server = createHttpServer({ ...DEFAULT_HTTP_TIMEOUTS, ...options.http });
     await new Promise<void>((resolve, reject) => {
@@ -128,7 +136,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       contract,
       handlers,
       scopes: scopesOver(ctx),
-      pages: pageRoutes(ctx),
+      pages: pageRoutes({ ...ctx, pageKeys: keys, pageLimiter: new PageLimiter(limiter, { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits }, keys.cardFingerprint) }),
+      trustProxyHops: options.trustProxyHops ?? 0,
       findCaller: (key) => callers.find(key),
       limiter,
       logger,

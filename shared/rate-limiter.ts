@@ -8,8 +8,15 @@ export interface RateLimitResult {
   retryAfter: number;
 }
 
+/** A fixed window: `limit` hits per `seconds`, windows aligned to multiples of `seconds` since the epoch. */
+export interface RateLimitWindow {
+  limit: number;
+  seconds: number;
+}
+
 export interface RateLimiter {
   readonly kind: 'memory' | 'database' | 'redis';
-  hit(bucket: string, now?: number): Promise<RateLimitResult>;
+  /** Counts one hit in `bucket`: in one-second windows with the limiter's own limit unless `window` is given. */
+  hit(bucket: string, now?: number, window?: RateLimitWindow): Promise<RateLimitResult>;
   close(): Promise<void>;
 }

@@ -1,9 +1,27 @@
-import { randomBytes } from 'node:crypto';
-import { ObjectId } from 'bson';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
-/** 24 lowercase hex characters: 4-byte seconds timestamp, 5 random bytes, 3-byte counter (MongoDB's ObjectId). */
+// Ids are handed to payers in URLs (`/payment/pay?id=...`), so knowing one must tell nothing about
+// another: after the creation time, every id has 8 bytes of its own from the CSPRNG (MongoDB's
+// ObjectId instead repeats 5 process bytes and counts in the last 3, so neighbours are one apart).
+// The CSPRNG is read in blocks, each byte handed out once.
+const POOL_BYTES = 8 * 512;
+const pool = Buffer.alloc(POOL_BYTES);
+let poolOffset = POOL_BYTES;
+
+function randomTail(): string {
+  if (poolOffset + 8 > POOL_BYTES) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const tail = pool.toString('hex', poolOffset, poolOffset + 8);
+  poolOffset += 8;
+  return tail;
+}
+
+/** 24 lowercase hex characters: the 4-byte big-endian creation time in seconds, then 8 random bytes. */
 export function newId(): string {
-  return new ObjectId().toHexString();
+  const seconds = Math.floor(Date.now() / 1000);
+  return seconds.toString(16).padStart(8, '0') + randomTail();
 }
 
 const ID_PATTERN = /^[0-9a-f]{24}$/;

@@ -71,6 +71,13 @@ export function centsToUnits(cents: number | bigint): number {
 export function formatUnits(cents: number | bigint): string {
   const value = BigInt(cents);
   const abs = value < 0n ? -value : value;
-  const whole = (abs / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${value < 0n ? '-' : ''}${whole}.${(abs % 100n).toString().padStart(2, '0')}`;
+  return `${value < 0n ? '-' : ''}${groupThousands((abs / 100n).toString())}.${(abs % 100n).toString().padStart(2, '0')}`;
+}
+
+/** "1234567" -> "1,234,567", in one pass (the lookahead pattern for this is quadratic in the digits). */
+function groupThousands(digits: string): string {
+  const head = digits.length % 3 || 3;
+  let out = digits.slice(0, head);
+  for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return out;
 }

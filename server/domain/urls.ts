@@ -2,6 +2,7 @@ export const URL_MAX_LENGTH = 2048;
 
 // The URL parser percent-encodes these silently, but the URL is stored as sent: PostgreSQL refuses
 // NUL in text, and no database can keep a lone surrogate (it reads back as U+FFFD).
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const CONTROL_OR_LONE_SURROGATE = /[\u0000-\u001f\u007f\uD800-\uDFFF]/u;
 
 /** An absolute http(s) URL with a host. Rejects javascript:, data:, file: and relative URLs. */

@@ -33,6 +33,8 @@ export interface HttpAppOptions<Scope> {
   ready(): Promise<void>;
   /** True once shutdown has begun: /ready answers 503 so load balancers stop sending traffic. */
   draining(): boolean;
+  /** Proxies in front whose X-Forwarded-For entries name the client (`ctx.ip`); 0: the connection's own address. */
+  trustProxyHops?: number;
 }
 
 function errorMiddleware(): Koa.Middleware {
@@ -132,6 +134,10 @@ function apiGate(options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'limiter'
 
 export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   const app = new Koa();
+  // Behind N proxies, the client is the N-th address from the end of X-Forwarded-For: entries before
+  // it are whatever the client chose to send.
+  app.proxy = (options.trustProxyHops ?? 0) > 0;
+  app.maxIpsCount = options.trustProxyHops ?? 0;
   app.use(requestLogging(options.logger));
   app.use(errorMiddleware());
   app.use(probesMiddleware(options));

@@ -2,14 +2,15 @@
 // card's brand, last four digits and expiry. The card itself stays with the provider.
 import type Koa from 'koa';
 import { withQuery } from '../domain/urls.js';
-import { saveCardOnToken } from '../usecases/activation.js';
+import { activationAttemptOf, outcomeOfAttempt, saveCardOnce, type ActivationOutcome } from '../usecases/activation.js';
 import { tokenForPayer, type TokenRecord } from '../usecases/payer.js';
 import { csrfToken, csrfValid } from './csrf.js';
-import type { UseCaseContext as PageDeps } from '../usecases/context.js';
-import { alertBox, cardFields, field, hiddenFields, isAttemptId, newAttemptId, readCard, readName, sandboxCards, type FormErrors, type FormState } from './form.js';
+import type { PageDeps } from './deps.js';
+import { FIELD_MAX_LENGTH, alertBox, cardFields, checkName, field, hiddenFields, isAttemptId, newAttemptId, readCard, readField, sandboxCards, type FormErrors, type FormState } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page, type Html } from '../../shared/html.js';
-import { messagePage } from './messages.js';
+import { tooManyAttempts } from './limits.js';
+import { CARD_DECLINED, messagePage } from './messages.js';
 
 function respond(ctx: Koa.Context, status: number, title: string, body: Html, redirectUrl: string | null = null): void {
   setPageSecurityHeaders(ctx, originOf(redirectUrl));
@@ -25,7 +26,7 @@ function activationForm(token: TokenRecord, state: FormState): Html {
 ${alertBox(state.alert)}
 <form method="post" action="/tokenization/activation/${token.token}" novalidate>
 ${hiddenFields(state)}
-${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="100"` })}
+${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
 ${cardFields(state.errors)}
 <button type="submit">Save card</button>
 </form>
@@ -61,23 +62,36 @@ export function activationPage(deps: PageDeps) {
   const save: Koa.Middleware = async (ctx) => {
     const token = await load(ctx);
     if (!token) return;
-    if (token.status === 'active') return respond(ctx, 409, 'Card saved', savedPage(token));
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-    if (!csrfValid(ctx, body.csrf_token) || !isAttemptId(body.attempt_id)) {
-      return respond(ctx, 403, 'Form expired', messagePage('This form has expired', 'Reload the page and try again.'));
-    }
+    const attemptId = isAttemptId(body.attempt_id) && csrfValid(ctx, body.csrf_token) ? body.attempt_id : undefined;
     const errors: FormErrors = {};
-    const name = readName(body, errors);
-    const card = readCard(body, errors);
+    const name = checkName(readField(body, 'name', errors), errors);
     const form = (status: number, alert: string, fieldErrors: FormErrors) =>
       respond(ctx, status, token.title, activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: { name }, errors: fieldErrors, alert }), token.redirect_url);
-    if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
+    const answer = (outcome: ActivationOutcome) => {
+      switch (outcome) {
+        case 'saved':
+          setPageSecurityHeaders(ctx, originOf(token.redirect_url));
+          ctx.status = 303;
+          return ctx.redirect(afterActivation(deps, token));
+        case 'declined':
+          return form(402, CARD_DECLINED, {});
+        case 'in_progress':
+          return respond(ctx, 409, 'Card being saved', messagePage('Your card is being saved', 'Refresh this page in a moment.'));
+        case 'form_expired':
+          return respond(ctx, 403, 'Form expired', messagePage('This form has expired', 'Reload the page and try again.'));
+      }
+    };
 
-    const outcome = await saveCardOnToken(deps, token, card);
-    if (outcome.result === 'declined') return form(402, outcome.message, {});
-    setPageSecurityHeaders(ctx, originOf(token.redirect_url));
-    ctx.status = 303;
-    ctx.redirect(afterActivation(deps, token));
+    const earlier = attemptId ? await activationAttemptOf(deps, attemptId) : undefined;
+    if (earlier) return answer(await outcomeOfAttempt(deps, token, earlier));
+    if (token.status === 'active') return respond(ctx, 409, 'Card saved', savedPage(token));
+    if (!attemptId) return answer('form_expired');
+    const card = readCard(body, errors);
+    if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
+    const refused = await deps.pageLimiter.attempt(token._id, card.number);
+    if (refused !== undefined) return tooManyAttempts(ctx, refused);
+    return answer(await saveCardOnce(deps, token, attemptId, card));
   };
   return { show, save };
 }

@@ -1,18 +1,20 @@
 // The hosted pay pages: /payment/pay?id=... for a payment link (fixed amount, one payer) and
 // /payment/open-link/pay?id=... for an open link (the payer chooses an amount from the minimum).
 import type Koa from 'koa';
-import { isEmail } from '../domain/email.js';
+import { isEmail, maskEmail } from '../domain/email.js';
 import { AMOUNT_MAX_CENTS, formatUnits, parseUnits } from '../domain/money.js';
 import { withQuery } from '../domain/urls.js';
 import { OPEN_LINK_ACTIVE } from '../domain/statuses.js';
 import { checkout, outcomeOf, type CheckoutOutcome, type PaymentTarget } from '../usecases/checkout.js';
 import { attemptOf, openPaymentLinkForPayer, paymentLinkForPayer } from '../usecases/payer.js';
 import { csrfToken, csrfValid } from './csrf.js';
-import type { UseCaseContext as PageDeps } from '../usecases/context.js';
-import { alertBox, cardFields, field, hiddenFields, isAttemptId, newAttemptId, readCard, readName, sandboxCards, text, type FormErrors, type FormState } from './form.js';
+import type { PageDeps } from './deps.js';
+import { FIELD_MAX_LENGTH, alertBox, cardFields, checkName, field, hiddenFields, isAttemptId, newAttemptId, readCard, readField, sandboxCards, type FormErrors, type FormState } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page } from '../../shared/html.js';
-import { messagePage } from './messages.js';
+import { tooManyAttempts } from './limits.js';
+import { CARD_DECLINED, messagePage } from './messages.js';
+import { signThankYou } from './signing.js';
 
 export const THANK_YOU_PATH = '/payment/thank-you';
 
@@ -88,12 +90,12 @@ function payForm(link: Payable, state: FormState) {
       : html`<p class="muted">Pay any amount from <strong>${money(target.currency, link.minimumAmount ?? 0)}</strong>.</p>`;
   const amountField =
     link.minimumAmount !== undefined
-      ? field({ id: 'amount', label: 'Amount', value: values.amount, errors, attributes: html`inputmode="decimal" required aria-describedby="amount_hint"` })
+      ? field({ id: 'amount', label: 'Amount', value: values.amount, errors, attributes: html`inputmode="decimal" required maxlength="${FIELD_MAX_LENGTH.amount}" aria-describedby="amount_hint"` })
       : html``;
   const emailField =
     link.payerEmail !== undefined
-      ? field({ id: 'email', label: 'Email', value: link.payerEmail, errors, attributes: html`type="email" readonly` })
-      : field({ id: 'email', label: 'Email', value: values.email, errors, attributes: html`type="email" autocomplete="email" required maxlength="254"` });
+      ? field({ id: 'email', label: 'Email', value: maskEmail(link.payerEmail), errors, attributes: html`readonly` })
+      : field({ id: 'email', label: 'Email', value: values.email, errors, attributes: html`type="email" autocomplete="email" required maxlength="${FIELD_MAX_LENGTH.email}"` });
   return html`<h1>${target.title}</h1>
 ${link.description ? html`<p>${link.description}</p>` : ''}
 ${heading}
@@ -101,7 +103,7 @@ ${alertBox(state.alert)}
 <form method="post" action="${link.action}" novalidate>
 ${hiddenFields(state)}
 ${amountField}${link.minimumAmount !== undefined ? html`<span class="muted" id="amount_hint">In ${target.currency}, at least ${formatUnits(link.minimumAmount)}.</span>` : ''}
-${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="100"` })}
+${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
 ${emailField}
 ${cardFields(errors)}
 <button type="submit">Pay</button>
@@ -120,10 +122,12 @@ function refuse(ctx: Koa.Context, refusal: Refusal): void {
   respond(ctx, refusal.status, refusal.heading, messagePage(refusal.heading, refusal.message));
 }
 
-function readAmount(link: Payable, body: Record<string, unknown>, errors: FormErrors): number {
+/** The amount in cents: the link's own, or the payer's (already read with `readField`) for an open link. */
+function readAmount(link: Payable, amount: string, errors: FormErrors): number {
   if (link.fixedAmount !== undefined) return link.fixedAmount;
+  if (errors.amount) return 0;
   const minimum = link.minimumAmount ?? 0;
-  const parsed = parseUnits(text(body, 'amount').replace(/,/g, ''));
+  const parsed = parseUnits(amount.replace(/,/g, ''));
   const currency = link.target.currency;
   if (parsed.kind === 'not-a-number') errors.amount = 'Enter an amount, for example 25.00.';
   else if (parsed.kind === 'too-precise') errors.amount = 'Enter the amount with at most two decimals.';
@@ -155,14 +159,19 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     switch (outcome.result) {
       case 'paid': {
         const { payment } = outcome;
-        const destination = link.redirectUrl ?? `${deps.publicUrl}${THANK_YOU_PATH}`;
+        const result = { payment_id: payment._id, payment_link_id: link.target.id, payment_status: String(payment.status_id) };
         setPageSecurityHeaders(ctx, originOf(link.redirectUrl));
         ctx.status = 303;
-        ctx.redirect(withQuery(destination, { payment_id: payment._id, payment_link_id: link.target.id, payment_status: String(payment.status_id) }));
+        // Our thank-you page shows the payment only to whoever holds this signature: the payer.
+        ctx.redirect(
+          link.redirectUrl
+            ? withQuery(link.redirectUrl, result)
+            : withQuery(`${deps.publicUrl}${THANK_YOU_PATH}`, { ...result, signature: signThankYou(deps.pageKeys.thankYou, result) }),
+        );
         return;
       }
       case 'declined':
-        return form(402, outcome.message);
+        return form(402, CARD_DECLINED);
       case 'unavailable':
         return refuse(ctx, { status: 409, heading: 'Payment not taken', message: 'This link can no longer be paid. You have not been charged.' });
       case 'in_progress':
@@ -176,7 +185,14 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const attemptId = body.attempt_id;
     if (!csrfValid(ctx, body.csrf_token) || !isAttemptId(attemptId)) return refuse(ctx, expiredForm);
-    const values = { name: text(body, 'name'), email: text(body, 'email'), amount: text(body, 'amount') };
+    // Every field is capped before anything parses it (an over-long one is an error from here on);
+    // fields this link's form does not have are ignored, unread.
+    const errors: FormErrors = {};
+    const values = {
+      name: readField(body, 'name', errors),
+      email: link.payerEmail === undefined ? readField(body, 'email', errors) : '',
+      amount: link.minimumAmount !== undefined ? readField(body, 'amount', errors) : '',
+    };
     const form = (status: number, alert: string, errors: FormErrors = {}) =>
       respond(ctx, status, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors, alert }), link.redirectUrl);
 
@@ -188,13 +204,14 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     }
     if (refusal) return refuse(ctx, refusal);
 
-    const errors: FormErrors = {};
-    const amount = readAmount(link, body, errors);
-    const name = readName(body, errors);
+    const amount = readAmount(link, values.amount, errors);
+    const name = checkName(values.name, errors);
     const email = link.payerEmail ?? values.email;
-    if (link.payerEmail === undefined && !isEmail(email)) errors.email = 'Enter a valid email address.';
+    if (link.payerEmail === undefined && !errors.email && !isEmail(email)) errors.email = 'Enter a valid email address.';
     const card = readCard(body, errors);
     if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
+    const refused = await deps.pageLimiter.attempt(link.target.id, card.number);
+    if (refused !== undefined) return tooManyAttempts(ctx, refused);
 
     const outcome = await checkout(deps, { target: link.target, attemptId, amount, payerName: name, payerEmail: email, card });
     return answer(ctx, link, await settled(deps, outcome), form);

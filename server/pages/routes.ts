@@ -3,8 +3,9 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { activationPage } from './activation.js';
-import type { UseCaseContext as PageDeps } from '../usecases/context.js';
+import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
+import { tooManyAttempts } from './limits.js';
 import { STYLESHEET, page } from '../../shared/html.js';
 import { messagePage } from './messages.js';
 import { THANK_YOU_PATH, openLinkPage, paymentLinkPage } from './pay.js';
@@ -32,6 +33,12 @@ export function pageRoutes(deps: PageDeps) {
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = page(heading, messagePage(heading, 'Go back, check what you entered and try again. You have not been charged.'));
     });
+  // Every post to a payer form counts against its client address, before its body is read.
+  const limitByAddress: Koa.Middleware = async (ctx, next) => {
+    const refused = await deps.pageLimiter.post(ctx.ip);
+    if (refused !== undefined) return tooManyAttempts(ctx, refused);
+    return next();
+  };
   const paymentLink = paymentLinkPage(deps);
   const openLink = openLinkPage(deps);
   const activation = activationPage(deps);
@@ -43,11 +50,11 @@ export function pageRoutes(deps: PageDeps) {
     ctx.body = STYLESHEET;
   });
   router.get('/payment/pay', paymentLink.show);
-  router.post('/payment/pay', form, paymentLink.pay);
+  router.post('/payment/pay', limitByAddress, form, paymentLink.pay);
   router.get('/payment/open-link/pay', openLink.show);
-  router.post('/payment/open-link/pay', form, openLink.pay);
+  router.post('/payment/open-link/pay', limitByAddress, form, openLink.pay);
   router.get('/tokenization/activation/:token', activation.show);
-  router.post('/tokenization/activation/:token', form, activation.save);
+  router.post('/tokenization/activation/:token', limitByAddress, form, activation.save);
   router.get(THANK_YOU_PATH, thankYouPage(deps));
   return router.routes() as unknown as Koa.Middleware;
 }

@@ -1,20 +1,22 @@
 // Where a payer lands after paying when the merchant gave no redirect_url. The query carries
-// payment_id, payment_link_id and payment_status; the page shows the payment only when the id and
-// the link match a recorded payment, so guessing ids reveals nothing.
+// payment_id, payment_link_id, payment_status and a signature over the three, made by the redirect
+// after the payment: the page shows the payment only when the signature holds and the ids match a
+// recorded payment. Ids alone, guessed or seen, show nothing but a generic thank-you.
 import type Koa from 'koa';
 import { formatUnits } from '../domain/money.js';
 import { PAYMENT_PAID } from '../domain/statuses.js';
 import { paymentById } from '../usecases/payer.js';
-import type { UseCaseContext as PageDeps } from '../usecases/context.js';
+import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
 import { html, page } from '../../shared/html.js';
+import { verifyThankYou } from './signing.js';
 
 export function thankYouPage(deps: PageDeps): Koa.Middleware {
   return async (ctx) => {
-    const paymentId = String(ctx.query.payment_id ?? '');
-    const linkId = String(ctx.query.payment_link_id ?? '');
-    const payment = await paymentById(deps, paymentId);
-    const matches = payment && (payment.payment_link_id === linkId || payment.open_payment_link_id === linkId);
+    const params = { payment_id: String(ctx.query.payment_id ?? ''), payment_link_id: String(ctx.query.payment_link_id ?? ''), payment_status: String(ctx.query.payment_status ?? '') };
+    const signed = verifyThankYou(deps.pageKeys.thankYou, params, ctx.query.signature);
+    const payment = signed ? await paymentById(deps, params.payment_id) : undefined;
+    const matches = payment && (payment.payment_link_id === params.payment_link_id || payment.open_payment_link_id === params.payment_link_id);
     const body =
       matches && payment.status_id === PAYMENT_PAID
         ? html`<h1>Thank you</h1>

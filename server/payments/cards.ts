@@ -48,9 +48,16 @@ export function brandOf(number: string): CardBrand {
   return 'unknown';
 }
 
-/** A card is valid through the last day of its expiry month. */
+/** "MM / YYYY" is the longest expiry anyone types; longer text is refused before it is read. */
+export const EXPIRY_MAX_LENGTH = 9;
+
+/**
+ * A card is valid through the last day of its expiry month. Whitespace is dropped first: a pattern
+ * with optional whitespace on both sides of an optional slash backtracks polynomially on long input.
+ */
 export function parseExpiry(value: string, now: Date): { month: number; year: number } | 'malformed' | 'expired' {
-  const match = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(value);
+  if (value.length > EXPIRY_MAX_LENGTH) return 'malformed';
+  const match = /^(\d{1,2})\/?(\d{2}|\d{4})$/.exec(value.replace(/\s/g, ''));
   if (!match) return 'malformed';
   const month = Number(match[1]);
   const year = match[2]!.length === 2 ? 2000 + Number(match[2]) : Number(match[2]);

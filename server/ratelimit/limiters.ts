@@ -1,31 +1,38 @@
 // Requests per API key per second (fixed one-second windows), counted where every instance can see
 // them: PostgreSQL, or Redis when REDIS_URL is set. An SQLite deployment is a single process on a
-// single machine, so it counts in memory and spares its one writer a write per request.
+// single machine, so it counts in memory and spares its one writer a write per request. A caller
+// may ask for its own window (a limit per so many seconds) per hit: the payer pages count attempts
+// over minutes in the same store.
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
-import type { RateLimiter, RateLimitResult } from '../../shared/rate-limiter.js';
+import type { RateLimiter, RateLimitResult, RateLimitWindow } from '../../shared/rate-limiter.js';
 import type { Executor } from '../store/executor.js';
-import { countRequest, deleteWindowsBefore } from '../store/rate-limits.js';
+import { countRequest, deleteWindowsEndedBefore } from '../store/rate-limits.js';
 
-export function judge(limit: number, count: number, now: number): RateLimitResult {
-  const windowEnd = (Math.floor(now / 1000) + 1) * 1000;
+/** The window holding `now`: its start in Unix seconds (the key it is counted under) and its end in ms. */
+function windowAt(now: number, seconds: number): { start: number; end: number } {
+  const start = Math.floor(now / 1000 / seconds) * seconds;
+  return { start, end: (start + seconds) * 1000 };
+}
+
+function judge(limit: number, count: number, now: number, windowEnd: number): RateLimitResult {
   return { limit, remaining: Math.max(0, limit - count), allowed: count <= limit, retryAfter: Math.max(1, Math.ceil((windowEnd - now) / 1000)) };
 }
 
 export class MemoryRateLimiter implements RateLimiter {
   readonly kind = 'memory';
-  private readonly windows = new Map<string, { window: number; count: number }>();
+  private readonly windows = new Map<string, { end: number; count: number }>();
 
   constructor(private readonly limit: number) {}
 
-  async hit(bucket: string, now = Date.now()): Promise<RateLimitResult> {
-    const window = Math.floor(now / 1000);
+  async hit(bucket: string, now = Date.now(), { limit, seconds }: RateLimitWindow = { limit: this.limit, seconds: 1 }): Promise<RateLimitResult> {
+    const { end } = windowAt(now, seconds);
     const current = this.windows.get(bucket);
-    const count = current?.window === window ? current.count + 1 : 1;
-    this.windows.set(bucket, { window, count });
-    // Forget buckets idle for a window once the map grows, so memory stays bounded by active keys.
-    if (this.windows.size > 10_000) for (const [key, value] of this.windows) if (value.window < window) this.windows.delete(key);
-    return judge(this.limit, count, now);
+    const count = current?.end === end ? current.count + 1 : 1;
+    this.windows.set(bucket, { end, count });
+    // Forget buckets whose window has ended once the map grows, so memory stays bounded by active keys.
+    if (this.windows.size > 10_000) for (const [key, value] of this.windows) if (value.end <= now) this.windows.delete(key);
+    return judge(limit, count, now, end);
   }
 
   async close(): Promise<void> {}
@@ -39,13 +46,18 @@ export class DatabaseRateLimiter implements RateLimiter {
     private readonly db: Executor,
     private readonly limit: number,
   ) {
-    // Any instance may sweep; old windows are worthless and the delete is idempotent.
-    this.sweeper = setInterval(() => void deleteWindowsBefore(db, Math.floor(Date.now() / 1000) - 60).catch(() => {}), 10_000);
+    this.sweeper = setInterval(() => void this.sweep().catch(() => {}), 10_000);
     this.sweeper.unref();
   }
 
-  async hit(bucket: string, now = Date.now()): Promise<RateLimitResult> {
-    return judge(this.limit, await countRequest(this.db, bucket, Math.floor(now / 1000)), now);
+  async hit(bucket: string, now = Date.now(), { limit, seconds }: RateLimitWindow = { limit: this.limit, seconds: 1 }): Promise<RateLimitResult> {
+    const { start, end } = windowAt(now, seconds);
+    return judge(limit, await countRequest(this.db, bucket, start, seconds), now, end);
+  }
+
+  /** Deletes windows that ended over a minute ago. Any instance may sweep: ended windows are worthless and the delete is idempotent. */
+  async sweep(now = Date.now()): Promise<number> {
+    return deleteWindowsEndedBefore(this.db, Math.floor(now / 1000) - 60);
   }
 
   async close(): Promise<void> {
@@ -66,10 +78,11 @@ export class RedisRateLimiter implements RateLimiter {
     this.redis = new RedisClient(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
   }
 
-  async hit(bucket: string, now = Date.now()): Promise<RateLimitResult> {
-    const key = `ratelimit:${bucket}:${Math.floor(now / 1000)}`;
-    const [[, count] = []] = (await this.redis.multi().incr(key).pexpire(key, 2_000).exec()) ?? [];
-    return judge(this.limit, Number(count), now);
+  async hit(bucket: string, now = Date.now(), { limit, seconds }: RateLimitWindow = { limit: this.limit, seconds: 1 }): Promise<RateLimitResult> {
+    const { start, end } = windowAt(now, seconds);
+    const key = `ratelimit:${bucket}:${start}`;
+    const [[, count] = []] = (await this.redis.multi().incr(key).pexpire(key, seconds * 1000 + 1_000).exec()) ?? [];
+    return judge(limit, Number(count), now, end);
   }
 
   async close(): Promise<void> {

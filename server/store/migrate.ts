@@ -9,6 +9,8 @@ import * as recordCounts from './migrations/0005_record_counts.js';
 import * as filterIndexes from './migrations/0006_filter_indexes.js';
 import * as dailyCounts from './migrations/0007_daily_counts.js';
 import * as sealedWebhookSecrets from './migrations/0008_sealed_webhook_secrets.js';
+import * as rateLimitWindowLength from './migrations/0009_rate_limit_window_length.js';
+import * as tokenActivationAttempts from './migrations/0010_token_activation_attempts.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -19,6 +21,8 @@ const migrations: Record<string, Knex.Migration> = {
   '0006_filter_indexes': filterIndexes,
   '0007_daily_counts': dailyCounts,
   '0008_sealed_webhook_secrets': sealedWebhookSecrets,
+  '0009_rate_limit_window_length': rateLimitWindowLength,
+  '0010_token_activation_attempts': tokenActivationAttempts,
 };
 
 const source: Knex.MigrationSource<string> = {

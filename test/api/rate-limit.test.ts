@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RateLimiter } from '../../shared/rate-limiter.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, RedisRateLimiter } from '../../server/ratelimit/limiters.js';
-import { openDatabase, type Database } from '../../server/store/database.js';
+import { knexFor, openDatabase, type Database } from '../../server/store/database.js';
 import { assertErrorBody } from '../support/contract.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { raw, startTestService, type TestService } from '../support/service.js';
@@ -94,6 +94,28 @@ function limiterContract(name: string, make: () => Promise<{ limiter: RateLimite
         await done();
       }
     });
+
+    it('counts in a longer window when a hit asks for one, told apart from one-second windows', async () => {
+      const { limiter, done } = await make();
+      try {
+        const bucket = `page-link:${Math.random()}`;
+        const window = { limit: 2, seconds: 600 };
+        // 1,800,000,000 s is a multiple of 600: the window runs to 1,800,000,600 s.
+        const at = 1_800_000_000_250;
+        const results = [await limiter.hit(bucket, at, window), await limiter.hit(bucket, at + 1_000, window), await limiter.hit(bucket, at + 299_000, window)];
+        expect(results.map((r) => [r.allowed, r.remaining, r.limit])).toEqual([
+          [true, 1, 2],
+          [true, 0, 2],
+          [false, 0, 2],
+        ]);
+        expect(results[2]!.retryAfter).toBe(301);
+        expect((await limiter.hit(bucket, at + 599_000, window)).allowed).toBe(false);
+        expect(await limiter.hit(bucket, at + 599_750, window)).toMatchObject({ allowed: true, remaining: 1 });
+        expect(await limiter.hit(`key:${Math.random()}`, at + 299_000)).toMatchObject({ allowed: true, remaining: 2, limit: 3 });
+      } finally {
+        await done();
+      }
+    });
   });
 }
 
@@ -114,6 +136,35 @@ limiterContract('database', async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+});
+
+describe('database rate limiter sweep', () => {
+  it('deletes windows that ended over a minute ago and keeps a long window that is still running', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'payments-limit-'));
+    const database = await createTestDatabase(dir);
+    const db = openDatabase(database.url);
+    const sql = knexFor(database.url);
+    const limiter = new DatabaseRateLimiter(db, 3);
+    try {
+      await db.migrate();
+      const at = 1_800_000_000_250;
+      const long = { limit: 2, seconds: 600 };
+      await limiter.hit('key:short', at);
+      await limiter.hit('page-link:long', at, long);
+      await limiter.hit('page-link:long', at, long);
+      expect(await limiter.sweep(at + 30_000)).toBe(0);
+      expect(await limiter.sweep(at + 120_000)).toBe(1);
+      expect((await sql('rate_limit_windows').select('bucket')).map((row: { bucket: string }) => row.bucket)).toEqual(['page-link:long']);
+      expect((await limiter.hit('page-link:long', at + 120_000, long)).allowed).toBe(false);
+      expect(await limiter.sweep(at + 600_000 + 61_000)).toBe(1);
+    } finally {
+      await limiter.close();
+      await sql.destroy();
+      await db.close();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

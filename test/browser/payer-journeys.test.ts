@@ -47,7 +47,7 @@ describe('payer in a browser', () => {
     await page.goto(link.payment_url);
     await expect(page.getByRole('heading', { name: 'Invoice 1001' }).isVisible()).resolves.toBe(true);
     expect(await page.getByText('MYR 49.90').isVisible()).toBe(true);
-    expect(await page.getByLabel('Email').inputValue()).toBe('aisyah@example.com');
+    expect(await page.getByLabel('Email').inputValue()).toBe('a***@example.com');
     await screenshots(page, 'payment-link');
 
     await page.getByLabel('Name').fill('Aisyah Rahman');

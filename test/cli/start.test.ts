@@ -16,9 +16,9 @@ import { secretsEnv } from '../support/secrets.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SLOW = 60_000;
-const KEY_LINE = /^\s*(sk_[A-Za-z0-9_-]{43})\s*$/m;
+const KEY_LINE = /^[ \t]*(sk_[A-Za-z0-9_-]{43})[ \t]*$/m;
 const ANY_KEY = /sk_[A-Za-z0-9_-]{43}/;
-const CURL_LINE = /^\s*(curl .+)$/m;
+const CURL_LINE = /^[ \t]*(curl .+)$/m;
 
 let dir: string;
 let databaseUrl: string;
@@ -248,7 +248,7 @@ describe('a second npm start on the same database', () => {
       }
       expect(started.stdout).not.toMatch(ANY_KEY);
       expect(started.stderr).not.toMatch(ANY_KEY);
-      expect(started.stdout).not.toMatch(/^\s*curl /m);
+      expect(started.stdout).not.toMatch(/^[ \t]*curl /m);
       expect(await storedCounts()).toEqual(before);
     },
     SLOW,

@@ -41,6 +41,9 @@ describe('SIGKILL under load on the embedded database', () => {
       DATABASE_URL: `sqlite:${file}`,
       MAIL_DIR: join(dir, 'mail'),
       RATE_LIMIT_PER_SECOND: '1000000',
+      PAGE_RATE_LIMIT_PER_ADDRESS: '1000000',
+      PAGE_RATE_LIMIT_PER_LINK: '1000000',
+      PAGE_RATE_LIMIT_PER_CARD: '1000000',
       OUTBOX_POLL_MS: '200',
       // A slower acquirer widens the windows between recording an attempt, authorizing, and the
       // transaction that marks the link paid (capture runs inside it), so kills land inside them.

@@ -20,6 +20,7 @@ import { sleep, waitFor } from '../support/wait.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const LIMIT = 60;
+const PAGE_LIMIT = 8;
 
 if (!TEST_POSTGRES_URL) console.warn('!! two-instance test SKIPPED on SQLite: it runs in the PostgreSQL pass (TEST_POSTGRES_URL)');
 
@@ -45,7 +46,18 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     database = await createTestDatabase(dir);
     smtp = await startSmtp();
     receiver = await startReceiver();
-    const env = { DATABASE_URL: database.url, SMTP_URL: smtp.url, OUTBOX_POLL_MS: '100', RATE_LIMIT_PER_SECOND: String(LIMIT), SANDBOX_LATENCY_MS: '20' };
+    const env = {
+      DATABASE_URL: database.url,
+      SMTP_URL: smtp.url,
+      OUTBOX_POLL_MS: '100',
+      RATE_LIMIT_PER_SECOND: String(LIMIT),
+      SANDBOX_LATENCY_MS: '20',
+      // Every payer below posts from 127.0.0.1 with the same card; each link gets exactly PAGE_LIMIT attempts.
+      PAGE_RATE_LIMIT_PER_ADDRESS: '1000000',
+      PAGE_RATE_LIMIT_PER_CARD: '1000000',
+      PAGE_RATE_LIMIT_PER_LINK: String(PAGE_LIMIT),
+      PAGE_SIGNING_SECRET: 'one-secret-for-both-instances-0123456789',
+    };
     // Started together: migrations and the demo business must not trip over each other.
     instances.push(...(await Promise.all([startChild(env, await freePort()), startChild(env, await freePort())])));
     const [a, b] = instances as [ChildService, ChildService];
@@ -118,6 +130,24 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     const burst = await Promise.all(Array.from({ length: LIMIT + 30 }, (_, i) => clients[i % 2]!.GET('/payment-links', { params: { query: { per_page: 1 } } })));
     expect(burst.filter((r) => r.response.status === 200)).toHaveLength(LIMIT);
     expect(burst.filter((r) => r.response.status === 429)).toHaveLength(30);
+
+    // The payer pages share their limits too: attempts on one open link split across both instances
+    // are cut at PAGE_LIMIT in all; and the thank-you page one instance signed reads on the other.
+    await sleep(1_000 - (Date.now() % 1_000) + 5);
+    const open = note(await clients[0]!.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Shared limit' } })).data!.data;
+    const pageStatuses: number[] = [];
+    const locations: string[] = [];
+    for (let i = 0; i < PAGE_LIMIT + 2; i += 1) {
+      const payer = new Payer(instances[i % 2]!.url);
+      const answer = await payer.submit(await payer.open(`/payment/open-link/pay?id=${open._id}`), { amount: '10.00', name: `Donor ${i}`, email: `donor${i}@example.com`, ...GOOD_CARD });
+      pageStatuses.push(answer.status);
+      if (answer.location) locations.push(answer.location);
+    }
+    expect(pageStatuses).toEqual([...Array<number>(PAGE_LIMIT).fill(303), 429, 429]);
+    expect(Number((await sql('payments').where({ open_payment_link_id: open._id }).count({ n: '*' }).first())!.n)).toBe(PAGE_LIMIT);
+    const thanks = new URL(locations[0]!);
+    const elsewhere = await new Payer(instances[1]!.url).get(thanks.pathname + thanks.search);
+    expect(elsewhere.html).toContain('Payment received: <strong>MYR 10.00</strong>');
 
     // Nothing failed: every API answer was a success or an expected conflict.
     expect(statuses.filter((s) => s !== 200 && s !== 409)).toEqual([]);

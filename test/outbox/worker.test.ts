@@ -1,6 +1,6 @@
 // Several workers on one database (as several server processes would run them) never deliver the
 // same entry twice, and an entry whose worker died is picked up once its lease runs out.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { nextAttemptAt, retryDelayMs } from '../../server/outbox/schedule.js';
 import { OutboxWorker } from '../../server/outbox/worker.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';

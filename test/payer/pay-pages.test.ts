@@ -24,12 +24,13 @@ const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const payments = (where: { payment_link_id: string }) => listPaymentsForLink(t.service.db, where.payment_link_id);
 
 describe('payment link page', () => {
-  it('shows the title, description, amount, currency and payer e-mail with labelled fields', async () => {
+  it('shows the title, description, amount, currency and the masked payer e-mail with labelled fields', async () => {
     const link = await paymentLink({ description: 'Design work' });
     const page = await new Payer(t.url).open(pathOf(link.payment_url));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    for (const text of ['Invoice 7', 'Design work', 'MYR 12.50', 'payer@example.com']) expect(page.html).toContain(text);
+    for (const text of ['Invoice 7', 'Design work', 'MYR 12.50', 'p***@example.com']) expect(page.html).toContain(text);
+    expect(page.html).not.toContain('payer@example.com');
     for (const label of ['Name', 'Email', 'Card number', 'Expiry (MM/YY)', 'CVC']) expect(page.html).toMatch(new RegExp(`<label for="\\w+">${label.replace(/[()]/g, '\\$&')}`));
     expect(page.html).toContain('<button type="submit">Pay</button>');
     expect(page.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -57,6 +58,35 @@ describe('payment link page', () => {
     expect(thanks.html).toContain('ending in 4242');
   });
 
+  it('signs the thank-you redirect: the same ids with a missing, guessed or altered signature show no payment', async () => {
+    const link = await paymentLink();
+    const payer = new Payer(t.url);
+    const paid = await payer.submit(await payer.open(pathOf(link.payment_url)), { name: 'Aisyah', ...GOOD_CARD });
+    const location = new URL(paid.location!);
+    const signature = location.searchParams.get('signature')!;
+    expect(signature).toMatch(/^[\w-]{43}$/);
+    const flipped = (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1);
+    const variants: Record<string, (query: URLSearchParams) => void> = {
+      'no signature': (query) => query.delete('signature'),
+      'an empty signature': (query) => query.set('signature', ''),
+      'a guessed signature': (query) => query.set('signature', 'A'.repeat(43)),
+      'one character changed': (query) => query.set('signature', flipped),
+      'a truncated signature': (query) => query.set('signature', signature.slice(0, 42)),
+      'the signature twice': (query) => query.append('signature', signature),
+      'another status': (query) => query.set('payment_status', '3'),
+    };
+    for (const [name, change] of Object.entries(variants)) {
+      const query = new URLSearchParams(location.search);
+      change(query);
+      const page = await new Payer(t.url).get(`${location.pathname}?${query}`);
+      expect(page.status, name).toBe(200);
+      expect(page.html, name).toContain('Thank you');
+      for (const detail of ['Payment received', 'MYR', '12.50', '4242', location.searchParams.get('payment_id')!]) expect(page.html, `${name}: ${detail}`).not.toContain(detail);
+    }
+    const real = await new Payer(t.url).get(location.pathname + location.search);
+    expect(real.html).toContain('Payment received: <strong>MYR 12.50</strong> by VISA ending in 4242');
+  });
+
   it('redirects to the merchant redirect_url, keeping its own query parameters', async () => {
     const link = await paymentLink({ redirect_url: 'https://merchant.example.com/done?order=7' });
     const payer = new Payer(t.url);
@@ -68,19 +98,21 @@ describe('payment link page', () => {
     expect(location.searchParams.get('order')).toBe('7');
     expect(location.searchParams.get('payment_link_id')).toBe(link._id);
     expect(location.searchParams.get('payment_status')).toBe('1');
+    // The signature is for our own thank-you page; the merchant's page has no use for it.
+    expect(location.searchParams.has('signature')).toBe(false);
   });
 
   it.each([
-    ['declined', DECLINED_CARD, 'Your card was declined.', 'card_declined'],
-    ['insufficient funds', NO_FUNDS_CARD, 'Your card has insufficient funds.', 'insufficient_funds'],
-    ['processing error', ERROR_CARD, 'An error occurred while processing your card.', 'processing_error'],
-  ])('shows a %s card on the page, records a failed payment and leaves the link payable', async (_name, card, message, code) => {
+    ['declined', DECLINED_CARD, 'card_declined'],
+    ['insufficient funds', NO_FUNDS_CARD, 'insufficient_funds'],
+    ['processing error', ERROR_CARD, 'processing_error'],
+  ])('shows a %s card on the page, records a failed payment and leaves the link payable', async (_name, card, code) => {
     const link = await paymentLink();
     const payer = new Payer(t.url);
     const form = await payer.open(pathOf(link.payment_url));
     const declined = await payer.submit(form, { name: 'Ali', ...card });
     expect(declined.status).toBe(402);
-    expect(declined.html).toContain(message);
+    expect(declined.html).toContain('<p class="alert" role="alert">Your card was declined.</p>');
     const [payment] = await payments({ payment_link_id: link._id });
     expect(payment).toMatchObject({ status_id: 3, failure_code: code, card_last4: card.card_number.slice(-4) });
     const retry = await payer.open(pathOf(link.payment_url));

@@ -144,7 +144,7 @@ export const CURRENCIES = [
 const UNASSIGNED_CODES = ['AAA', 'ABC', 'QQQ', 'ZZZ', 'XYZ', 'DOG', 'EUX', 'USX', 'MYX', 'RMB'];
 
 const LOOKALIKES: Record<string, string> = { A: '\u0410', B: '\u0412', C: '\u0421', E: '\u0415', H: '\u041d', K: '\u041a', M: '\u041c', O: '\u041e', P: '\u0420', T: '\u0422', X: '\u0425', Y: '\u0423' };
-const fullwidth = (text: string) => text.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
+const fullwidth = (text: string) => text.replace(/[\x21-\x7e]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
 const arabicIndic = (text: string) => text.replace(/[0-9]/g, (digit) => String.fromCharCode(0x0660 + Number(digit)));
 
 const currency = fc.constantFrom(...CURRENCIES);

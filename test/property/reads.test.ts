@@ -167,7 +167,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const pathOf = (op: OperationSpec, id: string) => op.path.replace(/\{[^}]+\}/, encodeURIComponent(id));
+const pathOf = (op: OperationSpec, id: string) => op.path.replace(/\{[^{}]+\}/, encodeURIComponent(id));
 const bytes = (text: string) => Buffer.byteLength(text);
 
 /**

@@ -103,7 +103,7 @@ async function liveCount(resource: Resource): Promise<number> {
 describe.each(ENDPOINTS.map((endpoint) => [`${endpoint.op.method} ${endpoint.op.path}`, endpoint] as const))('%s', (_, { op, model, resource, creator }) => {
   /** For PUT: the record being replaced, as last read. */
   let current: Body | undefined;
-  const target = () => op.path.replace(/\{[^}]+\}/, String(current?._id));
+  const target = () => op.path.replace(/\{[^{}]+\}/, String(current?._id));
 
   beforeAll(async () => {
     if (!creator?.body) return;

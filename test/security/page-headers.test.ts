@@ -5,8 +5,9 @@
 // script cannot read. The routes are read from the router itself, so a new page must be added here.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UseCaseContext as PageDeps } from '../../server/usecases/context.js';
+import type { PageDeps } from '../../server/pages/deps.js';
 import { pageRoutes } from '../../server/pages/routes.js';
+import { signThankYou } from '../../server/pages/signing.js';
 import { DECLINED_CARD, GOOD_CARD, Payer, type PageResponse } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { activateThroughPage, api, payThroughPage } from './fixture.js';
@@ -135,7 +136,14 @@ const cases: Record<string, Case[]> = {
     { name: 'an active token', status: 409, run: () => submitted(links.active!.activation_url!, { name: 'Payer', ...GOOD_CARD }) },
   ],
   'GET /payment/thank-you': [
-    { name: 'a real payment', status: 200, run: () => get(`${t.url}/payment/thank-you?payment_id=${links.paidPayment!.id}&payment_link_id=${links.paid!._id}&payment_status=1`) },
+    {
+      name: 'a real payment',
+      status: 200,
+      run: () => {
+        const result = { payment_id: links.paidPayment!.id!, payment_link_id: links.paid!._id!, payment_status: '1' };
+        return get(`${t.url}/payment/thank-you?${new URLSearchParams({ ...result, signature: signThankYou(t.pageKeys.thankYou, result) })}`);
+      },
+    },
     { name: 'no payment', status: 200, run: () => get(`${t.url}/payment/thank-you`) },
   ],
 };

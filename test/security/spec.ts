@@ -74,7 +74,7 @@ export function loadSpec(): Promise<Spec> {
     const document = (await dereferencedSpec()) as { paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }> };
     const paths: SpecPath[] = [];
     for (const [template, item] of Object.entries(document.paths)) {
-      const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+      const pathParams = [...template.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]!);
       const specPath: SpecPath = { template, pathParams, operations: {} };
       for (const method of HTTP_METHODS) {
         const raw = item[method.toLowerCase()] as RawOperation | undefined;
@@ -105,7 +105,7 @@ export function loadSpec(): Promise<Spec> {
 
 /** `/payment-links/{payment_link_id}` with its parameters filled in, under /api. */
 export function apiPath(template: string, values: Record<string, string>): string {
-  return `/api${template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+  return `/api${template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`no value for {${name}} in ${template}`);
     return encodeURIComponent(value);

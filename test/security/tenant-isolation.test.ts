@@ -5,6 +5,7 @@
 // test/api/tenancy.test.ts walks the main cases by hand; this suite derives them from the spec so a
 // new endpoint is attacked without anyone adding it here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signThankYou } from '../../server/pages/signing.js';
 import { assertConforms, operationFor } from '../support/contract.js';
 import { Payer, GOOD_CARD } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -208,12 +209,13 @@ describe("B using A's ids on the paths without an id", () => {
 });
 
 describe("the hosted pages never join one business's payment to another's link", () => {
+  /** The thank-you page for these ids, signed with the service's key (as only the service can). */
   async function thankYou(paymentId: string, linkId: string) {
-    const payer = new Payer(t.url);
-    return payer.get(`/payment/thank-you?payment_id=${paymentId}&payment_link_id=${linkId}&payment_status=1`);
+    const result = { payment_id: paymentId, payment_link_id: linkId, payment_status: '1' };
+    return new Payer(t.url).get(`/payment/thank-you?${new URLSearchParams({ ...result, signature: signThankYou(t.pageKeys.thankYou, result) })}`);
   }
 
-  it("the thank-you page shows A's payment only with A's link, never with B's", async () => {
+  it("the thank-you page shows A's payment only with A's link, never with B's, even when the pair is signed", async () => {
     const own = await thankYou(a.paymentIds[1]!, a.live.openLink);
     expect(own.html).toContain('Payment received');
     expect(own.html).toContain('MYR 42.00');

@@ -1,5 +1,5 @@
 // Unfiltered list totals come from counts the database keeps itself (triggers), whatever writes the rows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { dailyCount, liveCount } from '../../server/store/record-counts.js';

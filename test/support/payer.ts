@@ -20,7 +20,11 @@ function hidden(html: string, name: string): string {
 export class Payer {
   private cookie = '';
 
-  constructor(private readonly origin: string) {}
+  /** `headers` go with every request (e.g. an X-Forwarded-For a proxy would add). */
+  constructor(
+    private readonly origin: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private remember(headers: Headers): void {
     const set = headers.get('set-cookie');
@@ -28,7 +32,7 @@ export class Payer {
   }
 
   async get(path: string): Promise<PageResponse> {
-    const response = await fetch(new URL(path, this.origin), { headers: this.cookie ? { cookie: this.cookie } : {}, redirect: 'manual' });
+    const response = await fetch(new URL(path, this.origin), { headers: { ...this.headers, ...(this.cookie ? { cookie: this.cookie } : {}) }, redirect: 'manual' });
     this.remember(response.headers);
     return { status: response.status, html: await response.text(), headers: response.headers, location: response.headers.get('location') };
   }
@@ -44,7 +48,7 @@ export class Payer {
     const response = await fetch(new URL(form.action, this.origin), {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie ? { cookie: this.cookie } : {}) },
+      headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', ...(this.cookie ? { cookie: this.cookie } : {}) },
       redirect: 'manual',
     });
     this.remember(response.headers);

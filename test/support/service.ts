@@ -1,11 +1,13 @@
 // The real service on 127.0.0.1:0 over its own fresh database, with two businesses and their
 // clients, so every test file runs in isolation and tenant checks have a second tenant at hand.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.js';
 import { silentLogger } from '../../server/logger.js';
+import { pageKeys, type PageKeys } from '../../server/pages/signing.js';
 import { startService, type RunningService, type StartOptions } from '../../server/start.js';
 import { knexFor } from '../../server/store/database.js';
 import { issueKey } from '../../server/store/api-keys.js';
@@ -32,6 +34,8 @@ export interface TestService {
   sql: Knex;
   a: Tenant;
   b: Tenant;
+  /** The keys the service signs payer pages with (from its PAGE_SIGNING_SECRET), for tests that check signatures. */
+  pageKeys: PageKeys;
   /** A client for any key (e.g. a revoked or malformed one), responses still checked against the spec. */
   clientFor(apiKey: string): PaymentsClient;
   close(): Promise<void>;
@@ -47,6 +51,8 @@ export interface TestServiceOptions {
   provider?: StartOptions['provider'];
   /** Silent unless a test wants to read the service's log lines. */
   logger?: StartOptions['logger'];
+  pageLimits?: StartOptions['pageLimits'];
+  trustProxyHops?: number;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -68,6 +74,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     provider: options.provider,
     http: options.http,
     secrets: secretsSettings(database.url),
+    // Like the API limit: in the path, raised, except where a test sets its own.
+    pageLimits: { perAddress: 1_000_000, perLink: 1_000_000, perCard: 1_000_000, ...options.pageLimits },
+    trustProxyHops: options.trustProxyHops,
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {
@@ -91,6 +100,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     sql,
     a,
     b,
+    pageKeys: pageKeys(service.secretsKey.derive('page-signing')),
     clientFor,
     async close() {
       await sql.destroy();

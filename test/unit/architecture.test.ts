@@ -24,7 +24,7 @@ const ALLOWED: Record<string, string[]> = {
   pages: ['usecases', 'payments', 'domain', 'shared'],
   logger: [],
   paths: [],
-  config: ['logger', 'outbox', 'ratelimit', 'store', 'http', 'secrets'],
+  config: ['logger', 'outbox', 'ratelimit', 'store', 'http', 'secrets', 'pages'],
 };
 const COMPOSITION = new Set(['start', 'main']);
 

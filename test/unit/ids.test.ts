@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isId, newId, newTokenValue } from '../../server/domain/ids.js';
 
-describe('newId: ObjectId-like identifiers', () => {
+describe('newId: ObjectId-shaped identifiers that tell nothing about each other', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
@@ -34,6 +34,42 @@ describe('newId: ObjectId-like identifiers', () => {
 
   it('passes isId', () => {
     expect(isId(newId())).toBe(true);
+  });
+
+  // Ids minted back to back in one process, for any business, as payers' URLs carry them. MongoDB's
+  // ObjectId fails each of these: its bytes 4-8 are fixed per process and its last 3 count up by one.
+  describe('ids minted back to back share no predictable relation', () => {
+    vi.useRealTimers();
+    const ids = Array.from({ length: 2_000 }, () => newId());
+    const tails = ids.map((id) => id.slice(8));
+
+    it('no two share any part of their random 8 bytes at the same place (no fixed process bytes)', () => {
+      for (const [start, end] of [[0, 10], [10, 16], [0, 6], [6, 16]] as const) {
+        const parts = new Set(tails.map((tail) => tail.slice(start, end)));
+        expect(parts.size, `hex ${start}-${end} of the random part`).toBeGreaterThan(ids.length * 0.99);
+      }
+    });
+
+    it('the difference between neighbours is neither constant nor small (no counter)', () => {
+      const differences = tails.slice(1).map((tail, i) => BigInt(`0x${tail}`) - BigInt(`0x${tails[i]}`));
+      expect(new Set(differences.map(String)).size).toBe(differences.length);
+      // For 8 random bytes, |difference| < 2^32 has a chance of 2^-31 per pair.
+      expect(differences.filter((d) => (d < 0n ? -d : d) < 2n ** 32n)).toEqual([]);
+    });
+
+    it('the low 3 bytes of neighbours are not one apart, as a counter would be', () => {
+      const low = ids.map((id) => parseInt(id.slice(18), 16));
+      const oneApart = low.slice(1).filter((value, i) => (value - low[i]! + 0x1000000) % 0x1000000 === 1);
+      expect(oneApart.length).toBeLessThan(3);
+    });
+
+    it('every bit of the random part is set in about half of the ids', () => {
+      for (let bit = 0; bit < 64; bit += 1) {
+        const set = tails.filter((tail) => (BigInt(`0x${tail}`) >> BigInt(bit)) & 1n).length;
+        expect(set, `bit ${bit}`).toBeGreaterThan(ids.length * 0.4);
+        expect(set, `bit ${bit}`).toBeLessThan(ids.length * 0.6);
+      }
+    });
   });
 });
 

@@ -81,6 +81,7 @@ describe('centsToUnits: cents to a JSON number in currency units', () => {
     expect(centsToUnits(-100n)).toBe(-1);
   });
 
+  /* eslint-disable no-loss-of-precision -- the expected values are the doubles as JavaScript prints them */
   it('rounds bigint totals beyond 2^53 once, from the exact decimal, not from a pre-rounded Number', () => {
     expect(centsToUnits(2n ** 53n + 1n)).toBe(90071992547409.93);
     // Number(cents) / 100 would round twice and give 11529215046068550.
@@ -88,6 +89,7 @@ describe('centsToUnits: cents to a JSON number in currency units', () => {
     expect(centsToUnits(10n ** 30n)).toBe(1e28);
     expect(centsToUnits(-(2n ** 53n + 1n))).toBe(-90071992547409.93);
   });
+  /* eslint-enable no-loss-of-precision */
 
   it('refuses fractional cents instead of rounding them', () => {
     expect(() => centsToUnits(12.5)).toThrow(RangeError);

@@ -1,0 +1,208 @@
+// Card testing through the payer forms: anyone may post them, so attempts are limited per client
+// address, per link (or token) and per card, and every decline reads the same to the payer. A refused
+// attempt is a 429 page with Retry-After and leaves no payment row, no acquirer call and no receipt.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Card } from '../../server/payments/cards.js';
+import type { AuthorizeRequest } from '../../server/payments/provider.js';
+import { SandboxProvider } from '../../server/payments/sandbox.js';
+import { DECLINED_CARD, ERROR_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer, type PageResponse } from '../support/payer.js';
+import { startTestService, type TestService, type TestServiceOptions } from '../support/service.js';
+
+const WINDOW_SECONDS = 3_600;
+/** A card that passes Luhn but is no sandbox test card: declined as test_card_required. */
+const OTHER_CARD = { card_number: '6011 1111 1111 1117', expiry: '12/39', cvc: '123' };
+
+/** Counts what reaches the acquirer. */
+class CountingProvider extends SandboxProvider {
+  authorizations = 0;
+  savedCards = 0;
+  override async authorize(request: AuthorizeRequest) {
+    this.authorizations += 1;
+    return super.authorize(request);
+  }
+  override async saveCard(card: Card) {
+    this.savedCards += 1;
+    return super.saveCard(card);
+  }
+}
+
+/** Burst tests must not straddle a window boundary: start them with a minute of the window left at least. */
+async function awayFromWindowEnd(): Promise<void> {
+  const left = WINDOW_SECONDS * 1000 - (Date.now() % (WINDOW_SECONDS * 1000));
+  if (left < 60_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+}
+
+async function withService(options: TestServiceOptions, work: (t: TestService, provider: CountingProvider) => Promise<void>): Promise<void> {
+  const provider = new CountingProvider();
+  const t = await startTestService({ ...options, provider, pageLimits: { windowSeconds: WINDOW_SECONDS, ...options.pageLimits } });
+  try {
+    await awayFromWindowEnd();
+    await work(t, provider);
+  } finally {
+    await t.close();
+  }
+}
+
+const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
+
+async function openLink(t: TestService) {
+  const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
+  return data!.data;
+}
+
+async function paymentLink(t: TestService) {
+  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1500, title: 'Invoice' } });
+  return data!.data;
+}
+
+async function payOpenLink(t: TestService, url: string, card: Record<string, string>, payer = new Payer(t.url), email = 'ali@example.com'): Promise<PageResponse> {
+  const form = await payer.open(pathOf(url));
+  return payer.submit(form, { amount: '10.00', name: 'Ali', email, ...card });
+}
+
+async function countRows(t: TestService, table: string, where: Record<string, unknown>): Promise<number> {
+  const [row] = await t.sql(table).where(where).count({ n: '*' });
+  return Number(row!.n);
+}
+
+function expectTooMany(page: PageResponse) {
+  expect(page.status).toBe(429);
+  expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+  const retryAfter = Number(page.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(WINDOW_SECONDS);
+  expect(page.html).toContain('<h1>Too many attempts</h1>');
+  expect(page.html).toContain('You have not been charged.');
+  expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  expect(page.location).toBeNull();
+}
+
+describe('per client address', () => {
+  it('a burst of card attempts on one open link is cut off at the limit: no payment row, acquirer call or receipt past it', async () => {
+    await withService({ pageLimits: { perAddress: 5 } }, async (t, provider) => {
+      const link = await openLink(t);
+      const cards = [DECLINED_CARD, NO_FUNDS_CARD, ERROR_CARD, OTHER_CARD, GOOD_CARD, GOOD_CARD, DECLINED_CARD, GOOD_CARD, OTHER_CARD, NO_FUNDS_CARD, GOOD_CARD, GOOD_CARD];
+      const answers: PageResponse[] = [];
+      for (const [i, card] of cards.entries()) answers.push(await payOpenLink(t, link.payment_url, card, new Payer(t.url), `chosen${i}@example.com`));
+      expect(answers.map((a) => a.status)).toEqual([402, 402, 402, 402, 303, 429, 429, 429, 429, 429, 429, 429]);
+      for (const refused of answers.slice(5)) expectTooMany(refused);
+      expect(await countRows(t, 'payments', { open_payment_link_id: link._id })).toBe(5);
+      expect(provider.authorizations).toBe(5);
+      // Receipts go to addresses the payer types in: the limit bounds them too.
+      expect(await countRows(t, 'outbox', { business_id: t.a.business.id, topic: 'payment.receipt' })).toBe(1);
+    });
+  });
+
+  it('counts every post, the ones with mistakes too, and a forged X-Forwarded-For does not make a new client', async () => {
+    await withService({ pageLimits: { perAddress: 3 } }, async (t, provider) => {
+      const link = await openLink(t);
+      const mistakes = await payOpenLink(t, link.payment_url, { ...GOOD_CARD, cvc: '' });
+      expect(mistakes.status).toBe(422);
+      expect((await payOpenLink(t, link.payment_url, GOOD_CARD)).status).toBe(303);
+      expect((await payOpenLink(t, link.payment_url, GOOD_CARD, new Payer(t.url, { 'x-forwarded-for': '198.51.100.1' }))).status).toBe(303);
+      for (const forged of ['198.51.100.2', '203.0.113.9, 198.51.100.3']) expectTooMany(await payOpenLink(t, link.payment_url, GOOD_CARD, new Payer(t.url, { 'x-forwarded-for': forged })));
+      expect(provider.authorizations).toBe(2);
+    });
+  });
+
+  it('behind a proxy (TRUST_PROXY_HOPS=1), the address the proxy appended is the client, whatever came before it', async () => {
+    await withService({ pageLimits: { perAddress: 2 }, trustProxyHops: 1 }, async (t) => {
+      const link = await openLink(t);
+      const from = (chain: string) => new Payer(t.url, { 'x-forwarded-for': chain });
+      expect((await payOpenLink(t, link.payment_url, GOOD_CARD, from('198.51.100.7'))).status).toBe(303);
+      expect((await payOpenLink(t, link.payment_url, GOOD_CARD, from('203.0.113.1, 198.51.100.7'))).status).toBe(303);
+      expectTooMany(await payOpenLink(t, link.payment_url, GOOD_CARD, from('203.0.113.2, 198.51.100.7')));
+      expect((await payOpenLink(t, link.payment_url, GOOD_CARD, from('198.51.100.8'))).status).toBe(303);
+    });
+  });
+});
+
+describe('per link and per card', () => {
+  it('attempts on one link from many addresses stop at the link limit; other links are untouched', async () => {
+    await withService({ pageLimits: { perLink: 4 }, trustProxyHops: 1 }, async (t, provider) => {
+      const link = await openLink(t);
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i += 1) statuses.push((await payOpenLink(t, link.payment_url, i % 2 ? DECLINED_CARD : GOOD_CARD, new Payer(t.url, { 'x-forwarded-for': `198.51.100.${i + 1}` }))).status);
+      expect(statuses).toEqual([303, 402, 303, 402, 429, 429, 429]);
+      expect(await countRows(t, 'payments', { open_payment_link_id: link._id })).toBe(4);
+      expect(provider.authorizations).toBe(4);
+      const other = await openLink(t);
+      expect((await payOpenLink(t, other.payment_url, GOOD_CARD)).status).toBe(303);
+    });
+  });
+
+  it('one card number tried across links stops at the card limit; another card goes through', async () => {
+    await withService({ pageLimits: { perCard: 3 } }, async (t, provider) => {
+      const statuses: number[] = [];
+      const links = [];
+      for (let i = 0; i < 5; i += 1) {
+        const link = await paymentLink(t);
+        links.push(link);
+        const payer = new Payer(t.url);
+        // The same number however it is typed: spaces, dashes or none.
+        const typed = ['4000 0000 0000 0002', '4000-0000-0000-0002', '4000000000000002', '4000 0000 0000 0002', '4000000000000002'][i]!;
+        statuses.push((await payer.submit(await payer.open(pathOf(link.payment_url)), { name: 'Ali', ...DECLINED_CARD, card_number: typed })).status);
+      }
+      expect(statuses).toEqual([402, 402, 402, 429, 429]);
+      expect(provider.authorizations).toBe(3);
+      for (const link of links.slice(3)) expect(await countRows(t, 'payments', { payment_link_id: link._id })).toBe(0);
+      const payer = new Payer(t.url);
+      expect((await payer.submit(await payer.open(pathOf(links[4]!.payment_url)), { name: 'Ali', ...GOOD_CARD })).status).toBe(303);
+    });
+  });
+
+  it('the activation page is limited per token too, before the acquirer is asked to save a card', async () => {
+    await withService({ pageLimits: { perLink: 2 } }, async (t, provider) => {
+      const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan' } });
+      const path = new URL(data!.data.activation_url).pathname;
+      const statuses: number[] = [];
+      for (const card of [DECLINED_CARD, NO_FUNDS_CARD, GOOD_CARD]) {
+        const payer = new Payer(t.url);
+        statuses.push((await payer.submit(await payer.open(path), { name: 'Ali', ...card })).status);
+      }
+      expect(statuses).toEqual([402, 402, 429]);
+      expect(provider.savedCards).toBe(2);
+    });
+  });
+});
+
+describe('one decline text for every decline reason', () => {
+  let t: TestService;
+  beforeAll(async () => {
+    t = await startTestService();
+  });
+  afterAll(() => t?.close());
+
+  it('the payer reads the same page for every kind of decline; the payment keeps the precise failure_code', async () => {
+    const cases = [
+      [DECLINED_CARD, 'card_declined'],
+      [NO_FUNDS_CARD, 'insufficient_funds'],
+      [ERROR_CARD, 'processing_error'],
+      [OTHER_CARD, 'test_card_required'],
+    ] as const;
+    const alerts = new Set<string>();
+    for (const [card, code] of cases) {
+      const link = await paymentLink(t);
+      const payer = new Payer(t.url);
+      const page = await payer.submit(await payer.open(pathOf(link.payment_url)), { name: 'Ali', ...card });
+      expect(page.status).toBe(402);
+      alerts.add(/<p class="alert" role="alert">([^<]*)<\/p>/.exec(page.html)?.[1] ?? '');
+      for (const telling of ['insufficient', 'processing', 'test cards', 'Try again in']) expect(page.html.replace(/<details>[\s\S]*<\/details>/, '')).not.toContain(telling);
+      const [payment] = await t.sql('payments').where({ payment_link_id: link._id });
+      expect(payment).toMatchObject({ status_id: 3, failure_code: code });
+    }
+    expect([...alerts]).toEqual(['Your card was declined.']);
+  });
+
+  it('so does the activation page', async () => {
+    const alerts = new Set<string>();
+    for (const card of [DECLINED_CARD, NO_FUNDS_CARD, ERROR_CARD, OTHER_CARD]) {
+      const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan' } });
+      const payer = new Payer(t.url);
+      const page = await payer.submit(await payer.open(new URL(data!.data.activation_url).pathname), { name: 'Ali', ...card });
+      expect(page.status).toBe(402);
+      alerts.add(/<p class="alert" role="alert">([^<]*)<\/p>/.exec(page.html)?.[1] ?? '');
+    }
+    expect([...alerts]).toEqual(['Your card was declined.']);
+  });
+});
