@@ -126,8 +126,14 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     expect(Number((await sql('payment_links').where({ email: 'same@example.com' }).count({ n: '*' }).first())!.n)).toBe(1);
 
     // The limit is shared: a burst split across both instances is cut at LIMIT in all.
-    await sleep(1_000 - (Date.now() % 1_000) + 5);
-    const burst = await Promise.all(Array.from({ length: LIMIT + 30 }, (_, i) => clients[i % 2]!.GET('/payment-links', { params: { query: { per_page: 1 } } })));
+    // The burst must fit in one one-second window; on a busy machine it may not, and is sent again in a fresh one.
+    let burst: { response: Response }[] = [];
+    for (let tries = 0; tries < 5; tries += 1) {
+      await sleep(1_000 - (Date.now() % 1_000) + 5);
+      const window = Math.floor(Date.now() / 1_000);
+      burst = await Promise.all(Array.from({ length: LIMIT + 30 }, (_, i) => clients[i % 2]!.GET('/payment-links', { params: { query: { per_page: 1 } } })));
+      if (Math.floor(Date.now() / 1_000) === window) break;
+    }
     expect(burst.filter((r) => r.response.status === 200)).toHaveLength(LIMIT);
     expect(burst.filter((r) => r.response.status === 429)).toHaveLength(30);
 

@@ -1,6 +1,5 @@
 // The real service on 127.0.0.1:0 over its own fresh database, with two businesses and their
 // clients, so every test file runs in isolation and tenant checks have a second tenant at hand.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
