@@ -9,7 +9,7 @@ import { loadConfig } from '../server/config.js';
 import { issueKey, listKeys, revokeKey } from '../server/store/api-keys.js';
 import { randomBytes } from 'node:crypto';
 import { findBusinessByName, findOrCreateBusiness, findWebhook, setWebhook } from '../server/store/businesses.js';
-import { checkWebhookUrl } from '../server/outbox/webhook-client.js';
+import { checkWebhookUrl } from '../server/outbox/webhook-target.js';
 import { openDatabase, type Database } from '../server/store/database.js';
 
 class UsageError extends Error {}
@@ -46,8 +46,10 @@ const commands: Record<string, (db: Database, args: string[]) => Promise<void>> 
     }
     const config = loadConfig();
     const serviceUrls = [config.publicUrl ?? `http://localhost:${config.port}`, `http://localhost:${config.port}`];
-    const problem = checkWebhookUrl(values.url!, serviceUrls);
-    if (problem) throw new UsageError(problem);
+    // The same check as at each delivery, the host resolved now: a URL that leads to this machine, a
+    // private network or a metadata service is refused before any event is queued for it.
+    const check = await checkWebhookUrl(values.url!, { allowPrivate: config.outbox.webhookAllowPrivate, serviceUrls });
+    if (!check.ok) throw new UsageError(check.problem);
     const existing = await findWebhook(db, business.id);
     // The key survives a change of URL, so receivers keep verifying; --rotate issues a new one.
     const secret = existing && !values.rotate ? existing.secret : `whsec_${randomBytes(32).toString('base64')}`;

@@ -21,7 +21,8 @@ export interface ChildService {
 export async function startChild(env: Record<string, string>, port: number, script = 'server/main.ts'): Promise<ChildService> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), ...env },
+    // The suites' webhook receivers listen on loopback, which production refuses.
+    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), WEBHOOK_ALLOW_PRIVATE: 'on', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
