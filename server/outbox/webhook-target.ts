@@ -77,14 +77,15 @@ function reachesService(address: string, port: number, serviceUrls: string[]): b
   return ownPorts.includes(port) && onThisMachine(address);
 }
 
+const withArticle = (words: string) => `${/^(?!uni)[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
+
 /** Why `address` (resolved from the webhook URL's host) must not be connected to, or null. */
 export function addressProblem(host: string, address: string, port: number, policy: WebhookPolicy): string | null {
   const verdict = classifyAddress(address);
   const named = bare(host) === address ? address : `${host} (${address})`;
-  if (verdict.class === 'forbidden') return `the webhook URL's host ${named} is a ${verdict.description} address; webhooks go only to public addresses`;
-  if (verdict.class === 'private' && !policy.allowPrivate) {
-    return `the webhook URL's host ${named} is a ${verdict.description} address; webhooks go only to public addresses (WEBHOOK_ALLOW_PRIVATE=on allows private receivers for development)`;
-  }
+  const what = `the webhook URL's host ${named} is ${withArticle(verdict.description)} address; webhooks go only to public addresses`;
+  if (verdict.class === 'forbidden') return what;
+  if (verdict.class === 'private' && !policy.allowPrivate) return `${what} (WEBHOOK_ALLOW_PRIVATE=on allows private receivers for development)`;
   if (reachesService(verdict.address, port, policy.serviceUrls)) return SELF_PROBLEM;
   return null;
 }
