@@ -39,12 +39,12 @@ function runRules(rules: BodyRule[] | undefined, body: unknown): FieldErrors {
 
 /** `{payment_link_id}` in the contract's templates is `:payment_link_id` for the router. */
 export function routerPath(template: string): string {
-  return API_ROOT + template.replace(/\{([^}]+)\}/g, ':$1');
+  return API_ROOT + template.replace(/\{([^{}]+)\}/g, ':$1');
 }
 
 /** Exact paths before templates, the most literal template first: the contract's own precedence. */
 function bySpecificity(a: ContractOperation, b: ContractOperation): number {
-  const literal = (operation: ContractOperation) => operation.path.replace(/\{[^}]*\}/g, '').length;
+  const literal = (operation: ContractOperation) => operation.path.replace(/\{[^{}]*\}/g, '').length;
   const templated = (operation: ContractOperation) => (operation.path.includes('{') ? 1 : 0);
   return templated(a) - templated(b) || literal(b) - literal(a);
 }

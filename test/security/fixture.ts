@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import type { Knex } from 'knex';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, type Tenant, type TestService } from '../support/service.js';
-import { apiPath, loadSpec, propertiesOf, queryString, type SpecOperation } from './spec.js';
+import { apiPath, loadSpec, queryString, type SpecOperation } from './spec.js';
 
 /** The record kind each path parameter of openapi.yaml names. A new parameter must be added here. */
 export const KIND_OF_PARAM: Record<string, Kind> = {

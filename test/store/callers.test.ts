@@ -1,6 +1,6 @@
 // Key lookups are reused for a few seconds: a busy key costs no query, a revoked key stops working
 // once its entry expires, and a lifetime of 0 turns the cache off.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CallerCache } from '../../server/usecases/callers.js';
 import { issueKey, revokeKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';

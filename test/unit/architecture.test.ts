@@ -46,8 +46,8 @@ function roomOf(path: string): string | undefined {
 
 function importsOf(source: string): string[] {
   const specifiers: string[] = [];
-  for (const match of source.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gm)) specifiers.push(match[1]!);
-  for (const match of source.matchAll(/^\s*import\s+'([^']+)'/gm)) specifiers.push(match[1]!);
+  for (const match of source.matchAll(/^[ \t]*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gm)) specifiers.push(match[1]!);
+  for (const match of source.matchAll(/^[ \t]*import\s+'([^']+)'/gm)) specifiers.push(match[1]!);
   for (const match of source.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)) specifiers.push(match[1]!);
   return specifiers;
 }
