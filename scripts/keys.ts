@@ -13,7 +13,7 @@ import { sealLegacyWebhookSecrets } from '../server/store/seal-legacy-secrets.js
 import { loadMasterKey, SecretsKeyError } from '../server/secrets/key-source.js';
 import type { MasterKey } from '../server/secrets/master-key.js';
 import { SecretUnreadableError } from '../server/secrets/seal.js';
-import { checkWebhookUrl } from '../server/outbox/webhook-client.js';
+import { checkWebhookUrl } from '../server/outbox/webhook-target.js';
 import { openDatabase, type Database } from '../server/store/database.js';
 
 class UsageError extends Error {}
@@ -50,8 +50,10 @@ const commands: Record<string, (db: Database, args: string[], secretsKey: Master
     }
     const config = loadConfig();
     const serviceUrls = [config.publicUrl ?? `http://localhost:${config.port}`, `http://localhost:${config.port}`];
-    const problem = checkWebhookUrl(values.url!, serviceUrls);
-    if (problem) throw new UsageError(problem);
+    // The same check as at each delivery, the host resolved now: a URL that leads to this machine, a
+    // private network or a metadata service is refused before any event is queued for it.
+    const check = await checkWebhookUrl(values.url!, { allowPrivate: config.outbox.webhookAllowPrivate, serviceUrls });
+    if (!check.ok) throw new UsageError(check.problem);
     // The key survives a change of URL, so receivers keep verifying; --rotate issues a new one.
     const existing = values.rotate ? undefined : await keptWebhookKey(db, business.id, secretsKey);
     const secret = existing ?? `whsec_${randomBytes(32).toString('base64')}`;

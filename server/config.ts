@@ -1,10 +1,12 @@
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server.js';
 import type { RateLimitConfig } from './ratelimit/limiters.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
+import type { BreakerSettings } from './outbox/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
 import { DEFAULT_PAGE_LIMITS, type PageLimits } from './pages/limits.js';
 import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.js';
 import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
+import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
 
 export interface OutboxConfig {
@@ -12,9 +14,16 @@ export interface OutboxConfig {
   worker: boolean;
   pollMs: number;
   leaseMs: number;
-  batchSize: number;
+  /** Deliveries in flight at once per instance. */
+  concurrency: number;
+  /** Deliveries in flight at once per instance for one business on one channel. */
+  perBusinessConcurrency: number;
   retry: RetryPolicy;
   webhookTimeoutMs: number;
+  /** Loopback and private-network webhook receivers (development, the test suite). */
+  webhookAllowPrivate: boolean;
+  breaker: BreakerSettings;
+  retention: RetentionOptions;
 }
 
 export interface MailSettings {
@@ -58,9 +67,13 @@ export const DEFAULT_OUTBOX: OutboxConfig = {
   worker: true,
   pollMs: 1_000,
   leaseMs: 60_000,
-  batchSize: 10,
+  concurrency: 16,
+  perBusinessConcurrency: 4,
   retry: DEFAULT_RETRY_POLICY,
   webhookTimeoutMs: 10_000,
+  webhookAllowPrivate: false,
+  breaker: { threshold: 5, coolDownMs: 60_000 },
+  retention: DEFAULT_RETENTION,
 };
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -128,6 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const leaseMs = integer(env, 'OUTBOX_LEASE_MS', DEFAULT_OUTBOX.leaseMs, 1_000, 3_600_000);
   const webhookTimeoutMs = integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_OUTBOX.webhookTimeoutMs, 100, 60_000);
   if (webhookTimeoutMs >= leaseMs) throw new ConfigError('WEBHOOK_TIMEOUT_MS must be shorter than OUTBOX_LEASE_MS, or two workers could deliver one entry');
+  const concurrency = integer(env, 'OUTBOX_CONCURRENCY', DEFAULT_OUTBOX.concurrency, 1, 1_000);
+  const perBusinessConcurrency = integer(env, 'OUTBOX_CONCURRENCY_PER_BUSINESS', Math.min(DEFAULT_OUTBOX.perBusinessConcurrency, concurrency), 1, 1_000);
+  if (perBusinessConcurrency > concurrency) throw new ConfigError('OUTBOX_CONCURRENCY_PER_BUSINESS must not be larger than OUTBOX_CONCURRENCY');
   const store = env.RATE_LIMIT_STORE || 'auto';
   if (!['auto', 'memory', 'database', 'redis'].includes(store)) throw new ConfigError(`RATE_LIMIT_STORE must be auto, memory, database or redis, got ${JSON.stringify(store)}`);
   const redisUrl = env.REDIS_URL || undefined;
@@ -152,13 +168,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       worker: flag(env, 'OUTBOX_WORKER', DEFAULT_OUTBOX.worker),
       pollMs: integer(env, 'OUTBOX_POLL_MS', DEFAULT_OUTBOX.pollMs, 10, 600_000),
       leaseMs,
-      batchSize: integer(env, 'OUTBOX_BATCH', DEFAULT_OUTBOX.batchSize, 1, 1_000),
+      concurrency,
+      perBusinessConcurrency,
       retry: {
         baseMs: integer(env, 'OUTBOX_RETRY_BASE_MS', DEFAULT_OUTBOX.retry.baseMs, 1, 86_400_000),
         capMs: integer(env, 'OUTBOX_RETRY_CAP_MS', DEFAULT_OUTBOX.retry.capMs, 1, 7 * 86_400_000),
         maxAttempts: integer(env, 'OUTBOX_MAX_ATTEMPTS', DEFAULT_OUTBOX.retry.maxAttempts, 1, 100),
       },
       webhookTimeoutMs,
+      webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', DEFAULT_OUTBOX.webhookAllowPrivate),
+      breaker: {
+        threshold: integer(env, 'WEBHOOK_BREAKER_THRESHOLD', DEFAULT_OUTBOX.breaker.threshold, 1, 1_000),
+        coolDownMs: integer(env, 'WEBHOOK_BREAKER_COOLDOWN_MS', DEFAULT_OUTBOX.breaker.coolDownMs, 1_000, 86_400_000),
+      },
+      retention: { ...DEFAULT_RETENTION, days: integer(env, 'OUTBOX_RETENTION_DAYS', DEFAULT_RETENTION.days, 0, 36_500) },
     },
     rateLimit: {
       perSecond: integer(env, 'RATE_LIMIT_PER_SECOND', DEFAULT_RATE_LIMIT.perSecond, 1, 1_000_000),

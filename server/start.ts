@@ -19,6 +19,7 @@ import { DEFAULT_HTTP_TIMEOUTS, createHttpServer, type HttpTimeouts } from './ht
 import { createLogger, type Logger } from './logger.js';
 import { createDeliverers } from './outbox/deliverers.js';
 import { createMailer, type Mailer } from './outbox/mailer.js';
+import type { Resolver } from './outbox/webhook-target.js';
 import { OutboxWorker } from './outbox/worker.js';
 import { pageRoutes } from './pages/routes.js';
 import type { PaymentProvider } from './payments/provider.js';
@@ -59,6 +60,8 @@ export interface StartOptions {
   pageLimits?: Partial<PageLimits>;
   /** Proxies whose X-Forwarded-For entries are trusted for the client's address; 0 unless given. */
   trustProxyHops?: number;
+  /** How webhook hosts are resolved; the system resolver unless a test stubs it. */
+  resolve?: Resolver;
 }
 
 export interface RunningService {
@@ -125,7 +128,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const publicUrl = options.publicUrl ?? url;
     const outboxConfig = { ...DEFAULT_OUTBOX, ...options.outbox };
     const mailer = createMailer({ smtpUrl: undefined, from: 'Payment Collection Service <no-reply@localhost>', mailDir: './data/mail', ...options.mail });
-    const deliverers = createDeliverers(db, mailer, { webhookTimeoutMs: outboxConfig.webhookTimeoutMs, serviceUrls: [url, publicUrl], secretsKey: secrets.key });
+    const deliverers = createDeliverers(db, mailer, {
+      webhookTimeoutMs: outboxConfig.webhookTimeoutMs,
+      webhookPolicy: { allowPrivate: outboxConfig.webhookAllowPrivate, serviceUrls: [url, publicUrl], resolve: options.resolve },
+      breaker: outboxConfig.breaker,
+      logger,
+      secretsKey: secrets.key,
+    });
     const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, logger }) : undefined;
     const limiter = createRateLimiter(db, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
     const callers = new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS);

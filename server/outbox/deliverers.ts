@@ -1,17 +1,22 @@
+import type { Logger } from '../logger.js';
 import type { MasterKey } from '../secrets/master-key.js';
 import { SecretUnreadableError } from '../secrets/seal.js';
 import type { Executor } from '../store/executor.js';
 import { findWebhook } from '../store/businesses.js';
 import type { OutboxChannel, OutboxEntry } from '../store/outbox.js';
+import { CircuitBreakers, type BreakerSettings, type Outcome } from './circuit-breaker.js';
 import type { Mailer, OutgoingEmail } from './mailer.js';
 import type { EmailMessage, StoredEvent } from './messages.js';
 import { PermanentDeliveryError, sendWebhook } from './webhook-client.js';
-import type { Deliverer } from './worker.js';
+import type { WebhookPolicy } from './webhook-target.js';
+import { DeferredDelivery, type Deliverer } from './worker.js';
 
 export interface DelivererOptions {
   webhookTimeoutMs: number;
-  /** The service's own addresses: a webhook pointing at one of them is refused. */
-  serviceUrls: string[];
+  /** Where webhooks may go (never the service's own addresses). */
+  webhookPolicy: WebhookPolicy;
+  breaker: BreakerSettings;
+  logger?: Pick<Logger, 'warn'>;
   /** Opens the businesses' webhook keys, sealed at rest. */
   secretsKey: MasterKey;
 }
@@ -27,6 +32,7 @@ async function webhookTarget(db: Executor, businessId: number, key: MasterKey) {
 }
 
 export function createDeliverers(db: Executor, mailer: Mailer, options: DelivererOptions): Record<OutboxChannel, Deliverer> {
+  const breakers = new CircuitBreakers(options.breaker);
   return {
     async email(entry: OutboxEntry) {
       const { message, messageId } = entry.payload as { message: EmailMessage; messageId: string };
@@ -36,7 +42,26 @@ export function createDeliverers(db: Executor, mailer: Mailer, options: Delivere
       // The URL and key current at delivery: a business that moves its endpoint gets its retries there.
       const target = await webhookTarget(db, entry.business_id, options.secretsKey);
       if (!target) throw new PermanentDeliveryError('the business no longer has a webhook URL');
-      await sendWebhook(target, entry.payload as StoredEvent, { timeoutMs: options.webhookTimeoutMs, serviceUrls: options.serviceUrls });
+      const endpoint = `${entry.business_id} ${target.url}`;
+      const admission = breakers.admit(endpoint);
+      if (!admission.allowed) {
+        throw new DeferredDelivery(admission.retryAt, `the endpoint failed ${options.breaker.threshold} deliveries in a row; waiting for its cool-down`, true);
+      }
+      let outcome: Outcome = 'neither';
+      try {
+        await sendWebhook(target, entry.payload as StoredEvent, { timeoutMs: options.webhookTimeoutMs, policy: options.webhookPolicy });
+        outcome = 'success';
+      } catch (error) {
+        if (!(error instanceof PermanentDeliveryError)) outcome = 'failure';
+        throw error;
+      } finally {
+        if (breakers.settle(endpoint, admission, outcome)) {
+          options.logger?.warn(
+            { business_id: entry.business_id, webhook_origin: new URL(target.url).origin, cool_down_ms: options.breaker.coolDownMs },
+            admission.probe ? 'webhook endpoint still failing; paused again' : `webhook endpoint paused after ${options.breaker.threshold} failed deliveries in a row`,
+          );
+        }
+      }
     },
   };
 }

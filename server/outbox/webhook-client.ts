@@ -1,8 +1,11 @@
 // Delivers one signed event to a business's webhook URL. A 2xx is success; anything else, a timeout
 // or a refused connection is an error the worker retries. Redirects are not followed: the business
-// registered this URL, not wherever it points to.
+// registered this URL, not wherever it points to. Where the URL may lead is webhook-target.ts's call,
+// made before the request and again by the socket's own name lookup.
+import { Agent, fetch, type Response } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { signedBody, type StoredEvent } from './messages.js';
+import { checkWebhookUrl, guardedLookup, RefusedAddressError, type WebhookPolicy } from './webhook-target.js';
 
 export class PermanentDeliveryError extends Error {}
 
@@ -13,61 +16,66 @@ export interface WebhookTarget {
 
 export const SERVICE_USER_AGENT = 'PaymentCollectionService-Webhooks/1.0';
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0', '[::]']);
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
+  for (let e = error; e && chain.length < 5; e = (e as { cause?: unknown }).cause) chain.push(e);
+  return chain;
+}
 
-/** True when `url` is the service's own address (its public URL or the port it listens on locally). */
-export function pointsAtService(url: string, serviceUrls: string[]): boolean {
-  let target: URL;
-  try {
-    target = new URL(url);
-  } catch {
-    return false;
-  }
-  const port = (u: URL) => u.port || (u.protocol === 'https:' ? '443' : '80');
-  return serviceUrls.some((service) => {
-    const own = new URL(service);
-    if (own.hostname === target.hostname && port(own) === port(target)) return true;
-    return LOOPBACK_NAMES.has(own.hostname) && LOOPBACK_NAMES.has(target.hostname) && port(own) === port(target);
+/** Settles with `promise`, or rejects with the signal's reason once it aborts. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
   });
 }
 
-export function checkWebhookUrl(url: string, serviceUrls: string[]): string | null {
-  let parsed: URL;
+export async function sendWebhook(target: WebhookTarget, event: StoredEvent, options: { timeoutMs: number; policy: WebhookPolicy }): Promise<void> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const failed = (error: unknown) => {
+    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
+    return new Error(`webhook not delivered: ${reason}`);
+  };
+  let check: Awaited<ReturnType<typeof checkWebhookUrl>>;
   try {
-    parsed = new URL(url);
-  } catch {
-    return 'the webhook URL is not a valid absolute URL';
+    check = await abortable(checkWebhookUrl(target.url, options.policy), signal);
+  } catch (error) {
+    throw failed(error);
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'the webhook URL must use http or https';
-  if (pointsAtService(url, serviceUrls)) return 'the webhook URL points at this service itself';
-  return null;
-}
+  if (!check.ok) throw check.permanent ? new PermanentDeliveryError(check.problem) : new Error(`webhook not delivered: ${check.problem}`);
 
-export async function sendWebhook(target: WebhookTarget, event: StoredEvent, options: { timeoutMs: number; serviceUrls: string[] }): Promise<void> {
-  const problem = checkWebhookUrl(target.url, options.serviceUrls);
-  if (problem) throw new PermanentDeliveryError(problem);
   const body = signedBody(event, target.secret);
   const now = new Date();
   const signature = new Webhook(target.secret).sign(event.id, now, body);
+  // One agent per delivery: its sockets resolve through the guard, and none outlives the delivery.
+  const agent = new Agent({ connect: { lookup: guardedLookup(options.policy, check.port) } });
   let response: Response;
   try {
-    response = await fetch(target.url, {
-      method: 'POST',
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(options.timeoutMs),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': SERVICE_USER_AGENT,
-        'webhook-id': event.id,
-        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-        'webhook-signature': signature,
-      },
-    });
-  } catch (error) {
-    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
-    throw new Error(`webhook not delivered: ${reason}`);
+    try {
+      response = await fetch(check.url, {
+        method: 'POST',
+        body,
+        redirect: 'manual',
+        signal,
+        dispatcher: agent,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': SERVICE_USER_AGENT,
+          'webhook-id': event.id,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+      });
+    } catch (error) {
+      const refused = causes(error).find((e) => e instanceof RefusedAddressError);
+      if (refused) throw new PermanentDeliveryError((refused as Error).message);
+      throw failed(error);
+    }
+    await response.body?.cancel();
+  } finally {
+    await agent.destroy();
   }
-  await response.body?.cancel();
   if (response.status < 200 || response.status > 299) throw new Error(`webhook answered HTTP ${response.status}`);
 }

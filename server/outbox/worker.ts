@@ -1,32 +1,76 @@
 // Delivers due outbox entries from inside the server process. Entries are claimed with a lease, so
 // any number of processes can run a worker on one database; each attempt is recorded, failures are
 // retried on the schedule in schedule.ts, and an entry past its last attempt is marked dead.
+//
+// Deliveries run in a pool of `concurrency` slots. A slot is filled as soon as it frees, from the due
+// entries round-robin across businesses, with at most `perBusinessConcurrency` in flight for one
+// business and channel: a business whose receiver hangs holds that many slots at most, and every
+// other business's notifications keep flowing through the rest.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Executor } from '../store/executor.js';
-import { claimDue, markDelivered, markFailed, type OutboxChannel, type OutboxEntry } from '../store/outbox.js';
+import { claimEntries, deferEntry, deferQueue, listClaimable, markDelivered, markFailed, pruneSettled, type OutboxChannel, type OutboxEntry } from '../store/outbox.js';
 import { isoMicros } from '../domain/time.js';
+import { parseQueueKey, pickFairly, queueKey } from './fair-share.js';
 import { nextAttemptAt, type RetryPolicy } from './schedule.js';
 import { PermanentDeliveryError } from './webhook-client.js';
 import type { Logger } from '../logger.js';
 
 export type Deliverer = (entry: OutboxEntry) => Promise<void>;
 
+/**
+ * Thrown by a deliverer that will not try now (e.g. an open circuit): the entry is due again at
+ * `until`, no attempt counted; with `wholeQueue`, so is every other entry of its business's channel.
+ */
+export class DeferredDelivery extends Error {
+  constructor(
+    readonly until: Date,
+    message: string,
+    readonly wholeQueue = false,
+  ) {
+    super(message);
+  }
+}
+
+export interface RetentionOptions {
+  /** Delivered and dead entries older than this are deleted; 0 keeps them forever. */
+  days: number;
+  intervalMs: number;
+  batchSize: number;
+}
+
+export const DEFAULT_RETENTION: RetentionOptions = { days: 30, intervalMs: 3_600_000, batchSize: 500 };
+
 export interface WorkerOptions {
   pollMs: number;
   /** Longer than any delivery can take (SMTP and webhook timeouts are far shorter). */
   leaseMs: number;
-  batchSize: number;
+  /** Deliveries in flight at once in this process. */
+  concurrency: number;
+  /** Deliveries in flight at once in this process for one business on one channel. */
+  perBusinessConcurrency: number;
   retry: RetryPolicy;
-  logger?: Pick<Logger, 'warn' | 'error'>;
+  retention?: RetentionOptions;
+  logger?: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
 }
 
 export class OutboxWorker {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private retentionTimer: NodeJS.Timeout | undefined;
+  private filling: Promise<void> | undefined;
+  private pruning: Promise<void> | undefined;
+  private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly perQueue = new Map<string, number>();
   private stopped = true;
   private again = false;
+  /**
+   * "Nothing was due outside these full queues", as of `at`. Finding that out means scanning past
+   * every due entry of the full queues, which for a business with a large backlog costs far more
+   * than a delivery; so it is taken as true until something is enqueued or a poll interval passes
+   * (a retry that comes due meanwhile waits at most that long, as it would between polls).
+   */
+  private dry: { full: Set<string>; at: number } | undefined;
 
   constructor(
     private readonly db: Executor,
@@ -37,12 +81,18 @@ export class OutboxWorker {
   start(): void {
     this.stopped = false;
     this.nudge();
+    if (this.options.retention && this.options.retention.days > 0) this.scheduleRetention(0);
   }
 
-  /** Asks for a pass soon, e.g. right after a commit that enqueued something. */
+  /** Asks for a look at due entries soon, e.g. right after a commit that enqueued something. */
   nudge(): void {
+    this.dry = undefined;
+    this.wake();
+  }
+
+  private wake(): void {
     if (this.stopped) return;
-    if (this.running) {
+    if (this.filling) {
       this.again = true;
       return;
     }
@@ -50,36 +100,81 @@ export class OutboxWorker {
     this.timer = setTimeout(() => void this.pass(), 0);
   }
 
-  /** Stops claiming new entries and waits for deliveries under way. */
+  /** Stops claiming new entries and waits for deliveries (and a retention run) under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running;
+    clearTimeout(this.retentionTimer);
+    await this.filling;
+    await Promise.all(this.inFlight.values());
+    await this.pruning;
   }
 
-  /** One pass: claim due entries and deliver them. Resolves with how many were claimed. */
-  async runOnce(): Promise<number> {
-    const entries = await claimDue(this.db, this.owner, this.options.leaseMs, this.options.batchSize);
-    await Promise.all(entries.map((entry) => this.deliver(entry)));
-    return entries.length;
+  /** How many deliveries are under way, in all and for one business's channel (for tests and logs). */
+  inFlightCount(businessId?: number, channel?: OutboxChannel): number {
+    if (businessId === undefined || channel === undefined) return this.inFlight.size;
+    return this.perQueue.get(queueKey({ business_id: businessId, channel })) ?? 0;
   }
 
   private async pass(): Promise<void> {
-    let claimed = 0;
-    this.running = (async () => {
+    this.filling = (async () => {
       try {
-        claimed = await this.runOnce();
+        await this.fill();
       } catch (error) {
         this.options.logger?.error({ err: error }, 'outbox pass failed');
       }
     })();
-    await this.running;
-    this.running = undefined;
+    await this.filling;
+    this.filling = undefined;
     if (this.stopped) return;
-    const full = claimed === this.options.batchSize;
-    const delay = full || this.again ? 0 : this.options.pollMs;
+    const delay = this.again ? 0 : this.options.pollMs;
     this.again = false;
+    clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.pass(), delay);
+  }
+
+  /** Claims due entries into the free slots and starts them; deliveries go on after it returns. */
+  private async fill(): Promise<void> {
+    const cap = this.options.perBusinessConcurrency;
+    while (!this.stopped) {
+      const free = this.options.concurrency - this.inFlight.size;
+      if (free <= 0) return;
+      const fullKeys = [...this.perQueue].filter(([, count]) => count >= cap).map(([key]) => key);
+      const dry = this.dry;
+      // With at least those queues still full, the same look would find nothing.
+      if (dry && Date.now() - dry.at < this.options.pollMs && [...dry.full].every((key) => fullKeys.includes(key))) return;
+      const limit = free * cap;
+      const checkedAt = Date.now();
+      const candidates = await listClaimable(this.db, { limit, exclude: fullKeys.map(parseQueueKey) });
+      const ids = pickFairly(candidates, free, (key) => cap - (this.perQueue.get(key) ?? 0));
+      const entries = await claimEntries(this.db, this.owner, ids, this.options.leaseMs);
+      for (const entry of entries) this.launch(entry);
+      if (this.inFlight.size >= this.options.concurrency) return;
+      // Fewer than asked for, and slots to spare: that was everything due outside the queues left out,
+      // and what was not taken belongs to queues that had no room left (or was taken by another worker).
+      if (candidates.length < limit && ids.length < free) {
+        const taken = new Set(ids);
+        this.dry = { full: new Set([...fullKeys, ...candidates.filter((c) => !taken.has(c.id)).map(queueKey)]), at: checkedAt };
+        return;
+      }
+      // None taken from a full list: another worker claimed them since; the next poll looks again.
+      if (entries.length === 0) return;
+    }
+  }
+
+  private launch(entry: OutboxEntry): void {
+    const key = queueKey(entry);
+    this.perQueue.set(key, (this.perQueue.get(key) ?? 0) + 1);
+    const delivery = this.deliver(entry)
+      .catch((error: unknown) => this.options.logger?.error({ err: error, outbox_id: entry.id }, 'outbox delivery could not be settled'))
+      .finally(() => {
+        this.inFlight.delete(entry.id);
+        const left = (this.perQueue.get(key) ?? 1) - 1;
+        if (left === 0) this.perQueue.delete(key);
+        else this.perQueue.set(key, left);
+        this.wake();
+      });
+    this.inFlight.set(entry.id, delivery);
   }
 
   private async deliver(entry: OutboxEntry): Promise<void> {
@@ -89,6 +184,12 @@ export class OutboxWorker {
       await this.deliverers[entry.channel](entry);
       await markDelivered(this.db, entry.id, { ...attempt, outcome: 'delivered', error: null });
     } catch (error) {
+      if (error instanceof DeferredDelivery) {
+        this.options.logger?.debug({ outbox_id: entry.id, channel: entry.channel, topic: entry.topic, reason: error.message, next_attempt_at: error.until.toISOString() }, 'outbox delivery deferred');
+        await deferEntry(this.db, entry.id, this.owner, error.until);
+        if (error.wholeQueue) await deferQueue(this.db, entry, error.until);
+        return;
+      }
       const message = (error as Error).message || String(error);
       const retryAt = error instanceof PermanentDeliveryError ? null : nextAttemptAt(entry.attempts, this.options.retry);
       this.options.logger?.warn(
@@ -96,6 +197,27 @@ export class OutboxWorker {
         retryAt ? 'outbox delivery failed; will retry' : 'outbox delivery failed; giving up',
       );
       await markFailed(this.db, entry.id, { ...attempt, outcome: 'failed', error: message }, retryAt);
+    }
+  }
+
+  private scheduleRetention(delayMs: number): void {
+    this.retentionTimer = setTimeout(() => {
+      this.pruning = this.prune().finally(() => {
+        this.pruning = undefined;
+        if (!this.stopped) this.scheduleRetention(this.options.retention!.intervalMs);
+      });
+    }, delayMs);
+    this.retentionTimer.unref();
+  }
+
+  private async prune(): Promise<void> {
+    const retention = this.options.retention!;
+    try {
+      const before = new Date(Date.now() - retention.days * 86_400_000);
+      const { deleted } = await pruneSettled(this.db, { before, batchSize: retention.batchSize, shouldStop: () => this.stopped });
+      if (deleted > 0) this.options.logger?.info({ deleted, retention_days: retention.days }, 'outbox: deleted delivered and dead entries past retention');
+    } catch (error) {
+      this.options.logger?.error({ err: error }, 'outbox retention failed');
     }
   }
 }

@@ -60,26 +60,61 @@ export async function enqueue(db: Executor, entry: NewOutboxEntry): Promise<numb
   return Number(row!.id);
 }
 
+/** An entry that is due and not leased: what a worker picks from before claiming. */
+export interface ClaimableEntry {
+  id: number;
+  business_id: number;
+  channel: OutboxChannel;
+}
+
+function claimable(query: Knex.QueryBuilder, nowText: string): Knex.QueryBuilder {
+  return query
+    .where('status', 'pending')
+    .andWhere('next_attempt_at', '<=', nowText)
+    .andWhere((q) => q.whereNull('lease_expires_at').orWhere('lease_expires_at', '<', nowText));
+}
+
 /**
- * Leases up to `limit` due entries to `owner` and counts the attempt. The conditions are repeated
- * on the outer UPDATE so that, on PostgreSQL, a worker that waited for another's row lock re-checks
- * them and skips rows that were claimed meanwhile.
+ * Up to `limit` due, unleased entries, oldest first, leaving out the (business, channel) pairs in
+ * `exclude` (those a worker already delivers as much of as it allows one business).
  */
-export async function claimDue(db: Executor, owner: string, leaseMs: number, limit: number, now = new Date()): Promise<OutboxEntry[]> {
+export async function listClaimable(
+  db: Executor,
+  options: { limit: number; exclude?: Pick<ClaimableEntry, 'business_id' | 'channel'>[]; now?: Date },
+): Promise<ClaimableEntry[]> {
+  const exclude = options.exclude ?? [];
+  const query = claimable(db.sql('outbox').select('id', 'business_id', 'channel'), isoMicros(options.now ?? new Date()));
+  if (exclude.length > 0) {
+    query.andWhere((q) => {
+      for (const pair of exclude) q.whereNot((p) => p.where({ business_id: pair.business_id, channel: pair.channel }));
+    });
+  }
+  const rows = await db.all<ClaimableEntry>(query.orderBy([{ column: 'next_attempt_at' }, { column: 'id' }]).limit(options.limit));
+  return rows.map((row) => ({ id: Number(row.id), business_id: Number(row.business_id), channel: row.channel }));
+}
+
+/**
+ * Leases the entries `ids` to `owner` and counts the attempt, skipping any that another worker claimed
+ * since they were listed: the claim conditions are repeated on the UPDATE, which on PostgreSQL
+ * re-checks them after waiting for another worker's row lock, and on SQLite runs under the one
+ * write lock.
+ */
+export async function claimEntries(db: Executor, owner: string, ids: number[], leaseMs: number, now = new Date()): Promise<OutboxEntry[]> {
+  if (ids.length === 0) return [];
   const nowText = isoMicros(now);
   const leaseUntil = isoMicros(new Date(now.getTime() + leaseMs));
-  const claimable = (query: Knex.QueryBuilder) =>
-    query
-      .where('status', 'pending')
-      .andWhere('next_attempt_at', '<=', nowText)
-      .andWhere((q) => q.whereNull('lease_expires_at').orWhere('lease_expires_at', '<', nowText));
-  const due = claimable(db.sql('outbox').select('id')).orderBy([{ column: 'next_attempt_at' }, { column: 'id' }]).limit(limit);
   const rows = await db.all<OutboxRow>(
-    claimable(db.sql('outbox').whereIn('id', due))
+    claimable(db.sql('outbox').whereIn('id', ids), nowText)
       .update({ lease_owner: owner, lease_expires_at: leaseUntil, attempts: db.sql.raw('attempts + 1'), updated_at: nowText })
       .returning(COLUMNS),
   );
-  return rows.map(toEntry);
+  return rows.map(toEntry).sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+}
+
+/** Leases up to `limit` due entries to `owner`, oldest first, and counts the attempt. */
+export async function claimDue(db: Executor, owner: string, leaseMs: number, limit: number, now = new Date()): Promise<OutboxEntry[]> {
+  const due = await listClaimable(db, { limit, now });
+  return claimEntries(db, owner, due.map((entry) => entry.id), leaseMs, now);
 }
 
 export interface AttemptRecord {
@@ -128,6 +163,73 @@ export async function markFailed(db: Executor, id: number, attempt: AttemptRecor
     await recordAttempt(trx, id, attempt);
     return changed === 1;
   });
+}
+
+/**
+ * Gives a claimed entry back without an attempt (its endpoint is known to be failing): due again at
+ * `until`, the attempt the claim counted taken back, nothing recorded in outbox_attempts.
+ */
+export async function deferEntry(db: Executor, id: number, worker: string, until: Date): Promise<boolean> {
+  const changed = await db.run(
+    db
+      .sql('outbox')
+      .where({ id, lease_owner: worker, status: 'pending' })
+      .update({ next_attempt_at: isoMicros(until), attempts: db.sql.raw('attempts - 1'), lease_owner: null, lease_expires_at: null, updated_at: nowIso() }),
+  );
+  return changed === 1;
+}
+
+/**
+ * Puts back, in one statement, every unleased pending entry of one business's channel that would
+ * come due before `until` (its endpoint is known to be failing), so that they are not claimed one by
+ * one only to be put back. No attempt is counted.
+ */
+export async function deferQueue(db: Executor, queue: Pick<ClaimableEntry, 'business_id' | 'channel'>, until: Date, now = new Date()): Promise<number> {
+  const nowText = isoMicros(now);
+  return db.run(
+    db
+      .sql('outbox')
+      .where({ business_id: queue.business_id, channel: queue.channel, status: 'pending' })
+      .andWhere('next_attempt_at', '<', isoMicros(until))
+      .andWhere((q) => q.whereNull('lease_expires_at').orWhere('lease_expires_at', '<', nowText))
+      .update({ next_attempt_at: isoMicros(until), updated_at: nowText }),
+  );
+}
+
+/**
+ * Deletes delivered and dead entries settled before `before`, with their attempts (first, for the
+ * foreign key), `batchSize` entries per transaction so that no write lock is held for long: on
+ * SQLite every other writer waits for it. Pending entries are never deleted. Resolves with how many
+ * entries were deleted and in how many batches.
+ */
+export async function pruneSettled(
+  db: Executor,
+  options: { before: Date; batchSize: number; shouldStop?: () => boolean },
+): Promise<{ deleted: number; batches: number }> {
+  const before = isoMicros(options.before);
+  let deleted = 0;
+  let batches = 0;
+  for (const status of ['delivered', 'dead'] as const) {
+    for (;;) {
+      if (options.shouldStop?.()) return { deleted, batches };
+      // next_attempt_at is indexed with status and is never later than the settling time, so the
+      // index narrows the search; updated_at (the settling time) is the exact rule. Settled entries
+      // never change again, so the ids can be read before the transaction that deletes them.
+      const rows = await db.all<{ id: number }>(
+        db.sql('outbox').select('id').where('status', status).andWhere('next_attempt_at', '<', before).andWhere('updated_at', '<', before).limit(options.batchSize),
+      );
+      const ids = rows.map((row) => Number(row.id));
+      if (ids.length === 0) break;
+      const removed = await db.transaction(async (tx) => {
+        await tx.run(tx.sql('outbox_attempts').whereIn('outbox_id', ids).delete());
+        return tx.run(tx.sql('outbox').whereIn('id', ids).andWhere('status', status).delete());
+      });
+      deleted += removed;
+      batches += 1;
+      if (ids.length < options.batchSize) break;
+    }
+  }
+  return { deleted, batches };
 }
 
 export async function listOutbox(db: Executor, where: Partial<Pick<OutboxEntry, 'business_id' | 'channel' | 'topic' | 'status'>> = {}): Promise<OutboxEntry[]> {

@@ -24,6 +24,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+// No URL here has a name to resolve (nothing in a test resolves a name for real): names are covered,
+// with a stubbed resolver, by the same check in test/outbox/ssrf.test.ts.
 function run(...args: string[]) {
   return runWith({}, ...args);
 }
@@ -40,19 +42,19 @@ function runWith(env: Record<string, string>, ...args: string[]) {
 describe('set-webhook', () => {
   it('sets the URL and prints a whsec_ signature key; a new URL keeps the key unless --rotate', { timeout: 90_000 }, async () => {
     expect(run('create-key', '--', '--business', 'Acme').code).toBe(0);
-    const first = run('set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/hooks');
+    const first = run('set-webhook', '--', '--business', 'Acme', '--url', 'https://93.184.215.14/hooks');
     expect(first.code).toBe(0);
     expect(first.last).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const moved = run('set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/v2/hooks');
+    const moved = run('set-webhook', '--', '--business', 'Acme', '--url', 'https://93.184.215.14/v2/hooks');
     expect(moved.last).toBe(first.last);
-    const rotated = run('set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/v2/hooks', '--rotate');
+    const rotated = run('set-webhook', '--', '--business', 'Acme', '--url', 'https://93.184.215.14/v2/hooks', '--rotate');
     expect(rotated.last).toMatch(/^whsec_/);
     expect(rotated.last).not.toBe(first.last);
 
     const db = openDatabase(DATABASE_URL);
     try {
       const business = await findBusinessByName(db, 'Acme');
-      expect(await findWebhook(db, business!.id, secretsKeyFor(DATABASE_URL))).toEqual({ url: 'https://acme.example.com/v2/hooks', secret: rotated.last });
+      expect(await findWebhook(db, business!.id, secretsKeyFor(DATABASE_URL))).toEqual({ url: 'https://93.184.215.14/v2/hooks', secret: rotated.last });
     } finally {
       await db.close();
     }
@@ -60,7 +62,7 @@ describe('set-webhook', () => {
 
   it('stores the key sealed: neither the row nor the database file holds it', { timeout: 90_000 }, async () => {
     expect(run('create-key', '--', '--business', 'Sealed Co').code).toBe(0);
-    const printed = run('set-webhook', '--', '--business', 'Sealed Co', '--url', 'https://sealed.example.com/hooks').last;
+    const printed = run('set-webhook', '--', '--business', 'Sealed Co', '--url', 'https://93.184.215.14/hooks').last;
     expect(printed).toMatch(/^whsec_/);
     const encodings = (key: string) => [key, key.slice('whsec_'.length), Buffer.from(key.slice('whsec_'.length), 'base64').toString('hex'), Buffer.from(key).toString('base64')];
     const db = knexFor(DATABASE_URL);
@@ -85,12 +87,12 @@ describe('set-webhook', () => {
 
   it('with another SECRETS_KEY, refuses to reuse the stored key and says why; --rotate issues a new one', { timeout: 90_000 }, () => {
     const other = { SECRETS_KEY: 'a'.repeat(64) };
-    const kept = runWith(other, 'set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/v4/hooks');
+    const kept = runWith(other, 'set-webhook', '--', '--business', 'Acme', '--url', 'https://93.184.215.14/v4/hooks');
     expect(kept.code).toBe(2);
     expect(kept.stdout).toBe('');
     expect(kept.stderr).toMatch(/the stored webhook key cannot be decrypted with the configured key: it was sealed with key [\w-]+, but the configured key is [\w-]+/);
     expect(kept.stderr).toMatch(/--rotate/);
-    const rotated = runWith(other, 'set-webhook', '--', '--business', 'Acme', '--url', 'https://acme.example.com/v4/hooks', '--rotate');
+    const rotated = runWith(other, 'set-webhook', '--', '--business', 'Acme', '--url', 'https://93.184.215.14/v4/hooks', '--rotate');
     expect(rotated.code).toBe(0);
     expect(rotated.last).toMatch(/^whsec_/);
   });
@@ -108,7 +110,7 @@ describe('set-webhook', () => {
       [['--business', 'Acme', '--url', 'ftp://acme.example.com/hooks'], /must use http or https/],
       [['--business', 'Acme', '--url', 'https://pay.example.com/api/payment-links'], /points at this service itself/],
       [['--business', 'Acme', '--url', 'http://localhost:3000/hooks'], /points at this service itself/],
-      [['--business', 'Nobody', '--url', 'https://acme.example.com/hooks'], /no business named "Nobody"/],
+      [['--business', 'Nobody', '--url', 'https://93.184.215.14/hooks'], /no business named "Nobody"/],
       [['--business', 'Acme'], /needs --business/],
     ];
     for (const [args, reason] of cases) {
@@ -116,6 +118,41 @@ describe('set-webhook', () => {
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr).toMatch(reason);
       expect(result.stdout).toBe('');
+    }
+  });
+
+  it('refuses URLs that lead to this machine, a private network or cloud metadata, in any spelling', { timeout: 120_000 }, () => {
+    const cases: [string, RegExp][] = [
+      ['http://127.0.0.2:8080/hooks', /127\.0\.0\.2 is a loopback address/],
+      ['http://[::ffff:127.0.0.1]:8080/hooks', /loopback, IPv4-mapped address/],
+      ['http://2130706433:8080/hooks', /127\.0\.0\.1 is a loopback address/],
+      ['http://0x7f000001:8080/hooks', /127\.0\.0\.1 is a loopback address/],
+      ['http://127.1:8080/hooks', /127\.0\.0\.1 is a loopback address/],
+      ['http://0.0.0.0:8080/hooks', /unspecified/],
+      ['http://10.0.0.1/hooks', /private \(RFC 1918\)/],
+      ['http://100.64.0.1/hooks', /carrier-grade NAT/],
+      ['http://169.254.169.254/latest/meta-data/', /link-local \(cloud metadata/],
+      ['http://[fd00:ec2::254]/latest/meta-data/', /unique local IPv6/],
+    ];
+    for (const [url, reason] of cases) {
+      const result = run('set-webhook', '--', '--business', 'Acme', '--url', url);
+      expect(result.code, url).toBe(2);
+      expect(result.stderr, url).toMatch(reason);
+      expect(result.stderr, url).toMatch(/webhooks go only to public addresses/);
+      expect(result.stdout, url).toBe('');
+    }
+  });
+
+  it('with WEBHOOK_ALLOW_PRIVATE=on, accepts a loopback receiver but still refuses the service itself', { timeout: 90_000 }, () => {
+    // A business of its own: an earlier test left Acme's key sealed under another SECRETS_KEY.
+    expect(run('create-key', '--', '--business', 'Loopback Co').code).toBe(0);
+    const allowed = runWith({ WEBHOOK_ALLOW_PRIVATE: 'on' }, 'set-webhook', '--', '--business', 'Loopback Co', '--url', 'http://127.0.0.1:8081/hooks');
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.last).toMatch(/^whsec_/);
+    for (const url of ['http://127.0.0.2:3000/hooks', 'http://[::ffff:127.0.0.1]:3000/hooks']) {
+      const refused = runWith({ WEBHOOK_ALLOW_PRIVATE: 'on' }, 'set-webhook', '--', '--business', 'Loopback Co', '--url', url);
+      expect(refused.code, url).toBe(2);
+      expect(refused.stderr, url).toMatch(/points at this service itself/);
     }
   });
 });

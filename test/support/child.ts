@@ -22,7 +22,8 @@ export interface ChildService {
 export async function startChild(env: Record<string, string>, port: number, script = 'server/main.ts'): Promise<ChildService> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), ...secretsEnv(env.DATABASE_URL ?? ''), ...env },
+    // The suites' webhook receivers listen on loopback, which production refuses.
+    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), WEBHOOK_ALLOW_PRIVATE: 'on', ...secretsEnv(env.DATABASE_URL ?? ''), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

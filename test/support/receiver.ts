@@ -14,8 +14,11 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** `respond(n)` gives the status for the n-th request (from 1), possibly later, or 'hang' to never answer it. */
-export async function startReceiver(respond: (n: number) => number | 'hang' | Promise<number> = () => 200): Promise<Receiver> {
+/** A status, or a status with headers (e.g. a redirect's Location). */
+export type Answer = number | { status: number; headers: Record<string, string> };
+
+/** `respond(n)` gives the answer to the n-th request (from 1), possibly later, or 'hang' to never answer it. */
+export async function startReceiver(respond: (n: number) => Answer | 'hang' | Promise<Answer | 'hang'> = () => 200): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -29,8 +32,10 @@ export async function startReceiver(respond: (n: number) => number | 'hang' | Pr
         // recorded as text
       }
       requests.push({ headers: req.headers, raw, body });
-      void Promise.resolve(respond(requests.length)).then((status) => {
-        if (status !== 'hang') res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      void Promise.resolve(respond(requests.length)).then((answer) => {
+        if (answer === 'hang') return;
+        const { status, headers } = typeof answer === 'number' ? { status: answer, headers: {} } : answer;
+        res.writeHead(status, { 'content-type': 'text/plain', ...headers }).end('ok');
       });
     });
   });

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.js';
 import { silentLogger } from '../../server/logger.js';
 import { pageKeys, type PageKeys } from '../../server/pages/signing.js';
+import type { Resolver } from '../../server/outbox/webhook-target.js';
 import { startService, type RunningService, type StartOptions } from '../../server/start.js';
 import { knexFor } from '../../server/store/database.js';
 import { issueKey } from '../../server/store/api-keys.js';
@@ -52,7 +53,15 @@ export interface TestServiceOptions {
   logger?: StartOptions['logger'];
   pageLimits?: StartOptions['pageLimits'];
   trustProxyHops?: number;
+  /** Stubbed name resolution for webhook hosts: no test resolves a name for real. */
+  resolve?: StartOptions['resolve'];
 }
+
+/** Knows only `localhost`: a test that needs another name says what it resolves to. */
+export const offlineResolver: Resolver = async (hostname) => {
+  if (hostname === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (name resolution is stubbed in tests)`), { code: 'ENOTFOUND' });
+};
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
@@ -64,7 +73,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     publicUrl: options.publicUrl,
     // Mail lands in this test's own folder unless a test runs an SMTP server.
     mail: { mailDir: join(dir, 'mail'), ...options.mail },
-    outbox: { pollMs: 50, ...options.outbox },
+    // The suites' webhook receivers listen on loopback, which production refuses.
+    outbox: { pollMs: 50, webhookAllowPrivate: true, ...options.outbox },
     // The suites send thousands of requests a second per key; the limiter stays in the path, raised.
     rateLimit: { perSecond: 1_000_000, ...options.rateLimit },
     // Tests revoke keys and expect 401 at once; the cache's own behaviour has its own test.
@@ -76,6 +86,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Like the API limit: in the path, raised, except where a test sets its own.
     pageLimits: { perAddress: 1_000_000, perLink: 1_000_000, perCard: 1_000_000, ...options.pageLimits },
     trustProxyHops: options.trustProxyHops,
+    resolve: options.resolve ?? offlineResolver,
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {
