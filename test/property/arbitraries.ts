@@ -466,10 +466,8 @@ export function bodyModel(schema: Schema): BodyModel {
 }
 
 export function applyMutation(body: Body, field: string, value: Mutated): Body {
-  const copy: Body = { ...body };
-  if (value === MISSING) delete copy[field];
-  else copy[field] = value;
-  return copy;
+  if (value === MISSING) return Object.fromEntries(Object.entries(body).filter(([name]) => name !== field));
+  return { ...body, [field]: value };
 }
 
 export interface InvalidBody {
