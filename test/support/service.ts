@@ -26,6 +26,8 @@ export interface TestService {
   service: RunningService;
   /** The test's own folder (database, mail files). */
   dir: string;
+  /** The service's DATABASE_URL, for processes started beside it on the same database. */
+  databaseUrl: string;
   /** http://127.0.0.1:port */
   url: string;
   /** http://127.0.0.1:port/api */
@@ -105,6 +107,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   return {
     service,
     dir,
+    databaseUrl: database.url,
     url: service.url,
     apiUrl,
     sql,
