@@ -1,11 +1,15 @@
 // Regenerates everything derived from openapi.yaml: the TypeScript types (committed, checked for
-// freshness with --check) and the rendered reference served at /docs (built, not committed).
+// freshness with --check), the rendered reference served at /docs and the parsed document the server
+// starts from (both built, not committed).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { parse as parseYaml } from 'yaml';
+import { specHash, type ParsedSpec } from '../server/http/contract.js';
+import { PARSED_SPEC_PATH } from '../server/paths.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const specPath = join(root, 'openapi.yaml');
@@ -44,6 +48,15 @@ function renderDocs(): void {
   console.log(`generate: wrote ${docsPath}`);
 }
 
+/** The document the server loads at start-up instead of parsing the YAML (built, not committed). */
+function writeParsedSpec(): void {
+  const text = readFileSync(specPath, 'utf8');
+  const parsed: ParsedSpec = { source_sha256: specHash(text), document: parseYaml(text) as ParsedSpec['document'] };
+  mkdirSync(dirname(PARSED_SPEC_PATH), { recursive: true });
+  writeFileSync(PARSED_SPEC_PATH, JSON.stringify(parsed));
+  console.log(`generate: wrote ${PARSED_SPEC_PATH}`);
+}
+
 async function main(args: string[]): Promise<number> {
   const types = await renderTypes();
   if (args.includes('--check')) {
@@ -60,6 +73,7 @@ async function main(args: string[]): Promise<number> {
     writeFileSync(typesPath, types);
     console.log(`generate: wrote ${typesPath}`);
   }
+  writeParsedSpec();
   renderDocs();
   return 0;
 }

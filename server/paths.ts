@@ -17,3 +17,5 @@ function projectRoot(): string {
 export const PROJECT_ROOT = projectRoot();
 export const SPEC_PATH = join(PROJECT_ROOT, 'openapi.yaml');
 export const DOCS_PATH = join(PROJECT_ROOT, 'generated', 'docs.html');
+/** openapi.yaml already parsed, written by `npm run generate` beside the docs; used only while its hash matches. */
+export const PARSED_SPEC_PATH = join(PROJECT_ROOT, 'generated', 'openapi.json');

@@ -9,7 +9,7 @@ import { openPaymentLinkHandlers } from './handlers/open-payment-links.js';
 import { paymentLinkHandlers } from './handlers/payment-links.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { createHttpApp } from './http/app.js';
-import { loadContract } from './http/contract.js';
+import { loadContract, warmUp } from './http/contract.js';
 import { ConflictError, ValidationError, toErrorResponse } from './http/errors.js';
 import type { Handlers } from './http/operations.js';
 import type { RateLimiter } from '../shared/rate-limiter.js';
@@ -154,6 +154,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       draining: () => draining,
     });
     server.on('request', app.callback());
+    void warmUp(contract).catch((error: unknown) => logger.error({ err: error }, 'compiling the request validators failed'));
     worker?.start();
     // Expired Idempotency-Key records are dead weight; any instance may sweep them.
     const housekeeping = setInterval(() => void deleteExpiredKeys(db).catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed')), 10 * 60_000);

@@ -4,6 +4,7 @@
 // per-request dispatcher: routes.ts builds the routes once from its table, and each request runs
 // the validators it compiled, through its public API. `redocly lint` validates the document itself
 // (openapi-backend's own check knows OpenAPI 3.0 only; quick mode skips it).
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -14,7 +15,7 @@ import { parse as parseYaml } from 'yaml';
 import { isCurrencyCode } from '../domain/currency.js';
 import { parseDateRange } from '../domain/time.js';
 import { isHttpUrl } from '../domain/urls.js';
-import { SPEC_PATH } from '../paths.js';
+import { PARSED_SPEC_PATH, SPEC_PATH } from '../paths.js';
 
 export { SPEC_PATH };
 export const API_ROOT = '/api';
@@ -63,6 +64,8 @@ export interface ContractOperation {
   statuses: number[];
   /** Runs the operation's compiled validators; coerces query and path parameters in place, as openapi-backend does. */
   validate(request: ShapedRequest): ErrorObject[];
+  /** Compiles the validators now rather than on the first request. */
+  compile(): void;
 }
 
 /**
@@ -99,7 +102,33 @@ export interface Contract {
   readonly operations: ContractOperation[];
 }
 
-export async function loadContract(definition: Document = parseYaml(readFileSync(SPEC_PATH, 'utf8')) as Document): Promise<Contract> {
+/** The parsed form `npm run generate` keeps of a version of openapi.yaml. */
+export interface ParsedSpec {
+  source_sha256: string;
+  document: Document;
+}
+
+export function specHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * openapi.yaml as a document. Parsing the YAML is a large part of start-up, so the JSON that
+ * `npm run generate` wrote is used instead, but only while it was made from this very text: an
+ * edited openapi.yaml is always read as it is now.
+ */
+export function readSpecDocument(specPath = SPEC_PATH, parsedPath = PARSED_SPEC_PATH): Document {
+  const text = readFileSync(specPath, 'utf8');
+  try {
+    const parsed = JSON.parse(readFileSync(parsedPath, 'utf8')) as ParsedSpec;
+    if (parsed.source_sha256 === specHash(text)) return parsed.document;
+  } catch {
+    // Not generated (or unreadable): the YAML itself is the answer.
+  }
+  return parseYaml(text) as Document;
+}
+
+export async function loadContract(definition: Document = readSpecDocument()): Promise<Contract> {
   const api = new OpenAPIBackend({
     definition,
     apiRoot: API_ROOT,
@@ -117,7 +146,9 @@ export async function loadContract(definition: Document = parseYaml(readFileSync
   const defaultSecurity = (api.definition as { security?: unknown[] }).security ?? [];
   const operations = api.getOperations().map((operation): ContractOperation => {
     if (!operation.operationId) throw new Error(`openapi.yaml: ${operation.method.toUpperCase()} ${operation.path} has no operationId`);
-    const validators = api.validator.getRequestValidatorsForOperation(operation.operationId) ?? [];
+    // Compiled on first use (or by warmUp), so start-up does not wait for every operation's validators.
+    let validators: ReturnType<typeof api.validator.getRequestValidatorsForOperation> | undefined;
+    const compiled = () => (validators ??= api.validator.getRequestValidatorsForOperation(operation.operationId!) ?? []);
     return {
       operationId: operation.operationId,
       method: operation.method.toUpperCase(),
@@ -127,10 +158,22 @@ export async function loadContract(definition: Document = parseYaml(readFileSync
       statuses: Object.keys(operation.responses ?? {}).map(Number),
       validate(request) {
         const errors: ErrorObject[] = [];
-        for (const validate of validators) if (!validate(request)) errors.push(...(validate.errors ?? []));
+        for (const validate of compiled()) if (!validate(request)) errors.push(...(validate.errors ?? []));
         return errors;
       },
+      compile: () => void compiled(),
     };
   });
   return { api, operations };
+}
+
+/**
+ * Compiles every operation's validators once the server is listening, one operation per turn of
+ * the event loop, so requests arriving meanwhile wait for one compilation at most.
+ */
+export async function warmUp(contract: Contract): Promise<void> {
+  for (const operation of contract.operations) {
+    await new Promise((resolve) => setImmediate(resolve));
+    operation.compile();
+  }
 }
