@@ -6,11 +6,13 @@ import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'generated/', 'data/', 'bench/', 'test-artifacts/'] },
+  { ignores: ['node_modules/', 'dist/', 'client/dist/', 'generated/', 'data/', 'bench/', 'test-artifacts/'] },
   { files: ['server/**/*.ts', 'client/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   regexp.configs['flat/recommended'],
+  // The consumer app of the client package's test: plain JavaScript run by Node.js.
+  { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
   {
     rules: {
       'regexp/no-super-linear-backtracking': 'error',

@@ -1,4 +1,6 @@
-// The typed client merchants import: openapi-fetch over the types generated from openapi.yaml.
+// The typed client merchants install (@payment-collection/client): openapi-fetch over the types
+// generated from openapi.yaml. Runs in Node.js 20+ and in browsers; the webhook verifier, which needs
+// node:crypto, is its own entry point (`@payment-collection/client/webhooks`).
 //
 //   const payments = createPaymentsClient({ baseUrl: 'http://localhost:3000/api', apiKey });
 //   const { data, error, response } = await payments.POST('/payment-links', { body: {...} });
@@ -40,5 +42,3 @@ export function createPaymentsClient({ baseUrl, apiKey, headers, ...options }: P
 export function isValidationError(error: unknown): error is ValidationErrorBody {
   return typeof error === 'object' && error !== null && 'errors' in error && typeof (error as ValidationErrorBody).errors === 'object';
 }
-
-export { eventHash, verifyWebhook, WebhookVerificationError, type PaymentCreatedEvent, type TokenActivatedEvent, type WebhookEvent } from './webhooks.js';

@@ -2,7 +2,7 @@
 // the receiver fails, hangs or is not there.
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventHash, verifyWebhook } from '../../client/index.js';
+import { eventHash, verifyWebhook } from '../../client/webhooks.js';
 import { setWebhook } from '../../server/store/businesses.js';
 import { listAttempts, listOutbox } from '../../server/store/outbox.js';
 import { findPayment } from '../../server/store/payments.js';

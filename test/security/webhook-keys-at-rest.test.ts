@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../client/index.js';
+import { verifyWebhook } from '../../client/webhooks.js';
 import { silentLogger } from '../../server/logger.js';
 import { MasterKey } from '../../server/secrets/master-key.js';
 import { SecretUnreadableError } from '../../server/secrets/seal.js';

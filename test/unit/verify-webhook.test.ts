@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { eventHash, verifyWebhook, WebhookVerificationError } from '../../client/index.js';
+import { eventHash, verifyWebhook, WebhookVerificationError } from '../../client/webhooks.js';
 
 const KEY = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
