@@ -92,7 +92,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get an open payment link */
+        /**
+         * Get an open payment link
+         * @description One of the business's live open payment links, with its `payment_url`. A deleted link, or
+         *     another business's, is a 404.
+         */
         get: operations["getOpenPaymentLink"];
         /**
          * Replace an open payment link
@@ -209,7 +213,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Get a payment link */
+        /**
+         * Get a payment link
+         * @description One of the business's live payment links, with its `payment_url` and whether it is `paid`. A
+         *     deleted link, or another business's, is a 404.
+         */
         get: operations["getPaymentLink"];
         /**
          * Replace a payment link
@@ -281,7 +289,10 @@ export interface components {
             /** @constant */
             timezone: "UTC";
         };
-        /** @description ISO 8601 UTC with six fractional digits. */
+        /**
+         * Format: date-time
+         * @description ISO 8601 UTC with six fractional digits.
+         */
         Timestamp: string;
         /** @description 24 lowercase hexadecimal characters (4-byte seconds timestamp, random part, counter). */
         ObjectId: string;
@@ -342,7 +353,9 @@ export interface components {
             /** @enum {string} */
             brand: "visa" | "mastercard" | "amex" | "unknown";
             last4: string;
+            /** Format: int32 */
             exp_month: number;
+            /** Format: int32 */
             exp_year: number;
         };
         TokenEnvelope: {
@@ -379,6 +392,7 @@ export interface components {
         };
         OpenPaymentLink: {
             _id: components["schemas"]["ObjectId"];
+            /** Format: int64 */
             business_id: number;
             currency: string;
             /** @description In currency units, e.g. `100` or `25.5`. */
@@ -389,6 +403,7 @@ export interface components {
             reference: string | null;
             reference_2: string | null;
             /**
+             * Format: int32
              * @description 1 active, 2 inactive (reserved for a deactivated link).
              * @enum {integer}
              */
@@ -410,7 +425,10 @@ export interface components {
         PaymentLinkWrite: {
             email: components["schemas"]["Email"];
             currency: components["schemas"]["Currency"];
-            /** @description Cents (100 = one unit), 500..3000000, as a JSON integer or an integer string. */
+            /**
+             * Format: int32
+             * @description Cents (100 = one unit), 500..3000000, as a JSON integer or an integer string.
+             */
             amount: number | string;
             title: string;
             phone_no?: string | null;
@@ -423,11 +441,15 @@ export interface components {
         };
         PaymentLink: {
             _id: components["schemas"]["ObjectId"];
+            /** Format: int64 */
             business_id: number;
             email: string;
             phone_no: string | null;
             currency: string;
-            /** @description Cents. */
+            /**
+             * Format: int32
+             * @description Cents.
+             */
             amount: number;
             title: string;
             description: string | null;
@@ -456,17 +478,25 @@ export interface components {
         DateRange: string;
         /** @description A Laravel-style length-aware paginator. Page URLs keep the request's other query parameters. */
         Paginator: {
+            /** Format: int32 */
             current_page: number;
             first_page_url: string;
-            /** @description Position of the first record of the page (from 1), null for an empty page. */
+            /**
+             * Format: int32
+             * @description Position of the first record of the page (from 1), null for an empty page.
+             */
             from: number | null;
+            /** Format: int32 */
             last_page: number;
             last_page_url: string;
             next_page_url: string | null;
             path: string;
+            /** Format: int32 */
             per_page: number;
             prev_page_url: string | null;
+            /** Format: int32 */
             to: number | null;
+            /** Format: int64 */
             total: number;
         };
         OpenPaymentLinkPage: components["schemas"]["Paginator"] & {
@@ -503,10 +533,17 @@ export interface components {
             currency: string;
             /** @description Sum of the collections in currency units. */
             total_amount: number;
+            /** Format: int64 */
             total_count: number;
-            /** @description First day of `filter[created_at_between]`, null when absent. */
+            /**
+             * Format: date
+             * @description First day of `filter[created_at_between]`, null when absent.
+             */
             from: string | null;
-            /** @description Last day of `filter[created_at_between]`, null when absent. */
+            /**
+             * Format: date
+             * @description Last day of `filter[created_at_between]`, null when absent.
+             */
             to: string | null;
             /** @description Only with `filter[limit]`; the most recent collections, newest first. */
             collections?: components["schemas"]["Collection"][];
@@ -536,6 +573,7 @@ export interface components {
                 payment_amount: string;
                 payment_currency: string;
                 /**
+                 * Format: int32
                  * @description 1 paid, 2 pending, 3 failed.
                  * @enum {integer}
                  */

@@ -1,5 +1,6 @@
-// The whole test suite, as README and CI run it: contract lint, freshness of generated files, type
-// check, code lint (ESLint), then the vitest suites. Ends with one line `N passed, N failed` counting
+// The whole test suite, as README and CI run it: contract lint (Redocly, Spectral with the OWASP
+// ruleset, swagger-parser), freshness of generated files, type check, code lint (ESLint), then the
+// vitest suites. Ends with one line `N passed, N failed` counting
 // the tests (a check that fails counts as one failed test, so the line never reads clean when
 // something is wrong).
 import { spawnSync } from 'node:child_process';
@@ -59,6 +60,8 @@ const check = (title: string, ok: boolean) => {
 
 if (!args.includes('--only-tests')) {
   check('lint openapi.yaml', run('lint openapi.yaml', 'redocly', ['lint', 'openapi.yaml']));
+  check('spectral (oas + OWASP)', run('spectral (oas + OWASP)', 'spectral', ['lint', 'openapi.yaml', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn']));
+  check('swagger-parser validates openapi.yaml', run('swagger-parser validates openapi.yaml', 'tsx', ['scripts/validate-contract.ts']));
   check('generated files are fresh', run('generated files are fresh', 'tsx', ['scripts/generate.ts', '--check']));
   check('type check', run('type check', 'tsc', ['--noEmit']));
   check('lint code (eslint)', run('lint code (eslint)', 'eslint', ['server', 'client', 'scripts', 'test']));

@@ -33,7 +33,7 @@ export function customizeAjv(_default: unknown, options: AjvOptions) {
   const existing = ajvInstances.get(signature);
   if (existing) return existing;
   const ajv = new Ajv2020.default({ ...options, strict: false, allErrors: true, verbose: true });
-  addFormats.default(ajv, ['email']);
+  addFormats.default(ajv, ['email', 'date', 'date-time', 'int32', 'int64']);
   ajv.addFormat('iso4217', isCurrencyCode);
   ajv.addFormat('http-url', isHttpUrl);
   ajv.addFormat('date-range', (value: string) => parseDateRange(value) !== null);

@@ -84,7 +84,9 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
 
     const body = laravelInput(ctx.request.body);
     const request = shapeRequest({ params: ctx.params, querystring: ctx.querystring, headers: ctx.headers, body, mediaType: ctx.request.type.toLowerCase() });
-    const errors = operation.validate(request);
+    // An id in the path that breaks its schema (too long, say) names no record: the handler answers
+    // it as it answers any id the business does not have, 404, as the contract says.
+    const errors = operation.validate(request).filter((error) => !error.instancePath.startsWith('/path/'));
     const ruleErrors = runRules(handler.rules, body);
     if (errors.length > 0 || Object.keys(ruleErrors).length > 0) {
       throw new ValidationError(mergeFieldErrors(laravelErrors(errors, operation.bodySchema), ruleErrors, operation.bodySchema));

@@ -97,6 +97,16 @@ function isWholeBodyMissing(error: ErrorObject): boolean {
   return error.instancePath === '' && error.keyword === 'required' && error.params.missingProperty === 'requestBody';
 }
 
+/**
+ * Keywords a schema lists in `x-restates-format` say again, for tools that ignore custom formats,
+ * what its format already checks (Currency's enum, DateRange's pattern and length). They can only
+ * fail where the format fails, whose own message says it once.
+ */
+function restatesFormat(error: ErrorObject): boolean {
+  const schema = error.parentSchema as { format?: unknown; 'x-restates-format'?: unknown } | undefined;
+  return schema?.format !== undefined && Array.isArray(schema['x-restates-format']) && schema['x-restates-format'].includes(error.keyword);
+}
+
 /** Keywords after which Laravel stops judging a field: nothing else about it is worth saying. */
 const DECISIVE = new Set(['required', 'type']);
 
@@ -108,6 +118,7 @@ export function laravelErrors(errors: ErrorObject[], bodySchema?: unknown): Fiel
   const decisive = new Map<string, string>();
   const others = new Map<string, string[]>();
   for (const error of errors) {
+    if (restatesFormat(error)) continue;
     const field = fieldOf(error);
     if (field === null) {
       if (isWholeBodyMissing(error)) {
