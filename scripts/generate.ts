@@ -2,7 +2,8 @@
 // freshness with --check), the rendered reference served at /docs and the parsed document the server
 // starts from (both built, not committed).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { parse as parseYaml } from 'yaml';
 import { specHash, type ParsedSpec } from '../server/http/contract.js';
 import { PARSED_SPEC_PATH } from '../server/paths.js';
+import { withCodeSamples } from './code-samples.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const specPath = join(root, 'openapi.yaml');
@@ -36,11 +38,11 @@ function renderDocs(): void {
     console.warn('generate: @redocly/cli is not installed (production install?), /docs will not be served');
     return;
   }
-  const result = spawnSync(
-    process.execPath,
-    [cli, 'build-docs', specPath, '--inlineBundle', '--title', 'Payment Collection Service API', '-o', docsPath],
-    { cwd: root, encoding: 'utf8' },
-  );
+  // The reference is rendered from openapi.yaml plus the request samples made from it (code-samples.ts).
+  const input = join(mkdtempSync(join(tmpdir(), 'payments-docs-')), 'openapi.json');
+  writeFileSync(input, JSON.stringify(withCodeSamples(parseYaml(readFileSync(specPath, 'utf8')) as Record<string, unknown>)));
+  const result = spawnSync(process.execPath, [cli, 'build-docs', input, '--inlineBundle', '--title', 'Payment Collection Service API', '-o', docsPath], { cwd: root, encoding: 'utf8' });
+  rmSync(dirname(input), { recursive: true, force: true });
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);
     throw new Error('generate: redocly build-docs failed');
