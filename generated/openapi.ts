@@ -298,7 +298,10 @@ export interface components {
         ObjectId: string;
         /**
          * Format: iso4217
-         * @description An ISO 4217 currency code in upper case, e.g. `MYR`, `SGD`, `USD`.
+         * @description An ISO 4217 currency code in upper case, e.g. `MYR`, `SGD`, `USD`: one a payer can pay in
+         *     (not `XDR`, not a withdrawn code). The pattern lists the same codes for tools that ignore the
+         *     `iso4217` format. `x-restates` names keywords that say again, for such tools, what the service
+         *     checks with a format or a rule of its own, whose message it reports instead.
          */
         Currency: string;
         /**
@@ -324,9 +327,12 @@ export interface components {
         };
         TokenCreate: {
             email: components["schemas"]["Email"];
+            /** Format: storable-text */
             phone_no?: string | null;
             redirect_url?: components["schemas"]["RedirectUrl"];
+            /** Format: storable-text */
             title: string;
+            /** Format: storable-text */
             description: string;
         };
         Token: {
@@ -373,19 +379,27 @@ export interface components {
         OpenPaymentLinkCreate: {
             currency: components["schemas"]["Currency"];
             minimum_amount: components["schemas"]["MinimumAmount"];
+            /** Format: storable-text */
             title: string;
+            /** Format: storable-text */
             description?: string | null;
             redirect_url?: components["schemas"]["RedirectUrl"];
+            /** Format: storable-text */
             reference?: string | null;
+            /** Format: storable-text */
             reference_2?: string | null;
         };
         OpenPaymentLinkUpdate: {
             currency: components["schemas"]["Currency"];
             minimum_amount: components["schemas"]["MinimumAmount"];
+            /** Format: storable-text */
             title: string;
+            /** Format: storable-text */
             description?: string | null;
             redirect_url?: components["schemas"]["RedirectUrl"];
+            /** Format: storable-text */
             reference?: string | null;
+            /** Format: storable-text */
             reference_2?: string | null;
             /** @description Accepted for compatibility; an open link has no payer address, so nothing is sent. */
             send_email?: boolean;
@@ -430,11 +444,16 @@ export interface components {
              * @description Cents (100 = one unit), 500..3000000, as a JSON integer or an integer string.
              */
             amount: number | string;
+            /** Format: storable-text */
             title: string;
+            /** Format: storable-text */
             phone_no?: string | null;
+            /** Format: storable-text */
             description?: string | null;
             redirect_url?: components["schemas"]["RedirectUrl"];
+            /** Format: storable-text */
             reference?: string | null;
+            /** Format: storable-text */
             reference_2?: string | null;
             /** @description true to e-mail the payer the link; input only, never returned. */
             send_email?: boolean;

@@ -7,6 +7,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import * as OpenApiValidator from 'express-openapi-validator';
 import { SPEC_PATH } from '../../server/http/contract.js';
 import { isCurrencyCode } from '../../server/domain/currency.js';
+import { isStorableText } from '../../server/domain/text.js';
 import { parseDateRange } from '../../server/domain/time.js';
 import { isHttpUrl } from '../../server/domain/urls.js';
 import type { CallerBusiness } from '../../server/http/operations.js';
@@ -25,6 +26,7 @@ app.use(
       iso4217: { type: 'string', validate: isCurrencyCode },
       'http-url': { type: 'string', validate: isHttpUrl },
       'date-range': { type: 'string', validate: (value: string) => parseDateRange(value) !== null },
+      'storable-text': { type: 'string', validate: isStorableText },
     },
   }),
 );

@@ -4,6 +4,7 @@
 // (peer-service.ts). Only the successful paths are measured.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { isCurrencyCode } from '../../server/domain/currency.js';
+import { isStorableText } from '../../server/domain/text.js';
 import { parseDateRange } from '../../server/domain/time.js';
 import { isHttpUrl } from '../../server/domain/urls.js';
 import { loadContract } from '../../server/http/contract.js';
@@ -43,7 +44,8 @@ const app = Fastify({
         ajv
           .addFormat('iso4217', isCurrencyCode)
           .addFormat('http-url', isHttpUrl)
-          .addFormat('date-range', (value: string) => parseDateRange(value) !== null),
+          .addFormat('date-range', (value: string) => parseDateRange(value) !== null)
+          .addFormat('storable-text', isStorableText),
     ],
   },
 });

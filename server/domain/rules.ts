@@ -4,10 +4,14 @@ import { AMOUNT_MAX_CENTS, AMOUNT_MIN_CENTS, centsToUnits, compareToBounds, pars
 
 export type FieldErrors = Record<string, string[]>;
 
-/** `amount` as an integer string: the schema bounds (minimum/maximum) only apply to JSON numbers. */
+/**
+ * `amount` as an integer string: the schema bounds (minimum/maximum) only apply to JSON numbers, and
+ * its pattern only restates this rule for tools (`x-restates`).
+ */
 export function amountStringRule(body: unknown): FieldErrors {
   const amount = field(body, 'amount');
-  if (typeof amount !== 'string' || !/^[0-9]+$/.test(amount)) return {};
+  if (typeof amount !== 'string') return {};
+  if (!/^[0-9]+$/.test(amount)) return { amount: ['The amount must be an integer.'] };
   const cents = BigInt(amount);
   if (cents < BigInt(AMOUNT_MIN_CENTS)) return { amount: [`The amount must be at least ${AMOUNT_MIN_CENTS}.`] };
   if (cents > BigInt(AMOUNT_MAX_CENTS)) return { amount: [`The amount must not be greater than ${AMOUNT_MAX_CENTS}.`] };

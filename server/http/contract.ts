@@ -13,6 +13,7 @@ import type { ErrorObject, Options as AjvOptions } from 'ajv';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { parse as parseYaml } from 'yaml';
 import { isCurrencyCode } from '../domain/currency.js';
+import { isStorableText } from '../domain/text.js';
 import { parseDateRange } from '../domain/time.js';
 import { isHttpUrl } from '../domain/urls.js';
 import { PARSED_SPEC_PATH, SPEC_PATH } from '../paths.js';
@@ -37,6 +38,7 @@ export function customizeAjv(_default: unknown, options: AjvOptions) {
   ajv.addFormat('iso4217', isCurrencyCode);
   ajv.addFormat('http-url', isHttpUrl);
   ajv.addFormat('date-range', (value: string) => parseDateRange(value) !== null);
+  ajv.addFormat('storable-text', isStorableText);
   ajvInstances.set(signature, ajv);
   return ajv;
 }

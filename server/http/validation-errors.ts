@@ -98,13 +98,13 @@ function isWholeBodyMissing(error: ErrorObject): boolean {
 }
 
 /**
- * Keywords a schema lists in `x-restates-format` say again, for tools that ignore custom formats,
- * what its format already checks (Currency's enum, DateRange's pattern and length). They can only
- * fail where the format fails, whose own message says it once.
+ * Keywords a schema lists in `x-restates` say again, for tools that know neither the service's
+ * custom formats nor its body rules, what the service checks with those (Currency's codes, DateRange's
+ * shape, the bounds of an amount sent as text): the format's or the rule's own message reports it.
  */
 function restatesFormat(error: ErrorObject): boolean {
-  const schema = error.parentSchema as { format?: unknown; 'x-restates-format'?: unknown } | undefined;
-  return schema?.format !== undefined && Array.isArray(schema['x-restates-format']) && schema['x-restates-format'].includes(error.keyword);
+  const listed = (error.parentSchema as { 'x-restates'?: unknown } | undefined)?.['x-restates'];
+  return Array.isArray(listed) && listed.includes(error.keyword);
 }
 
 /** Keywords after which Laravel stops judging a field: nothing else about it is worth saying. */

@@ -4,6 +4,7 @@
 // the `minimum_amount` range and precision from its description. A shape the builders do not
 // recognise throws, so a contract change cannot quietly leave a field untested.
 import fc from 'fast-check';
+import { isStorableText } from '../../server/domain/text.js';
 import { dereferencedSpec } from '../support/contract.js';
 
 export interface Schema {
@@ -255,10 +256,11 @@ function textModel(schema: Schema): FieldModel {
   };
   // Blank is missing: trimmed to "", then null (Laravel's middleware).
   if (min > 0) invalid.empty = fc.constantFrom('', '   ', '\t\n');
-  if (schema.pattern !== undefined) {
-    const pattern = new RegExp(schema.pattern, 'u');
-    // The text pattern's documented meaning: NUL and lone surrogates are refused.
-    for (const char of ['\u0000', '\uD800', '\uDFFF']) if (pattern.test(`a${char}b`)) throw new Error(`the text pattern accepts ${JSON.stringify(char)}`);
+  if (schema.format === 'storable-text') {
+    const pattern = new RegExp(schema.pattern ?? '', 'u');
+    // The text rule's documented meaning: NUL and lone surrogates are refused (format and pattern together).
+    const accepts = (text: string) => pattern.test(text) && isStorableText(text);
+    for (const char of ['\u0000', '\uD800', '\uDFFF']) if (accepts(`a${char}b`)) throw new Error(`the text rule accepts ${JSON.stringify(char)}`);
     invalid.format = insertInto(textOf(schema, 0, max - 1), fc.constant('\u0000'));
     invalid.unicode = insertInto(textOf(schema, 0, max - 1), fc.constantFrom('\uD800', '\uDBFF', '\uDC00', '\uDFFF'));
   }
@@ -349,7 +351,10 @@ function urlModel(schema: Schema): FieldModel {
 /** `amount`: a JSON integer or an integer string, within the schema's minimum and maximum. */
 function integerOrDigitsModel(schema: Schema): FieldModel {
   const { minimum: min, maximum: max, maxLength } = schema;
-  if (min === undefined || max === undefined || maxLength === undefined || schema.pattern !== '^[0-9]+$') throw new Error('unexpected shape of an integer-or-digits field');
+  // The pattern restates, for tools, the integer-string rule the service checks itself (x-restates).
+  const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern);
+  if (min === undefined || max === undefined || maxLength === undefined || !pattern || ![min, max, `00${min}`].every((value) => pattern.test(String(value))) || [min - 1, max + 1, `${min}.5`].some((value) => pattern.test(String(value))))
+    throw new Error('unexpected shape of an integer-or-digits field');
   const inRange = fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max));
   const digits = (values: fc.Arbitrary<number>) => fc.tuple(values, fc.integer({ min: 0, max: 3 })).map(([value, zeros]) => `${'0'.repeat(zeros)}${value}`);
   const below = fc.integer({ min: -(2 ** 31), max: min - 1 });
@@ -424,7 +429,7 @@ function fieldModel(name: string, schema: Schema): FieldModel {
   if (schema.format === 'http-url') return urlModel(schema);
   if (types.includes('integer') && types.includes('string')) return integerOrDigitsModel(schema);
   if (types.includes('number') && types.includes('string')) return decimalModel(schema);
-  if (types.includes('string') && schema.format === undefined) return textModel(schema);
+  if (types.includes('string') && (schema.format === undefined || schema.format === 'storable-text')) return textModel(schema);
   throw new Error(`no generator for field ${name}: ${JSON.stringify(schema)}`);
 }
 

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { isStorableText } from '../../server/domain/text.js';
 import { isHttpUrl } from '../../server/domain/urls.js';
 import { SPEC_PATH } from '../../server/paths.js';
 
@@ -24,43 +25,41 @@ describe('isHttpUrl: control characters and lone surrogates', () => {
   });
 });
 
-describe('the text pattern of openapi.yaml', () => {
+describe('the text rule of openapi.yaml: the storable-text format, and a pattern tools can copy', () => {
   const { schemas, parameters } = (
     parse(readFileSync(SPEC_PATH, 'utf8')) as {
-      components: { schemas: Record<string, { properties: Record<string, { pattern?: string }> }>; parameters: Record<string, { schema: { pattern?: string } }> };
+      components: { schemas: Record<string, { properties: Record<string, { pattern?: string; format?: string }> }>; parameters: Record<string, { schema: { pattern?: string; format?: string } }> };
     }
   ).components;
-  const patterns = [
-    schemas.TokenCreate!.properties.title!.pattern,
-    schemas.PaymentLinkWrite!.properties.description!.pattern,
-    schemas.OpenPaymentLinkUpdate!.properties.reference_2!.pattern,
-    parameters.EmailFilter!.schema.pattern,
-  ];
+  const fields = [schemas.TokenCreate!.properties.title!, schemas.PaymentLinkWrite!.properties.description!, schemas.OpenPaymentLinkUpdate!.properties.reference_2!, parameters.EmailFilter!.schema];
 
-  it('is the same pattern wherever free text is accepted', () => {
-    expect(patterns[0]).toEqual(expect.any(String));
-    expect(new Set(patterns).size).toBe(1);
+  it('is the same format and pattern wherever free text is accepted', () => {
+    expect(new Set(fields.map((field) => field.format))).toEqual(new Set(['storable-text']));
+    expect(new Set(fields.map((field) => field.pattern)).size).toBe(1);
+    // Generators copy patterns into source code: no \u escape (they turn it into the raw character).
+    expect(fields[0]!.pattern).not.toMatch(/\\u/);
   });
 
-  // JSON Schema asks for Unicode-aware patterns, but a client may compile them without the u flag;
-  // the pattern must mean the same either way.
+  it('isStorableText accepts any text that round-trips: ASCII, accents, CJK, emoji, other control characters', () => {
+    for (const value of ['', 'Invoice 1001', 'caf\u00e9', '\u4e2d\u6587', '\u{1F600}\u{1F600}', 'a\u0001b\tc\n', '\u{10FFFF}', '\uFFFD']) {
+      expect(isStorableText(value), JSON.stringify(value)).toBe(true);
+    }
+  });
+
+  it('isStorableText rejects NUL and unpaired surrogates wherever they are', () => {
+    for (const char of NOT_STORABLE) {
+      for (const value of [char, `a${char}`, `${char}a`, `a${char}b`, `\u{1F600}${char}`]) expect(isStorableText(value), JSON.stringify(value)).toBe(false);
+    }
+    // Reversed halves are two lone surrogates, not a pair.
+    expect(isStorableText('\uDE00\uD83D')).toBe(false);
+  });
+
+  // JSON Schema asks for Unicode-aware patterns, but a client may compile them without the u flag.
   for (const flags of ['u', '']) {
-    describe(`compiled with flags ${JSON.stringify(flags)}`, () => {
-      const text = new RegExp(patterns[0]!, flags);
-
-      it('accepts any text that round-trips: ASCII, accents, CJK, emoji, other control characters', () => {
-        for (const value of ['', 'Invoice 1001', 'caf\u00e9', '\u4e2d\u6587', '\u{1F600}\u{1F600}', 'a\u0001b\tc\n', '\u{10FFFF}', '\uFFFD']) {
-          expect(text.test(value), JSON.stringify(value)).toBe(true);
-        }
-      });
-
-      it('rejects NUL and unpaired surrogates wherever they are', () => {
-        for (const char of NOT_STORABLE) {
-          for (const value of [char, `a${char}`, `${char}a`, `a${char}b`, `\u{1F600}${char}`]) expect(text.test(value), JSON.stringify(value)).toBe(false);
-        }
-        // Reversed halves are two lone surrogates, not a pair.
-        expect(text.test('\uDE00\uD83D')).toBe(false);
-      });
+    it(`the pattern, compiled with flags ${JSON.stringify(flags)}, refuses NUL and accepts any other text`, () => {
+      const text = new RegExp(fields[0]!.pattern!, flags);
+      for (const value of ['a\u0000b', '\u0000']) expect(text.test(value)).toBe(false);
+      for (const value of ['Invoice 1001', 'caf\u00e9', '\u{1F600}', 'a\u0001b']) expect(text.test(value)).toBe(true);
     });
   }
 });
