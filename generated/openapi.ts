@@ -493,6 +493,8 @@ export interface components {
         /**
          * Format: date-range
          * @description Two dates `YYYY-MM-DD,YYYY-MM-DD`, the first not after the second; both days included (UTC).
+         *     The pattern gives tools the shape; that the dates exist (no `2022-02-30`) and come in order is
+         *     beyond JSON Schema, so only the service checks it (422, "The ... format is invalid.").
          */
         DateRange: string;
         /** @description A Laravel-style length-aware paginator. Page URLs keep the request's other query parameters. */
