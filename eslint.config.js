@@ -18,7 +18,10 @@ export default tseslint.config(
       'regexp/no-super-linear-backtracking': 'error',
       'regexp/no-super-linear-move': 'error',
       // A leading underscore names a parameter or element that must be there but is not used.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // With noUncheckedIndexedAccess, `!` is how the code says "present by construction" (a row just
       // inserted, a key of the table being walked); banning it would trade each for an unreachable branch.
       '@typescript-eslint/no-non-null-assertion': 'off',

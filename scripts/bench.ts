@@ -110,13 +110,28 @@ async function startProcess(script: string, env: Record<string, string>): Promis
 
 async function load(title: string, options: autocannon.Options): Promise<Measured> {
   const result = await autocannon({ connections, duration, ...options });
-  const measured = { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
-  log(`  ${title.padEnd(28)} ${measured.rps.toFixed(0).padStart(7)} req/s   p50 ${String(measured.p50).padStart(4)} ms   p99 ${String(measured.p99).padStart(4)} ms${measured.errors || measured.non2xx ? `   errors ${measured.errors}, non-2xx ${measured.non2xx}` : ''}`);
+  const measured = {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+  log(
+    `  ${title.padEnd(28)} ${measured.rps.toFixed(0).padStart(7)} req/s   p50 ${String(measured.p50).padStart(4)} ms   p99 ${String(measured.p99).padStart(4)} ms${measured.errors || measured.non2xx ? `   errors ${measured.errors}, non-2xx ${measured.non2xx}` : ''}`,
+  );
   return measured;
 }
 
 const SERVICE = 'dist/server/main.js';
-const CREATE_BODY = JSON.stringify({ email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 1001', reference: 'INV-1001', description: 'Bench' });
+const CREATE_BODY = JSON.stringify({
+  email: 'payer@example.com',
+  currency: 'MYR',
+  amount: 1000,
+  title: 'Invoice 1001',
+  reference: 'INV-1001',
+  description: 'Bench',
+});
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-bench-'));
@@ -148,7 +163,8 @@ async function main(): Promise<void> {
 
     // 2. The responses the ceiling will answer with: the service's own, for a page of 15.
     let created: { data: { _id: string } } | undefined;
-    for (let i = 0; i < 15; i += 1) created = (await (await fetch(`${first.url}/api/payment-links`, { method: 'POST', headers: auth, body: CREATE_BODY })).json()) as typeof created;
+    for (let i = 0; i < 15; i += 1)
+      created = (await (await fetch(`${first.url}/api/payment-links`, { method: 'POST', headers: auth, body: CREATE_BODY })).json()) as typeof created;
     const id = created!.data._id;
     const bodies = {
       create: created,
@@ -167,23 +183,53 @@ async function main(): Promise<void> {
     const measureAll = async (name: string, url: string) => {
       log(`${name}:`);
       const out: Record<string, Measured> = {};
-      for (const [scenario, request] of Object.entries(scenarios)) out[scenario] = await load(`${scenario} ${request.method} ${request.path.replace(id, ':id')}`, { url: url + request.path, method: request.method, body: 'body' in request ? request.body : undefined, headers: auth });
+      for (const [scenario, request] of Object.entries(scenarios))
+        out[scenario] = await load(`${scenario} ${request.method} ${request.path.replace(id, ':id')}`, {
+          url: url + request.path,
+          method: request.method,
+          body: 'body' in request ? request.body : undefined,
+          headers: auth,
+        });
       return out;
     };
 
     // 3. Each server in its own process, one after the other, `--runs` times; every ratio is taken
     // between servers of the same run, and the best run of each counts (the machine is shared).
     const servers = [
-      { name: 'ceiling', title: 'ceiling (bare Koa, same JSON parsing, static envelopes)', script: 'scripts/bench/ceiling.ts', env: { CEILING_BODIES: bodiesFile } },
-      { name: 'validated', title: "validated ceiling (the ceiling + the contract's routes and validation, static envelopes)", script: 'scripts/bench/validated-ceiling.ts', env: { CEILING_BODIES: bodiesFile } },
+      {
+        name: 'ceiling',
+        title: 'ceiling (bare Koa, same JSON parsing, static envelopes)',
+        script: 'scripts/bench/ceiling.ts',
+        env: { CEILING_BODIES: bodiesFile },
+      },
+      {
+        name: 'validated',
+        title: "validated ceiling (the ceiling + the contract's routes and validation, static envelopes)",
+        script: 'scripts/bench/validated-ceiling.ts',
+        env: { CEILING_BODIES: bodiesFile },
+      },
       { name: 'service', title: 'service (embedded SQLite)', script: SERVICE, env: serviceEnv },
-      { name: 'express', title: "express peer (express 5 + express-openapi-validator, the service's key check, handlers and store)", script: 'scripts/bench/peer-express.ts', env: serviceEnv },
-      { name: 'fastify', title: "fastify peer (fastify 5, Ajv schemas from openapi.yaml, the service's key check, handlers and store)", script: 'scripts/bench/peer-fastify.ts', env: serviceEnv },
+      {
+        name: 'express',
+        title: "express peer (express 5 + express-openapi-validator, the service's key check, handlers and store)",
+        script: 'scripts/bench/peer-express.ts',
+        env: serviceEnv,
+      },
+      {
+        name: 'fastify',
+        title: "fastify peer (fastify 5, Ajv schemas from openapi.yaml, the service's key check, handlers and store)",
+        script: 'scripts/bench/peer-fastify.ts',
+        env: serviceEnv,
+      },
     ] as const;
     type Name = (typeof servers)[number]['name'];
     type Scenario = keyof typeof scenarios;
-    const ratio = (of: Record<string, Measured>, to: Record<string, Measured>) => Object.fromEntries(Object.keys(scenarios).map((s) => [s, of[s]!.rps / to[s]!.rps])) as Record<Scenario, number>;
-    const line = (r: Record<string, number>) => Object.entries(r).map(([s, v]) => `${s}=${v.toFixed(2)}`).join(' ');
+    const ratio = (of: Record<string, Measured>, to: Record<string, Measured>) =>
+      Object.fromEntries(Object.keys(scenarios).map((s) => [s, of[s]!.rps / to[s]!.rps])) as Record<Scenario, number>;
+    const line = (r: Record<string, number>) =>
+      Object.entries(r)
+        .map(([s, v]) => `${s}=${v.toFixed(2)}`)
+        .join(' ');
     const kinds = ['service', 'validated', 'express', 'fastify', 'serviceOfExpress'] as const;
     const runResults: { measured: Record<Name, Record<string, Measured>>; ratios: Record<(typeof kinds)[number], Record<Scenario, number>> }[] = [];
     for (let run = 1; run <= runs; run += 1) {
@@ -209,9 +255,12 @@ async function main(): Promise<void> {
         serviceOfExpress: ratio(measured.service, measured.express),
       };
       runResults.push({ measured, ratios });
-      log(`run ${run}, of the ceiling: validated ${line(ratios.validated)} | service ${line(ratios.service)} | express ${line(ratios.express)} | fastify ${line(ratios.fastify)} | service/express ${line(ratios.serviceOfExpress)}`);
+      log(
+        `run ${run}, of the ceiling: validated ${line(ratios.validated)} | service ${line(ratios.service)} | express ${line(ratios.express)} | fastify ${line(ratios.fastify)} | service/express ${line(ratios.serviceOfExpress)}`,
+      );
     }
-    const best = (kind: (typeof kinds)[number]) => Object.fromEntries(Object.keys(scenarios).map((s) => [s, Math.max(...runResults.map((r) => r.ratios[kind][s as Scenario]))])) as Record<Scenario, number>;
+    const best = (kind: (typeof kinds)[number]) =>
+      Object.fromEntries(Object.keys(scenarios).map((s) => [s, Math.max(...runResults.map((r) => r.ratios[kind][s as Scenario]))])) as Record<Scenario, number>;
     const bestOf = Object.fromEntries(kinds.map((kind) => [kind, best(kind)])) as Record<(typeof kinds)[number], Record<Scenario, number>>;
     const targets = [
       ...Object.keys(scenarios).map((s) => ({ what: `validated ${s} >= 0.70`, met: bestOf.validated[s as Scenario] >= 0.7 })),
@@ -221,11 +270,23 @@ async function main(): Promise<void> {
       ...Object.keys(scenarios).map((s) => ({ what: `service ${s} >= 2x express`, met: bestOf.serviceOfExpress[s as Scenario] >= 2 })),
       { what: 'start-up < 1000 ms', met: startupMs < 1000 },
     ];
-    const results = { at: new Date().toISOString(), node: process.version, connections, durationSeconds: duration, runs, startupMs, runResults, bestOf, targets };
+    const results = {
+      at: new Date().toISOString(),
+      node: process.version,
+      connections,
+      durationSeconds: duration,
+      runs,
+      startupMs,
+      runResults,
+      bestOf,
+      targets,
+    };
     mkdirSync(join(root, 'bench'), { recursive: true });
     writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     log(`results: bench/results.json`);
-    log(`best of ${runs}, of the ceiling: validated ${line(bestOf.validated)} | express ${line(bestOf.express)} | fastify ${line(bestOf.fastify)} | service/express ${line(bestOf.serviceOfExpress)}`);
+    log(
+      `best of ${runs}, of the ceiling: validated ${line(bestOf.validated)} | express ${line(bestOf.express)} | fastify ${line(bestOf.fastify)} | service/express ${line(bestOf.serviceOfExpress)}`,
+    );
     log(`targets: ${targets.map((t) => `${t.what} ${t.met ? 'met' : 'NOT MET'}`).join('; ')}`);
     log(`bench create=${bestOf.service.create.toFixed(2)} get=${bestOf.service.get.toFixed(2)} list=${bestOf.service.list.toFixed(2)}`);
   } finally {

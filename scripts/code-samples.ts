@@ -36,7 +36,9 @@ function bodyExample(document: Json, operation: Json): unknown {
 }
 
 export function samplesFor(document: Json, path: string, method: string, operation: Json, pathItem: Json): CodeSample[] {
-  const parameters = [...((pathItem.parameters as Parameter[] | undefined) ?? []), ...((operation.parameters as Parameter[] | undefined) ?? [])].map((p) => resolve(document, p));
+  const parameters = [...((pathItem.parameters as Parameter[] | undefined) ?? []), ...((operation.parameters as Parameter[] | undefined) ?? [])].map((p) =>
+    resolve(document, p),
+  );
   const pathParams = Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(p.example ?? `<${p.name}>`)]));
   const concretePath = path.replace(/\{([^{}]+)\}/g, (_match, name: string) => pathParams[name] ?? `<${name}>`);
   const body = bodyExample(document, operation);

@@ -41,7 +41,10 @@ function renderDocs(): void {
   // The reference is rendered from openapi.yaml plus the request samples made from it (code-samples.ts).
   const input = join(mkdtempSync(join(tmpdir(), 'payments-docs-')), 'openapi.json');
   writeFileSync(input, JSON.stringify(withCodeSamples(parseYaml(readFileSync(specPath, 'utf8')) as Record<string, unknown>)));
-  const result = spawnSync(process.execPath, [cli, 'build-docs', input, '--inlineBundle', '--title', 'Payment Collection Service API', '-o', docsPath], { cwd: root, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [cli, 'build-docs', input, '--inlineBundle', '--title', 'Payment Collection Service API', '-o', docsPath], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   rmSync(dirname(input), { recursive: true, force: true });
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);

@@ -38,7 +38,10 @@ const commands: Record<string, (db: Database, args: string[], secretsKey: Master
     console.log(`revoked ${revoked} key${revoked === 1 ? '' : 's'}`);
   },
   async 'set-webhook'(db, args, secretsKey) {
-    const { values } = parseArgs({ args, options: { business: { type: 'string' }, url: { type: 'string' }, rotate: { type: 'boolean' }, clear: { type: 'boolean' } } });
+    const { values } = parseArgs({
+      args,
+      options: { business: { type: 'string' }, url: { type: 'string' }, rotate: { type: 'boolean' }, clear: { type: 'boolean' } },
+    });
     const name = values.business?.trim();
     if (!name || (!values.url && !values.clear)) throw new UsageError('set-webhook needs --business "<name>" and --url <url> (or --clear)');
     const business = await findBusinessByName(db, name);
@@ -73,7 +76,9 @@ async function keptWebhookKey(db: Database, businessId: number, secretsKey: Mast
     return (await findWebhook(db, businessId, secretsKey))?.secret;
   } catch (error) {
     if (!(error instanceof SecretUnreadableError)) throw error;
-    throw new UsageError(`the stored webhook key cannot be decrypted with the configured key: ${error.message}. Restore that key, or issue a new webhook key with --rotate`);
+    throw new UsageError(
+      `the stored webhook key cannot be decrypted with the configured key: ${error.message}. Restore that key, or issue a new webhook key with --rotate`,
+    );
   }
 }
 

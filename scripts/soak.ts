@@ -65,7 +65,13 @@ interface Target {
 
 let sequence = 0;
 
-async function api(target: Target, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: { data?: { _id?: string } } }> {
+async function api(
+  target: Target,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: { data?: { _id?: string } } }> {
   const response = await fetch(target.url + path, {
     method,
     headers: { ...target.auth, ...headers },
@@ -119,7 +125,12 @@ async function operate(kind: Kind, target: Target, slot: number): Promise<{ ok: 
       const linkId = n % 4 !== 0 ? target.unpaid.shift() : undefined;
       const answer = linkId
         ? await pay(target.url, `/payment/pay?id=${linkId}`, { name: `Payer ${n}`, ...card }, TIMEOUT_MS)
-        : await pay(target.url, `/payment/open-link/pay?id=${target.openLinkId}`, { amount: (10 + (n % 90)).toFixed(2), name: `Donor ${n}`, email: `donor${n}@example.com`, ...card }, TIMEOUT_MS);
+        : await pay(
+            target.url,
+            `/payment/open-link/pay?id=${target.openLinkId}`,
+            { amount: (10 + (n % 90)).toFixed(2), name: `Donor ${n}`, email: `donor${n}@example.com`, ...card },
+            TIMEOUT_MS,
+          );
       return { ok: !answer.error, http: answer.requests, error: answer.error };
     }
   }
@@ -161,7 +172,13 @@ async function main(): Promise<void> {
     });
     const pid = server.pid;
     const rssAtStart = rssBytes(pid)!;
-    const target: Target = { url: server.url, auth: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/json' }, links: [], unpaid: [], openLinkId: '' };
+    const target: Target = {
+      url: server.url,
+      auth: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/json' },
+      links: [],
+      unpaid: [],
+      openLinkId: '',
+    };
     const open = await api(target, 'POST', '/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'Soak donations' });
     if (open.status !== 200) throw new Error(`creating the open link answered ${open.status}`);
     target.openLinkId = open.json.data!._id!;
@@ -193,10 +210,13 @@ async function main(): Promise<void> {
       return rss;
     };
     const rssTimer = setInterval(sampleRss, 1_000);
-    const warmupTimer = setTimeout(() => {
-      rssAfterWarmup = sampleRss();
-      if (rssAfterWarmup !== undefined) log(`  warm-up done at ${elapsed().toFixed(1)} s: RSS ${mb(rssAfterWarmup)} MB (the baseline for growth)`);
-    }, t0 + WARMUP_S * 1_000 - performance.now());
+    const warmupTimer = setTimeout(
+      () => {
+        rssAfterWarmup = sampleRss();
+        if (rssAfterWarmup !== undefined) log(`  warm-up done at ${elapsed().toFixed(1)} s: RSS ${mb(rssAfterWarmup)} MB (the baseline for growth)`);
+      },
+      t0 + WARMUP_S * 1_000 - performance.now(),
+    );
 
     const printReady = (force: boolean) => {
       for (const w of windows) {
@@ -285,10 +305,28 @@ async function main(): Promise<void> {
       at: new Date().toISOString(),
       node: process.version,
       machine: { cores: cpus().length, load_average_1m_start: loadAtStart, load_average_1m_end: loadavg()[0] },
-      config: { duration_s: DURATION_S, rate_ops_per_s: RATE, warmup_s: WARMUP_S, window_s: WINDOW_S, mix: { create: 0.3, get: 0.4, list: 0.2, payment: 0.1 }, open_loop: true, latency_measured_from: 'scheduled start' },
-      totals: { operations: all.length, http_requests: httpRequests, errors, achieved_ops_per_s: Math.round((all.length / DURATION_S) * 10) / 10, max_outstanding: maxOutstanding, max_schedule_lag_ms: Math.round(maxLagMs * 10) / 10, payment_links_created: target.links.length },
+      config: {
+        duration_s: DURATION_S,
+        rate_ops_per_s: RATE,
+        warmup_s: WARMUP_S,
+        window_s: WINDOW_S,
+        mix: { create: 0.3, get: 0.4, list: 0.2, payment: 0.1 },
+        open_loop: true,
+        latency_measured_from: 'scheduled start',
+      },
+      totals: {
+        operations: all.length,
+        http_requests: httpRequests,
+        errors,
+        achieved_ops_per_s: Math.round((all.length / DURATION_S) * 10) / 10,
+        max_outstanding: maxOutstanding,
+        max_schedule_lag_ms: Math.round(maxLagMs * 10) / 10,
+        payment_links_created: target.links.length,
+      },
       latency_ms: summarize(all),
-      latency_ms_by_kind: Object.fromEntries((['create', 'get', 'list', 'payment'] as Kind[]).map((kind) => [kind, summarize(windows.flatMap((w) => w.byKind.get(kind) ?? []))])),
+      latency_ms_by_kind: Object.fromEntries(
+        (['create', 'get', 'list', 'payment'] as Kind[]).map((kind) => [kind, summarize(windows.flatMap((w) => w.byKind.get(kind) ?? []))]),
+      ),
       windows: windows.map((w) => w.toJSON()),
       rss: {
         start_mb: mb(rssAtStart),
@@ -306,11 +344,20 @@ async function main(): Promise<void> {
     writeFileSync(join(root, 'bench', 'soak.json'), `${JSON.stringify(results, null, 2)}\n`);
 
     const p99s = windows.map((w) => summarize(w.latencies).p99);
-    log(`soak: ${all.length} operations (${httpRequests} HTTP requests) in ${DURATION_S} s, ${results.totals.achieved_ops_per_s} ops/s; max ${maxOutstanding} outstanding, schedule lag at most ${results.totals.max_schedule_lag_ms} ms`);
+    log(
+      `soak: ${all.length} operations (${httpRequests} HTTP requests) in ${DURATION_S} s, ${results.totals.achieved_ops_per_s} ops/s; max ${maxOutstanding} outstanding, schedule lag at most ${results.totals.max_schedule_lag_ms} ms`,
+    );
     log(`machine: 1-minute load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end, on ${cpus().length} cores`);
     log(`soak: latency p50 ${overall.p50} ms, p99 ${overall.p99} ms, max ${overall.max} ms; p99 per window ${p99s.map((p) => p.toFixed(1)).join(' ')} ms`);
-    for (const [kind, s] of Object.entries(results.latency_ms_by_kind)) log(`  ${kind.padEnd(8)} ${String(s.count).padStart(6)} ops  p50 ${s.p50} ms  p99 ${s.p99} ms`);
-    if (errorSamples.length > 0) log(`soak: first errors:\n${errorSamples.slice(0, 5).map((e) => `  ${e.t_s} s ${e.kind}: ${e.error}`).join('\n')}`);
+    for (const [kind, s] of Object.entries(results.latency_ms_by_kind))
+      log(`  ${kind.padEnd(8)} ${String(s.count).padStart(6)} ops  p50 ${s.p50} ms  p99 ${s.p99} ms`);
+    if (errorSamples.length > 0)
+      log(
+        `soak: first errors:\n${errorSamples
+          .slice(0, 5)
+          .map((e) => `  ${e.t_s} s ${e.kind}: ${e.error}`)
+          .join('\n')}`,
+      );
     log(`soak: errors ${errors} (target 0) ${errors === 0 ? 'ok' : 'MISSED'}`);
     log(
       `soak: RSS start ${mb(rssAtStart)} MB, after warm-up ${mb(warm)} MB, end ${rssAtEnd === undefined ? '-' : mb(rssAtEnd)} MB: ` +

@@ -1,5 +1,5 @@
 // The whole test suite, as README and CI run it: contract lint (Redocly, Spectral with the OWASP
-// ruleset, swagger-parser), freshness of generated files, type check, code lint (ESLint), then the
+// ruleset, swagger-parser), freshness of generated files, type check, code lint (ESLint), format (Prettier), then the
 // vitest suites. Ends with one line `N passed, N failed` counting
 // the tests (a check that fails counts as one failed test, so the line never reads clean when
 // something is wrong).
@@ -60,11 +60,15 @@ const check = (title: string, ok: boolean) => {
 
 if (!args.includes('--only-tests')) {
   check('lint openapi.yaml', run('lint openapi.yaml', 'redocly', ['lint', 'openapi.yaml']));
-  check('spectral (oas + OWASP)', run('spectral (oas + OWASP)', 'spectral', ['lint', 'openapi.yaml', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn']));
+  check(
+    'spectral (oas + OWASP)',
+    run('spectral (oas + OWASP)', 'spectral', ['lint', 'openapi.yaml', '--ruleset', '.spectral.yaml', '--fail-severity', 'warn']),
+  );
   check('swagger-parser validates openapi.yaml', run('swagger-parser validates openapi.yaml', 'tsx', ['scripts/validate-contract.ts']));
   check('generated files are fresh', run('generated files are fresh', 'tsx', ['scripts/generate.ts', '--check']));
   check('type check', run('type check', 'tsc', ['--noEmit']));
   check('lint code (eslint)', run('lint code (eslint)', 'eslint', ['server', 'client', 'scripts', 'test']));
+  check('format (prettier)', run('format (prettier)', 'prettier', ['--check', '.', '--log-level', 'warn']));
 }
 
 const vitestArgs = args.filter((arg) => arg !== '--only-tests');
@@ -98,7 +102,9 @@ try {
 }
 if (postgresProblem) {
   const line = '!'.repeat(100);
-  console.log(`\n${line}\n!! PostgreSQL run SKIPPED: no PostgreSQL server reachable at ${postgresUrl.replace(/\/\/[^@/]*@/, '//***@')} (${postgresProblem}).\n!! Only the embedded SQLite run was tested. Set TEST_POSTGRES_URL or start PostgreSQL (.ci/run does).\n${line}`);
+  console.log(
+    `\n${line}\n!! PostgreSQL run SKIPPED: no PostgreSQL server reachable at ${postgresUrl.replace(/\/\/[^@/]*@/, '//***@')} (${postgresProblem}).\n!! Only the embedded SQLite run was tested. Set TEST_POSTGRES_URL or start PostgreSQL (.ci/run does).\n${line}`,
+  );
 } else {
   record('tests (PostgreSQL)', runVitest('tests (PostgreSQL)', { TEST_POSTGRES_URL: postgresUrl, TEST_RUN_ID: runId }, vitestArgs));
   const leftovers = await withAdmin(async (client) => {
@@ -109,6 +115,8 @@ if (postgresProblem) {
   console.log(`==> PostgreSQL: every test database of run ${runId} is dropped${leftovers ? ` (${leftovers} left by failed tests)` : ''}`);
 }
 
-console.log(`\n${failures.length ? `failed: ${failures.join(', ')}` : 'all checks and tests passed'}${postgresProblem ? ' (PostgreSQL run SKIPPED, see above)' : ''}`);
+console.log(
+  `\n${failures.length ? `failed: ${failures.join(', ')}` : 'all checks and tests passed'}${postgresProblem ? ' (PostgreSQL run SKIPPED, see above)' : ''}`,
+);
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;

@@ -80,13 +80,15 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   const text = env[name];
   if (!text) return fallback;
   const value = Number(text);
-  if (!/^[0-9]+$/.test(text) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  if (!/^[0-9]+$/.test(text) || value < min || value > max)
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   return value;
 }
 
 function logLevel(env: NodeJS.ProcessEnv): LogLevel {
   const text = env.LOG_LEVEL?.toLowerCase() || 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(text)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`);
+  if (!(LOG_LEVELS as readonly string[]).includes(text))
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(env.LOG_LEVEL)}`);
   return text as LogLevel;
 }
 
@@ -119,7 +121,11 @@ function httpTimeouts(env: NodeJS.ProcessEnv): HttpTimeouts {
   const headersTimeoutMs = integer(env, 'HTTP_HEADERS_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.headersTimeoutMs, 100, 600_000);
   const requestTimeoutMs = integer(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.requestTimeoutMs, 100, 3_600_000);
   if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS must not be longer than HTTP_REQUEST_TIMEOUT_MS');
-  return { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs, 100, 600_000) };
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULT_HTTP_TIMEOUTS.keepAliveTimeoutMs, 100, 600_000),
+  };
 }
 
 function secrets(env: NodeJS.ProcessEnv, databaseUrl: string): SecretsSettings {
@@ -145,7 +151,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const perBusinessConcurrency = integer(env, 'OUTBOX_CONCURRENCY_PER_BUSINESS', Math.min(DEFAULT_OUTBOX.perBusinessConcurrency, concurrency), 1, 1_000);
   if (perBusinessConcurrency > concurrency) throw new ConfigError('OUTBOX_CONCURRENCY_PER_BUSINESS must not be larger than OUTBOX_CONCURRENCY');
   const store = env.RATE_LIMIT_STORE || 'auto';
-  if (!['auto', 'memory', 'database', 'redis'].includes(store)) throw new ConfigError(`RATE_LIMIT_STORE must be auto, memory, database or redis, got ${JSON.stringify(store)}`);
+  if (!['auto', 'memory', 'database', 'redis'].includes(store))
+    throw new ConfigError(`RATE_LIMIT_STORE must be auto, memory, database or redis, got ${JSON.stringify(store)}`);
   const redisUrl = env.REDIS_URL || undefined;
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${JSON.stringify(redisUrl)}`);
   if (store === 'redis' && !redisUrl) throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');

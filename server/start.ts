@@ -109,7 +109,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
   try {
     const logger = options.logger ?? createLogger();
     const secrets = loadMasterKey(options.databaseUrl, options.secrets);
-    if (secrets.created) logger.warn({ file: secrets.file, key_id: secrets.key.id }, `created the secrets key file ${secrets.file}: back it up with the database, whose webhook keys cannot be opened without it`);
+    if (secrets.created)
+      logger.warn(
+        { file: secrets.file, key_id: secrets.key.id },
+        `created the secrets key file ${secrets.file}: back it up with the database, whose webhook keys cannot be opened without it`,
+      );
     if (secrets.looseMode) logger.warn({ file: secrets.file }, `the secrets key file ${secrets.file} can be read by other users: chmod 600 it`);
     if (options.migrateOnStart ?? true) await db.migrate();
     const sealed = await sealLegacyWebhookSecrets(options.databaseUrl, secrets.key);
@@ -145,7 +149,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
       contract,
       handlers,
       scopes: scopesOver(ctx),
-      pages: pageRoutes({ ...ctx, pageKeys: keys, pageLimiter: new PageLimiter(limiter, { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits }, keys.cardFingerprint) }),
+      pages: pageRoutes({
+        ...ctx,
+        pageKeys: keys,
+        pageLimiter: new PageLimiter(limiter, { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits }, keys.cardFingerprint),
+      }),
       trustProxyHops: options.trustProxyHops ?? 0,
       findCaller: (key) => callers.find(key),
       limiter,
@@ -157,7 +165,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
     void warmUp(contract).catch((error: unknown) => logger.error({ err: error }, 'compiling the request validators failed'));
     worker?.start();
     // Expired Idempotency-Key records are dead weight; any instance may sweep them.
-    const housekeeping = setInterval(() => void deleteExpiredKeys(db).catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed')), 10 * 60_000);
+    const housekeeping = setInterval(
+      () => void deleteExpiredKeys(db).catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed')),
+      10 * 60_000,
+    );
     housekeeping.unref();
     return {
       url,

@@ -8,5 +8,7 @@ export function eventHash(signatureKey: string, data: Record<string, unknown>): 
   const values = Object.entries(data)
     .filter(([name]) => name !== 'hash')
     .map(([, value]) => (value === null || value === undefined ? '' : String(value)));
-  return createHmac('sha256', signatureKey).update(signatureKey + values.join('')).digest('hex');
+  return createHmac('sha256', signatureKey)
+    .update(signatureKey + values.join(''))
+    .digest('hex');
 }

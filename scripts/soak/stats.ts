@@ -8,7 +8,13 @@ export function percentile(sorted: readonly number[], p: number): number {
 export function summarize(latencies: readonly number[]): { count: number; p50: number; p90: number; p99: number; max: number } {
   const sorted = [...latencies].sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms * 100) / 100;
-  return { count: sorted.length, p50: round(percentile(sorted, 50)), p90: round(percentile(sorted, 90)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? 0) };
+  return {
+    count: sorted.length,
+    p50: round(percentile(sorted, 50)),
+    p90: round(percentile(sorted, 90)),
+    p99: round(percentile(sorted, 99)),
+    max: round(sorted.at(-1) ?? 0),
+  };
 }
 
 export type Kind = 'create' | 'get' | 'list' | 'payment';

@@ -25,6 +25,7 @@ export function laravelInput(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   // defineProperty keeps a `__proto__` member an own key (the body parser refuses such bodies anyway).
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) Object.defineProperty(out, key, { value: laravelInput(item), enumerable: true, writable: true, configurable: true });
+  for (const [key, item] of Object.entries(value))
+    Object.defineProperty(out, key, { value: laravelInput(item), enumerable: true, writable: true, configurable: true });
   return out;
 }

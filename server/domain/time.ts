@@ -6,7 +6,10 @@ export function isoMicros(date: Date): string {
 }
 
 export function metaTimestamp(date: Date): string {
-  return date.toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
+  return date
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d{3}Z$/, ' UTC');
 }
 
 export interface DateRange {

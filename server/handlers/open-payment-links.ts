@@ -43,7 +43,13 @@ function writableFields(body: OpenPaymentLinkCreate): OpenPaymentLinkFields {
 }
 
 function presentCollection(record: CollectionRecord): Collection {
-  return { _id: record._id, amount: centsToUnits(record.amount), payer_name: record.payer_name, payer_email: record.payer_email, created_at: record.created_at };
+  return {
+    _id: record._id,
+    amount: centsToUnits(record.amount),
+    payer_name: record.payer_name,
+    payer_email: record.payer_email,
+    created_at: record.created_at,
+  };
 }
 
 export function presentOpenPaymentLink(publicUrl: string, record: OpenPaymentLinkRecord): OpenPaymentLink {
@@ -101,10 +107,17 @@ export const openPaymentLinkHandlers = {
       const result = await listOpenPaymentLinks(
         ctx,
         business.id,
-        { active: query['filter[status]'], reference: query['filter[reference]'], reference_2: query['filter[reference_2]'], createdBetween: createdBetween(query['filter[created_at_between]']) },
+        {
+          active: query['filter[status]'],
+          reference: query['filter[reference]'],
+          reference_2: query['filter[reference_2]'],
+          createdBetween: createdBetween(query['filter[created_at_between]']),
+        },
         page,
       );
-      return respond.with200(ok(pageOf(`${ctx.publicUrl}/api/open-payment-links`, rawQuery, page, result, (record) => presentOpenPaymentLink(ctx.publicUrl, record))));
+      return respond.with200(
+        ok(pageOf(`${ctx.publicUrl}/api/open-payment-links`, rawQuery, page, result, (record) => presentOpenPaymentLink(ctx.publicUrl, record))),
+      );
     },
   },
   getOpenPaymentLinkTotalCollection: {
@@ -127,7 +140,13 @@ export const openPaymentLinkHandlers = {
   },
   getOpenPaymentLinkTopCollection: {
     async handle({ path, query, business }, ctx, respond) {
-      const report = await topCollection(ctx, business.id, path.open_payment_link_id, createdBetween(query['filter[created_at_between]']), query['filter[limit]'] ?? DEFAULT_TOP_COLLECTIONS);
+      const report = await topCollection(
+        ctx,
+        business.id,
+        path.open_payment_link_id,
+        createdBetween(query['filter[created_at_between]']),
+        query['filter[limit]'] ?? DEFAULT_TOP_COLLECTIONS,
+      );
       if (!report) return respond.with404(NOT_FOUND);
       return respond.with200(ok({ open_payment_link_id: report.link._id, currency: report.link.currency, collections: report.top.map(presentCollection) }));
     },

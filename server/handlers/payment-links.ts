@@ -5,7 +5,15 @@ import { paymentUrl } from '../domain/payer-urls.js';
 import { amountStringRule } from '../domain/rules.js';
 import type { SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
-import { createPaymentLink, deletePaymentLink, getPaymentLink, listPaymentLinks, updatePaymentLink, type PaymentLinkFields, type PaymentLinkRecord } from '../usecases/payment-links.js';
+import {
+  createPaymentLink,
+  deletePaymentLink,
+  getPaymentLink,
+  listPaymentLinks,
+  updatePaymentLink,
+  type PaymentLinkFields,
+  type PaymentLinkRecord,
+} from '../usecases/payment-links.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 

@@ -19,7 +19,12 @@ export function presentToken(publicUrl: string, record: TokenRecord): Token {
     token: record.token,
     activation_url: activationUrl(publicUrl, record.token),
     status: record.status,
-    card: record.card && { brand: record.card.brand as NonNullable<Token['card']>['brand'], last4: record.card.last4, exp_month: record.card.exp_month, exp_year: record.card.exp_year },
+    card: record.card && {
+      brand: record.card.brand as NonNullable<Token['card']>['brand'],
+      last4: record.card.last4,
+      exp_month: record.card.exp_month,
+      exp_year: record.card.exp_year,
+    },
     created_at: record.created_at,
     updated_at: record.updated_at,
   };

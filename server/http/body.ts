@@ -18,7 +18,12 @@ const parseJson = bodyParser({
   // A body of `null`, `3` or `"text"` is read, then reported by validation as an empty input.
   jsonStrict: false,
   onError(error, ctx) {
-    ctx.state.bodyError = (error as { status?: number }).status === 413 ? new PayloadTooLargeError() : PROTO_MEMBER.test(error.message) ? new BadRequestError(PROTO_MESSAGE) : new BadRequestError();
+    ctx.state.bodyError =
+      (error as { status?: number }).status === 413
+        ? new PayloadTooLargeError()
+        : PROTO_MEMBER.test(error.message)
+          ? new BadRequestError(PROTO_MESSAGE)
+          : new BadRequestError();
   },
 });
 

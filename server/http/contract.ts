@@ -84,11 +84,15 @@ export function unsupportedParameters(operation: Operation): string[] {
     if (parameter.in === 'cookie') problems.push(`${where}: cookie parameters are not shaped`);
     if (parameter.content !== undefined) problems.push(`${where}: content parameters are not shaped`);
     if (parameter.explode === false) problems.push(`${where}: explode: false is not shaped`);
-    if (parameter.in === 'query' && parameter.style !== undefined && parameter.style !== 'form') problems.push(`${where}: style ${String(parameter.style)} is not shaped (declare filter[x] parameters one by one)`);
-    if (parameter.in === 'query' && (schema?.type === 'object' || (Array.isArray(schema?.type) && schema.type.includes('object')))) problems.push(`${where}: object query parameters are not shaped`);
-    if (parameter.in === 'query' && (schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array')))) problems.push(`${where}: array query parameters are not shaped`);
+    if (parameter.in === 'query' && parameter.style !== undefined && parameter.style !== 'form')
+      problems.push(`${where}: style ${String(parameter.style)} is not shaped (declare filter[x] parameters one by one)`);
+    if (parameter.in === 'query' && (schema?.type === 'object' || (Array.isArray(schema?.type) && schema.type.includes('object'))))
+      problems.push(`${where}: object query parameters are not shaped`);
+    if (parameter.in === 'query' && (schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array'))))
+      problems.push(`${where}: array query parameters are not shaped`);
     if (parameter.in === 'header' && schema?.type !== 'string') problems.push(`${where}: header parameters must be strings`);
-    if (parameter.in === 'path' && parameter.style !== undefined && parameter.style !== 'simple') problems.push(`${where}: style ${String(parameter.style)} is not shaped`);
+    if (parameter.in === 'path' && parameter.style !== undefined && parameter.style !== 'simple')
+      problems.push(`${where}: style ${String(parameter.style)} is not shaped`);
   }
   return problems;
 }

@@ -23,9 +23,8 @@ export type DeclaredStatus<K extends OperationId> = Extract<keyof Responses<K>, 
 export type ResponseBody<K extends OperationId, S extends DeclaredStatus<K>> = JsonContent<Responses<K>[S]>;
 
 /** One of the operation's declared responses. */
-export type Reply<K extends OperationId, S extends DeclaredStatus<K> = DeclaredStatus<K>> = S extends DeclaredStatus<K>
-  ? { status: S; body: ResponseBody<K, S>; headers?: Record<string, string> }
-  : never;
+export type Reply<K extends OperationId, S extends DeclaredStatus<K> = DeclaredStatus<K>> =
+  S extends DeclaredStatus<K> ? { status: S; body: ResponseBody<K, S>; headers?: Record<string, string> } : never;
 
 /** Any reply, as the HTTP layer writes it. */
 export interface ApiReply {
@@ -40,7 +39,9 @@ export type Responder<K extends OperationId> = {
 
 /** Builds the responder of an operation from the statuses the spec declares for it. */
 export function responderFor<K extends OperationId>(statuses: readonly number[]): Responder<K> {
-  return Object.fromEntries(statuses.map((status) => [`with${status}`, (body: unknown, headers?: Record<string, string>) => ({ status, body, headers })])) as Responder<K>;
+  return Object.fromEntries(
+    statuses.map((status) => [`with${status}`, (body: unknown, headers?: Record<string, string>) => ({ status, body, headers })]),
+  ) as Responder<K>;
 }
 
 /** The business behind the request's API key. */

@@ -92,11 +92,19 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
       throw new ValidationError(mergeFieldErrors(laravelErrors(errors, operation.bodySchema), ruleErrors, operation.bodySchema));
     }
 
-    const input = { body: request.requestBody as never, path: request.path as never, query: request.query as never, rawQuery: ctx.querystring, business: business! };
+    const input = {
+      body: request.requestBody as never,
+      path: request.path as never,
+      query: request.query as never,
+      rawQuery: ctx.querystring,
+      business: business!,
+    };
     const key = ctx.get('idempotency-key');
     const reply: ApiReply =
       idempotent && key && business
-        ? await scopes.idempotent({ businessId: business.id, key, method: operation.method, path: ctx.path, body: request.requestBody }, (scope) => handler.handle(input, scope, respond))
+        ? await scopes.idempotent({ businessId: business.id, key, method: operation.method, path: ctx.path, body: request.requestBody }, (scope) =>
+            handler.handle(input, scope, respond),
+          )
         : await handler.handle(input, scopes.plain, respond);
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
@@ -109,7 +117,9 @@ function assertOneHandlerEach(contract: Contract, handlers: Record<string, unkno
   const missing = [...operationIds].filter((id) => !Object.hasOwn(handlers, id));
   const unknown = Object.keys(handlers).filter((id) => !operationIds.has(id));
   if (missing.length > 0 || unknown.length > 0) {
-    throw new Error(`operations and handlers do not match: ${[missing.length && `no handler for ${missing.join(', ')}`, unknown.length && `no operation for ${unknown.join(', ')}`].filter(Boolean).join('; ')}`);
+    throw new Error(
+      `operations and handlers do not match: ${[missing.length && `no handler for ${missing.join(', ')}`, unknown.length && `no operation for ${unknown.join(', ')}`].filter(Boolean).join('; ')}`,
+    );
   }
 }
 
@@ -131,7 +141,10 @@ export function contractRoutes<Scope>(contract: Contract, handlers: Handlers<Sco
       const matched = router.match(ctx.path, ctx.method);
       if (matched.path.length === 0) throw new NotFoundError();
       const allowed = new Set(matched.path.flatMap((layer) => methodsOf.get(String(layer.path)) ?? []));
-      throw new MethodNotAllowedError(ctx.method, METHODS.filter((method) => allowed.has(method)));
+      throw new MethodNotAllowedError(
+        ctx.method,
+        METHODS.filter((method) => allowed.has(method)),
+      );
     });
   };
 }

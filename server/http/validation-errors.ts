@@ -48,7 +48,10 @@ function laravelQueryKey(key: string): string {
 
 /** Where in the request an error sits, as a Laravel field key; null for the whole body. */
 function fieldOf(error: ErrorObject): string | null {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const [location, ...rest] = segments;
   if (error.keyword === 'required') rest.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') rest.push(String(error.params.additionalProperty));

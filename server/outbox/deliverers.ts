@@ -26,7 +26,8 @@ async function webhookTarget(db: Executor, businessId: number, key: MasterKey) {
     return await findWebhook(db, businessId, key);
   } catch (error) {
     // Retried rather than given up: the usual cause is a changed SECRETS_KEY, which an operator can put back.
-    if (error instanceof SecretUnreadableError) throw new Error(`webhook not delivered: the webhook key cannot be decrypted with the configured key: ${error.message}`);
+    if (error instanceof SecretUnreadableError)
+      throw new Error(`webhook not delivered: the webhook key cannot be decrypted with the configured key: ${error.message}`);
     throw error;
   }
 }
@@ -58,7 +59,9 @@ export function createDeliverers(db: Executor, mailer: Mailer, options: Delivere
         if (breakers.settle(endpoint, admission, outcome)) {
           options.logger?.warn(
             { business_id: entry.business_id, webhook_origin: new URL(target.url).origin, cool_down_ms: options.breaker.coolDownMs },
-            admission.probe ? 'webhook endpoint still failing; paused again' : `webhook endpoint paused after ${options.breaker.threshold} failed deliveries in a row`,
+            admission.probe
+              ? 'webhook endpoint still failing; paused again'
+              : `webhook endpoint paused after ${options.breaker.threshold} failed deliveries in a row`,
           );
         }
       }

@@ -15,11 +15,25 @@ export interface EmailMessage {
 const amount = (currency: string, cents: number) => `${currency} ${formatUnits(cents)}`;
 
 function emailHtml(heading: string, lines: unknown[], action?: { label: string; url: string }): string {
-  return html`<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1d2430;max-width:520px;margin:auto;padding:16px">
-<h2 style="margin:0 0 12px">${heading}</h2>
-${lines.map((line) => html`<p>${line}</p>`)}
-${action ? html`<p><a href="${action.url}" style="display:inline-block;background:#1f5eff;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${action.label}</a></p><p style="color:#5b6472;font-size:13px">Or open ${action.url}</p>` : ''}
-</body></html>`.value;
+  return html`<!doctype html>
+    <html>
+      <body style="font-family:system-ui,sans-serif;color:#1d2430;max-width:520px;margin:auto;padding:16px">
+        <h2 style="margin:0 0 12px">${heading}</h2>
+        ${lines.map((line) => html`<p>${line}</p>`)}
+        ${
+          action
+            ? html`<p>
+                  <a
+                    href="${action.url}"
+                    style="display:inline-block;background:#1f5eff;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold"
+                    >${action.label}</a
+                  >
+                </p>
+                <p style="color:#5b6472;font-size:13px">Or open ${action.url}</p>`
+            : ''
+        }
+      </body>
+    </html>`.value;
 }
 
 export interface PaymentLinkForEmail {
@@ -34,7 +48,9 @@ export interface PaymentLinkForEmail {
 
 export function paymentRequestEmail(businessName: string, link: PaymentLinkForEmail): EmailMessage {
   const due = amount(link.currency, link.amount);
-  const lines = [`${businessName} asks you to pay ${due} for "${link.title}".`, link.description, link.reference && `Reference: ${link.reference}`].filter(Boolean) as string[];
+  const lines = [`${businessName} asks you to pay ${due} for "${link.title}".`, link.description, link.reference && `Reference: ${link.reference}`].filter(
+    Boolean,
+  ) as string[];
   return {
     to: link.email,
     subject: `Payment request from ${businessName}: ${link.title} (${due})`,
@@ -43,9 +59,16 @@ export function paymentRequestEmail(businessName: string, link: PaymentLinkForEm
   };
 }
 
-export function receiptEmail(businessName: string, payment: { to: string; currency: string; amount: number; title: string; payment_id: string; card: string | null }): EmailMessage {
+export function receiptEmail(
+  businessName: string,
+  payment: { to: string; currency: string; amount: number; title: string; payment_id: string; card: string | null },
+): EmailMessage {
   const paid = amount(payment.currency, payment.amount);
-  const lines = [`We received your payment of ${paid} to ${businessName} for "${payment.title}".`, payment.card && `Paid with ${payment.card}.`, `Payment reference: ${payment.payment_id}`].filter(Boolean) as string[];
+  const lines = [
+    `We received your payment of ${paid} to ${businessName} for "${payment.title}".`,
+    payment.card && `Paid with ${payment.card}.`,
+    `Payment reference: ${payment.payment_id}`,
+  ].filter(Boolean) as string[];
   return {
     to: payment.to,
     subject: `Receipt: ${paid} to ${businessName}`,
@@ -82,7 +105,11 @@ export interface PaidPayment {
 
 export const PAYMENT_SUCCEEDED_MESSAGE = 'Payment successful';
 
-export function paymentCreatedEvent(eventId: string, payment: PaidPayment, link: { _id: string; reference: string | null; reference_2: string | null }): StoredEvent {
+export function paymentCreatedEvent(
+  eventId: string,
+  payment: PaidPayment,
+  link: { _id: string; reference: string | null; reference_2: string | null },
+): StoredEvent {
   return {
     id: eventId,
     body: {

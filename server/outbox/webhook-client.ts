@@ -35,7 +35,10 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 export async function sendWebhook(target: WebhookTarget, event: StoredEvent, options: { timeoutMs: number; policy: WebhookPolicy }): Promise<void> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   const failed = (error: unknown) => {
-    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${options.timeoutMs} ms` : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
+    const reason =
+      (error as Error).name === 'TimeoutError'
+        ? `no answer within ${options.timeoutMs} ms`
+        : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
     return new Error(`webhook not delivered: ${reason}`);
   };
   let check: Awaited<ReturnType<typeof checkWebhookUrl>>;

@@ -9,7 +9,17 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Executor } from '../store/executor.js';
-import { claimEntries, deferEntry, deferQueue, listClaimable, markDelivered, markFailed, pruneSettled, type OutboxChannel, type OutboxEntry } from '../store/outbox.js';
+import {
+  claimEntries,
+  deferEntry,
+  deferQueue,
+  listClaimable,
+  markDelivered,
+  markFailed,
+  pruneSettled,
+  type OutboxChannel,
+  type OutboxEntry,
+} from '../store/outbox.js';
 import { isoMicros } from '../domain/time.js';
 import { parseQueueKey, pickFairly, queueKey } from './fair-share.js';
 import { nextAttemptAt, type RetryPolicy } from './schedule.js';
@@ -185,7 +195,10 @@ export class OutboxWorker {
       await markDelivered(this.db, entry.id, { ...attempt, outcome: 'delivered', error: null });
     } catch (error) {
       if (error instanceof DeferredDelivery) {
-        this.options.logger?.debug({ outbox_id: entry.id, channel: entry.channel, topic: entry.topic, reason: error.message, next_attempt_at: error.until.toISOString() }, 'outbox delivery deferred');
+        this.options.logger?.debug(
+          { outbox_id: entry.id, channel: entry.channel, topic: entry.topic, reason: error.message, next_attempt_at: error.until.toISOString() },
+          'outbox delivery deferred',
+        );
         await deferEntry(this.db, entry.id, this.owner, error.until);
         if (error.wholeQueue) await deferQueue(this.db, entry, error.until);
         return;
@@ -193,7 +206,14 @@ export class OutboxWorker {
       const message = (error as Error).message || String(error);
       const retryAt = error instanceof PermanentDeliveryError ? null : nextAttemptAt(entry.attempts, this.options.retry);
       this.options.logger?.warn(
-        { outbox_id: entry.id, channel: entry.channel, topic: entry.topic, attempt: entry.attempts, error: message, next_attempt_at: retryAt?.toISOString() ?? null },
+        {
+          outbox_id: entry.id,
+          channel: entry.channel,
+          topic: entry.topic,
+          attempt: entry.attempts,
+          error: message,
+          next_attempt_at: retryAt?.toISOString() ?? null,
+        },
         retryAt ? 'outbox delivery failed; will retry' : 'outbox delivery failed; giving up',
       );
       await markFailed(this.db, entry.id, { ...attempt, outcome: 'failed', error: message }, retryAt);

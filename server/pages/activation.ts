@@ -6,7 +6,21 @@ import { activationAttemptOf, outcomeOfAttempt, saveCardOnce, type ActivationOut
 import { tokenForPayer, type TokenRecord } from '../usecases/payer.js';
 import { csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
-import { FIELD_MAX_LENGTH, alertBox, cardFields, checkName, field, hiddenFields, isAttemptId, newAttemptId, readCard, readField, sandboxCards, type FormErrors, type FormState } from './form.js';
+import {
+  FIELD_MAX_LENGTH,
+  alertBox,
+  cardFields,
+  checkName,
+  field,
+  hiddenFields,
+  isAttemptId,
+  newAttemptId,
+  readCard,
+  readField,
+  sandboxCards,
+  type FormErrors,
+  type FormState,
+} from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page, type Html } from '../../shared/html.js';
 import { tooManyAttempts } from './limits.js';
@@ -21,23 +35,23 @@ function respond(ctx: Koa.Context, status: number, title: string, body: Html, re
 
 function activationForm(token: TokenRecord, state: FormState): Html {
   return html`<h1>${token.title}</h1>
-<p>${token.description}</p>
-<p class="muted">Save a card for ${token.email}. Nothing is charged now.</p>
-${alertBox(state.alert)}
-<form method="post" action="/tokenization/activation/${token.token}" novalidate>
-${hiddenFields(state)}
-${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
-${cardFields(state.errors)}
-<button type="submit">Save card</button>
-</form>
-${sandboxCards()}`;
+    <p>${token.description}</p>
+    <p class="muted">Save a card for ${token.email}. Nothing is charged now.</p>
+    ${alertBox(state.alert)}
+    <form method="post" action="/tokenization/activation/${token.token}" novalidate>
+      ${hiddenFields(state)}
+      ${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
+      ${cardFields(state.errors)}
+      <button type="submit">Save card</button>
+    </form>
+    ${sandboxCards()}`;
 }
 
 function savedPage(token: TokenRecord): Html {
   const card = token.card;
   return html`<h1>Card saved</h1>
-<p class="success" role="status">${card ? `${card.brand.toUpperCase()} ending in ${card.last4} is saved` : 'Your card is saved'} for ${token.title}.</p>
-<p class="muted">You can close this page.</p>`;
+    <p class="success" role="status">${card ? `${card.brand.toUpperCase()} ending in ${card.last4} is saved` : 'Your card is saved'} for ${token.title}.</p>
+    <p class="muted">You can close this page.</p>`;
 }
 
 function afterActivation(deps: PageDeps, token: TokenRecord): string {
@@ -67,7 +81,13 @@ export function activationPage(deps: PageDeps) {
     const errors: FormErrors = {};
     const name = checkName(readField(body, 'name', errors), errors);
     const form = (status: number, alert: string, fieldErrors: FormErrors) =>
-      respond(ctx, status, token.title, activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: { name }, errors: fieldErrors, alert }), token.redirect_url);
+      respond(
+        ctx,
+        status,
+        token.title,
+        activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: { name }, errors: fieldErrors, alert }),
+        token.redirect_url,
+      );
     const answer = (outcome: ActivationOutcome) => {
       switch (outcome) {
         case 'saved':

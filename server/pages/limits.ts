@@ -50,7 +50,10 @@ export class PageLimiter {
 
   /** A valid form about to reach the acquirer: counted per link (or token) id, then per card. */
   async attempt(linkId: string, cardNumber: string): Promise<Refusal> {
-    return (await this.count(`page-link:${linkId}`, this.limits.perLink)) ?? this.count(`page-card:${cardFingerprint(this.fingerprintKey, cardNumber)}`, this.limits.perCard);
+    return (
+      (await this.count(`page-link:${linkId}`, this.limits.perLink)) ??
+      this.count(`page-card:${cardFingerprint(this.fingerprintKey, cardNumber)}`, this.limits.perCard)
+    );
   }
 }
 
@@ -62,5 +65,11 @@ export function tooManyAttempts(ctx: Koa.Context, retryAfter: number): void {
   ctx.set('Retry-After', String(retryAfter));
   ctx.status = 429;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = page(heading, messagePage(heading, `There have been too many attempts. Wait ${minutes === 1 ? 'a minute' : `${minutes} minutes`} and try again. You have not been charged.`));
+  ctx.body = page(
+    heading,
+    messagePage(
+      heading,
+      `There have been too many attempts. Wait ${minutes === 1 ? 'a minute' : `${minutes} minutes`} and try again. You have not been charged.`,
+    ),
+  );
 }

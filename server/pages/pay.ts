@@ -9,7 +9,21 @@ import { checkout, outcomeOf, type CheckoutOutcome, type PaymentTarget } from '.
 import { attemptOf, openPaymentLinkForPayer, paymentLinkForPayer } from '../usecases/payer.js';
 import { csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
-import { FIELD_MAX_LENGTH, alertBox, cardFields, checkName, field, hiddenFields, isAttemptId, newAttemptId, readCard, readField, sandboxCards, type FormErrors, type FormState } from './form.js';
+import {
+  FIELD_MAX_LENGTH,
+  alertBox,
+  cardFields,
+  checkName,
+  field,
+  hiddenFields,
+  isAttemptId,
+  newAttemptId,
+  readCard,
+  readField,
+  sandboxCards,
+  type FormErrors,
+  type FormState,
+} from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page } from '../../shared/html.js';
 import { tooManyAttempts } from './limits.js';
@@ -44,7 +58,11 @@ interface Lookup {
 }
 
 const notFound: Refusal = { status: 404, heading: 'Payment link not found', message: 'Check the link you were given, or ask the merchant for a new one.' };
-const gone: Refusal = { status: 410, heading: 'Payment link no longer available', message: 'The merchant has withdrawn this link. Ask them for a new one if you still need to pay.' };
+const gone: Refusal = {
+  status: 410,
+  heading: 'Payment link no longer available',
+  message: 'The merchant has withdrawn this link. Ask them for a new one if you still need to pay.',
+};
 const expiredForm: Refusal = { status: 403, heading: 'This form has expired', message: 'Reload the payment page and try again. You have not been charged.' };
 const alreadyPaid: Refusal = { status: 409, heading: 'Already paid', message: 'This payment link has already been paid. Nothing more is due.' };
 
@@ -53,7 +71,15 @@ async function lookupPaymentLink(deps: PageDeps, id: string): Promise<Lookup> {
   if (!link) return { refusal: notFound };
   return {
     link: {
-      target: { kind: 'payment_link', id: link._id, businessId: link.business_id, currency: link.currency, title: link.title, reference: link.reference, reference_2: link.reference_2 },
+      target: {
+        kind: 'payment_link',
+        id: link._id,
+        businessId: link.business_id,
+        currency: link.currency,
+        title: link.title,
+        reference: link.reference,
+        reference_2: link.reference_2,
+      },
       description: link.description,
       redirectUrl: link.redirect_url,
       fixedAmount: link.amount,
@@ -69,7 +95,15 @@ async function lookupOpenLink(deps: PageDeps, id: string): Promise<Lookup> {
   if (!link) return { refusal: notFound };
   return {
     link: {
-      target: { kind: 'open_payment_link', id: link._id, businessId: link.business_id, currency: link.currency, title: link.title, reference: link.reference, reference_2: link.reference_2 },
+      target: {
+        kind: 'open_payment_link',
+        id: link._id,
+        businessId: link.business_id,
+        currency: link.currency,
+        title: link.title,
+        reference: link.reference,
+        reference_2: link.reference_2,
+      },
       description: link.description,
       redirectUrl: link.redirect_url,
       minimumAmount: link.minimum_amount,
@@ -90,25 +124,34 @@ function payForm(link: Payable, state: FormState) {
       : html`<p class="muted">Pay any amount from <strong>${money(target.currency, link.minimumAmount ?? 0)}</strong>.</p>`;
   const amountField =
     link.minimumAmount !== undefined
-      ? field({ id: 'amount', label: 'Amount', value: values.amount, errors, attributes: html`inputmode="decimal" required maxlength="${FIELD_MAX_LENGTH.amount}" aria-describedby="amount_hint"` })
+      ? field({
+          id: 'amount',
+          label: 'Amount',
+          value: values.amount,
+          errors,
+          attributes: html`inputmode="decimal" required maxlength="${FIELD_MAX_LENGTH.amount}" aria-describedby="amount_hint"`,
+        })
       : html``;
   const emailField =
     link.payerEmail !== undefined
       ? field({ id: 'email', label: 'Email', value: maskEmail(link.payerEmail), errors, attributes: html`readonly` })
-      : field({ id: 'email', label: 'Email', value: values.email, errors, attributes: html`type="email" autocomplete="email" required maxlength="${FIELD_MAX_LENGTH.email}"` });
+      : field({
+          id: 'email',
+          label: 'Email',
+          value: values.email,
+          errors,
+          attributes: html`type="email" autocomplete="email" required maxlength="${FIELD_MAX_LENGTH.email}"`,
+        });
   return html`<h1>${target.title}</h1>
-${link.description ? html`<p>${link.description}</p>` : ''}
-${heading}
-${alertBox(state.alert)}
-<form method="post" action="${link.action}" novalidate>
-${hiddenFields(state)}
-${amountField}${link.minimumAmount !== undefined ? html`<span class="muted" id="amount_hint">In ${target.currency}, at least ${formatUnits(link.minimumAmount)}.</span>` : ''}
-${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
-${emailField}
-${cardFields(errors)}
-<button type="submit">Pay</button>
-</form>
-${sandboxCards()}`;
+    ${link.description ? html`<p>${link.description}</p>` : ''} ${heading} ${alertBox(state.alert)}
+    <form method="post" action="${link.action}" novalidate>
+      ${hiddenFields(state)}
+      ${amountField}${link.minimumAmount !== undefined ? html`<span class="muted" id="amount_hint">In ${target.currency}, at least ${formatUnits(link.minimumAmount)}.</span>` : ''}
+      ${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
+      ${emailField} ${cardFields(errors)}
+      <button type="submit">Pay</button>
+    </form>
+    ${sandboxCards()}`;
 }
 
 function respond(ctx: Koa.Context, status: number, title: string, body: ReturnType<typeof html>, redirectUrl: string | null = null): void {

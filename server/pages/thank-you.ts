@@ -13,16 +13,25 @@ import { verifyThankYou } from './signing.js';
 
 export function thankYouPage(deps: PageDeps): Koa.Middleware {
   return async (ctx) => {
-    const params = { payment_id: String(ctx.query.payment_id ?? ''), payment_link_id: String(ctx.query.payment_link_id ?? ''), payment_status: String(ctx.query.payment_status ?? '') };
+    const params = {
+      payment_id: String(ctx.query.payment_id ?? ''),
+      payment_link_id: String(ctx.query.payment_link_id ?? ''),
+      payment_status: String(ctx.query.payment_status ?? ''),
+    };
     const signed = verifyThankYou(deps.pageKeys.thankYou, params, ctx.query.signature);
     const payment = signed ? await paymentById(deps, params.payment_id) : undefined;
     const matches = payment && (payment.payment_link_id === params.payment_link_id || payment.open_payment_link_id === params.payment_link_id);
     const body =
       matches && payment.status_id === PAYMENT_PAID
         ? html`<h1>Thank you</h1>
-<p class="success" role="status">Payment received: <strong>${payment.currency} ${formatUnits(payment.amount)}</strong>${payment.card_last4 ? ` by ${String(payment.card_brand).toUpperCase()} ending in ${payment.card_last4}` : ''}.</p>
-<p class="muted">Reference ${payment._id}. You can close this page.</p>`
-        : html`<h1>Thank you</h1><p class="muted">You can close this page.</p>`;
+            <p class="success" role="status">
+              Payment received:
+              <strong>${payment.currency} ${formatUnits(payment.amount)}</strong
+              >${payment.card_last4 ? ` by ${String(payment.card_brand).toUpperCase()} ending in ${payment.card_last4}` : ''}.
+            </p>
+            <p class="muted">Reference ${payment._id}. You can close this page.</p>`
+        : html`<h1>Thank you</h1>
+            <p class="muted">You can close this page.</p>`;
     setPageSecurityHeaders(ctx);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page('Thank you', body);

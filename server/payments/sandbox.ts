@@ -63,8 +63,13 @@ export class SandboxProvider implements PaymentProvider {
     if (behaviour.outcome === 'decline') return { outcome: 'declined', code: behaviour.code, message: behaviour.message };
     return {
       outcome: 'saved',
-      card: { providerToken: `sbx_card_${randomBytes(12).toString('hex')}`, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear },
+      card: {
+        providerToken: `sbx_card_${randomBytes(12).toString('hex')}`,
+        brand: card.brand,
+        last4: card.last4,
+        expMonth: card.expMonth,
+        expYear: card.expYear,
+      },
     };
   }
-
 }

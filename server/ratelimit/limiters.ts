@@ -81,7 +81,12 @@ export class RedisRateLimiter implements RateLimiter {
   async hit(bucket: string, now = Date.now(), { limit, seconds }: RateLimitWindow = { limit: this.limit, seconds: 1 }): Promise<RateLimitResult> {
     const { start, end } = windowAt(now, seconds);
     const key = `ratelimit:${bucket}:${start}`;
-    const [[, count] = []] = (await this.redis.multi().incr(key).pexpire(key, seconds * 1000 + 1_000).exec()) ?? [];
+    const [[, count] = []] =
+      (await this.redis
+        .multi()
+        .incr(key)
+        .pexpire(key, seconds * 1000 + 1_000)
+        .exec()) ?? [];
     return judge(limit, Number(count), now, end);
   }
 

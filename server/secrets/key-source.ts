@@ -94,7 +94,8 @@ export function readOrCreateKeyFile(path: string): { key: MasterKey; created: bo
     fsyncDirectory(dirname(path));
     return { key: new MasterKey(bytes), created: true, looseMode: false };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new SecretsKeyError(`cannot create the secrets key file ${path}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      throw new SecretsKeyError(`cannot create the secrets key file ${path}: ${(error as Error).message}`);
     const winner = readKeyFile(path);
     if (!winner) throw new SecretsKeyError(`the secrets key file ${path} disappeared while it was being created`);
     return { ...winner, created: false };

@@ -26,6 +26,13 @@ export async function findActivationAttempt(db: Executor, attemptId: string): Pr
 }
 
 /** Settles a pending attempt with its outcome (and, for a decline, its precise reason). */
-export async function settleActivation(db: Executor, attemptId: string, status: Exclude<ActivationAttemptStatus, 'pending'>, failureCode: string | null = null): Promise<void> {
-  await db.run(db.sql('token_activation_attempts').where({ attempt_id: attemptId, status: 'pending' }).update({ status, failure_code: failureCode, updated_at: nowIso() }));
+export async function settleActivation(
+  db: Executor,
+  attemptId: string,
+  status: Exclude<ActivationAttemptStatus, 'pending'>,
+  failureCode: string | null = null,
+): Promise<void> {
+  await db.run(
+    db.sql('token_activation_attempts').where({ attempt_id: attemptId, status: 'pending' }).update({ status, failure_code: failureCode, updated_at: nowIso() }),
+  );
 }

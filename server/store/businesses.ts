@@ -47,13 +47,17 @@ export interface WebhookSettings {
 export const webhookSecretContext = (businessId: number) => `businesses.webhook_secret:${businessId}`;
 
 export async function hasWebhook(db: Executor, businessId: number): Promise<boolean> {
-  const row = await db.first<{ webhook_url: string | null; webhook_secret: string | null }>(db.sql('businesses').select('webhook_url', 'webhook_secret').where({ id: businessId }));
+  const row = await db.first<{ webhook_url: string | null; webhook_secret: string | null }>(
+    db.sql('businesses').select('webhook_url', 'webhook_secret').where({ id: businessId }),
+  );
   return Boolean(row?.webhook_url && row.webhook_secret);
 }
 
 /** Throws SecretUnreadableError when the stored key does not open with `keys`. */
 export async function findWebhook(db: Executor, businessId: number, keys: OpeningKeys): Promise<WebhookSettings | undefined> {
-  const row = await db.first<{ webhook_url: string | null; webhook_secret: string | null }>(db.sql('businesses').select('webhook_url', 'webhook_secret').where({ id: businessId }));
+  const row = await db.first<{ webhook_url: string | null; webhook_secret: string | null }>(
+    db.sql('businesses').select('webhook_url', 'webhook_secret').where({ id: businessId }),
+  );
   if (!row?.webhook_url || !row.webhook_secret) return undefined;
   return { url: row.webhook_url, secret: openSecret(keys, row.webhook_secret, webhookSecretContext(businessId)) };
 }

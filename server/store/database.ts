@@ -38,7 +38,8 @@ function isPostgresUrl(url: string): boolean {
 
 export function assertDatabaseUrl(url: string): void {
   const filename = sqliteFilename(url);
-  if (filename === ':memory:') throw new Error('DATABASE_URL sqlite::memory: is not supported: the service reads and writes on two connections, which an in-memory database cannot share');
+  if (filename === ':memory:')
+    throw new Error('DATABASE_URL sqlite::memory: is not supported: the service reads and writes on two connections, which an in-memory database cannot share');
   if (filename === undefined && !isPostgresUrl(url)) throw new Error(`DATABASE_URL must be sqlite:<path> or postgres://..., got ${JSON.stringify(url)}`);
 }
 

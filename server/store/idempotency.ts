@@ -10,11 +10,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** A reservation older than this was left by a process that died mid-request; a retry may take it over. */
 export const ABANDONED_AFTER_MS = 60_000;
 
-export type Reservation =
-  | { kind: 'reserved'; id: number }
-  | { kind: 'replay'; status: number; body: unknown }
-  | { kind: 'mismatch' }
-  | { kind: 'in_flight' };
+export type Reservation = { kind: 'reserved'; id: number } | { kind: 'replay'; status: number; body: unknown } | { kind: 'mismatch' } | { kind: 'in_flight' };
 
 interface KeyRow {
   id: number;
@@ -33,12 +29,12 @@ export async function reserveKey(db: Executor, businessId: number, key: string, 
       db
         .sql('idempotency_keys')
         .insert({
-        business_id: businessId,
-        idempotency_key: key,
-        request_hash: requestHash,
-        state: 'in_flight',
-        locked_at: nowText,
-        created_at: nowText,
+          business_id: businessId,
+          idempotency_key: key,
+          request_hash: requestHash,
+          state: 'in_flight',
+          locked_at: nowText,
+          created_at: nowText,
           expires_at: isoMicros(new Date(now.getTime() + IDEMPOTENCY_TTL_MS)),
         })
         .returning('id'),
@@ -52,12 +48,19 @@ export async function reserveKey(db: Executor, businessId: number, key: string, 
   if (existing.request_hash !== requestHash) return { kind: 'mismatch' };
   if (existing.state === 'done') return { kind: 'replay', status: Number(existing.response_status), body: JSON.parse(existing.response_body ?? 'null') };
   if (new Date(toIsoMicros(existing.locked_at)).getTime() > now.getTime() - ABANDONED_AFTER_MS) return { kind: 'in_flight' };
-  const taken = await db.run(db.sql('idempotency_keys').where({ id: existing.id, state: 'in_flight', locked_at: existing.locked_at }).update({ locked_at: nowText }));
+  const taken = await db.run(
+    db.sql('idempotency_keys').where({ id: existing.id, state: 'in_flight', locked_at: existing.locked_at }).update({ locked_at: nowText }),
+  );
   return taken === 1 ? { kind: 'reserved', id: Number(existing.id) } : { kind: 'in_flight' };
 }
 
 export async function saveResponse(db: Executor, id: number, status: number, body: unknown): Promise<void> {
-  await db.run(db.sql('idempotency_keys').where({ id }).update({ state: 'done', response_status: status, response_body: JSON.stringify(body) }));
+  await db.run(
+    db
+      .sql('idempotency_keys')
+      .where({ id })
+      .update({ state: 'done', response_status: status, response_body: JSON.stringify(body) }),
+  );
 }
 
 export async function deleteExpiredKeys(db: Executor, now = new Date()): Promise<number> {

@@ -33,7 +33,20 @@ export interface OpenPaymentLinkFilters {
 }
 
 const TABLE = 'open_payment_links';
-const COLUMNS = ['_id', 'business_id', 'currency', 'minimum_amount', 'title', 'description', 'redirect_url', 'reference', 'reference_2', 'status_id', 'created_at', 'updated_at'];
+const COLUMNS = [
+  '_id',
+  'business_id',
+  'currency',
+  'minimum_amount',
+  'title',
+  'description',
+  'redirect_url',
+  'reference',
+  'reference_2',
+  'status_id',
+  'created_at',
+  'updated_at',
+];
 
 function toRecord(row: OpenPaymentLinkRecord): OpenPaymentLinkRecord {
   return {
@@ -62,8 +75,18 @@ export async function findOpenPaymentLink(db: Executor, businessId: number, id: 
   return row ? toRecord(row) : undefined;
 }
 
-export async function updateOpenPaymentLink(db: Executor, businessId: number, id: string, fields: OpenPaymentLinkFields): Promise<OpenPaymentLinkRecord | undefined> {
-  const [row] = await db.all<OpenPaymentLinkRecord>(live(db, businessId).where({ _id: id }).update({ ...fields, updated_at: nowIso() }).returning(COLUMNS));
+export async function updateOpenPaymentLink(
+  db: Executor,
+  businessId: number,
+  id: string,
+  fields: OpenPaymentLinkFields,
+): Promise<OpenPaymentLinkRecord | undefined> {
+  const [row] = await db.all<OpenPaymentLinkRecord>(
+    live(db, businessId)
+      .where({ _id: id })
+      .update({ ...fields, updated_at: nowIso() })
+      .returning(COLUMNS),
+  );
   return row ? toRecord(row) : undefined;
 }
 
@@ -73,7 +96,12 @@ export async function deleteOpenPaymentLink(db: Executor, businessId: number, id
   return row ? toRecord(row) : undefined;
 }
 
-export async function listOpenPaymentLinks(db: Executor, businessId: number, filters: OpenPaymentLinkFilters, page: PageRequest): Promise<Page<OpenPaymentLinkRecord>> {
+export async function listOpenPaymentLinks(
+  db: Executor,
+  businessId: number,
+  filters: OpenPaymentLinkFilters,
+  page: PageRequest,
+): Promise<Page<OpenPaymentLinkRecord>> {
   const query = live(db, businessId).select(COLUMNS);
   if (filters.active !== undefined) query.where('status_id', filters.active ? OPEN_LINK_ACTIVE : OPEN_LINK_INACTIVE);
   if (filters.reference !== undefined) query.where('reference', filters.reference);
@@ -92,7 +120,12 @@ async function knownTotal(db: Executor, businessId: number, filters: OpenPayment
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */
 export async function findOpenPaymentLinkForPayer(db: Executor, id: string): Promise<(OpenPaymentLinkRecord & { deleted: boolean }) | undefined> {
-  const row = await db.first<OpenPaymentLinkRecord & { deleted_at: string | null }>(db.sql(TABLE).select([...COLUMNS, 'deleted_at']).where({ _id: id }));
+  const row = await db.first<OpenPaymentLinkRecord & { deleted_at: string | null }>(
+    db
+      .sql(TABLE)
+      .select([...COLUMNS, 'deleted_at'])
+      .where({ _id: id }),
+  );
   return row ? { ...toRecord(row), deleted: row.deleted_at !== null } : undefined;
 }
 

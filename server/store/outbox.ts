@@ -55,7 +55,10 @@ const COLUMNS = ['id', 'business_id', 'channel', 'topic', 'payload', 'status', '
 export async function enqueue(db: Executor, entry: NewOutboxEntry): Promise<number> {
   const now = nowIso();
   const [row] = await db.all<{ id: number }>(
-    db.sql('outbox').insert({ ...entry, payload: JSON.stringify(entry.payload), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now }).returning('id'),
+    db
+      .sql('outbox')
+      .insert({ ...entry, payload: JSON.stringify(entry.payload), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now })
+      .returning('id'),
   );
   return Number(row!.id);
 }
@@ -114,7 +117,13 @@ export async function claimEntries(db: Executor, owner: string, ids: number[], l
 /** Leases up to `limit` due entries to `owner`, oldest first, and counts the attempt. */
 export async function claimDue(db: Executor, owner: string, leaseMs: number, limit: number, now = new Date()): Promise<OutboxEntry[]> {
   const due = await listClaimable(db, { limit, now });
-  return claimEntries(db, owner, due.map((entry) => entry.id), leaseMs, now);
+  return claimEntries(
+    db,
+    owner,
+    due.map((entry) => entry.id),
+    leaseMs,
+    now,
+  );
 }
 
 export interface AttemptRecord {
@@ -216,7 +225,13 @@ export async function pruneSettled(
       // index narrows the search; updated_at (the settling time) is the exact rule. Settled entries
       // never change again, so the ids can be read before the transaction that deletes them.
       const rows = await db.all<{ id: number }>(
-        db.sql('outbox').select('id').where('status', status).andWhere('next_attempt_at', '<', before).andWhere('updated_at', '<', before).limit(options.batchSize),
+        db
+          .sql('outbox')
+          .select('id')
+          .where('status', status)
+          .andWhere('next_attempt_at', '<', before)
+          .andWhere('updated_at', '<', before)
+          .limit(options.batchSize),
       );
       const ids = rows.map((row) => Number(row.id));
       if (ids.length === 0) break;
@@ -238,5 +253,7 @@ export async function listOutbox(db: Executor, where: Partial<Pick<OutboxEntry, 
 }
 
 export async function listAttempts(db: Executor, outboxId: number): Promise<(AttemptRecord & { finished_at: string })[]> {
-  return db.all(db.sql('outbox_attempts').select('worker', 'attempt', 'started_at', 'finished_at', 'outcome', 'error').where({ outbox_id: outboxId }).orderBy('id'));
+  return db.all(
+    db.sql('outbox_attempts').select('worker', 'attempt', 'started_at', 'finished_at', 'outcome', 'error').where({ outbox_id: outboxId }).orderBy('id'),
+  );
 }

@@ -23,7 +23,13 @@ export function whereCreatedBetween(query: Knex.QueryBuilder, range: DateRange |
  * One page of a filtered query, newest or oldest first, ties broken by `_id` in the same direction.
  * `total` is given when it is known without counting (an unfiltered list; see record-counts.ts).
  */
-export async function fetchPage<Row>(db: Executor, query: Knex.QueryBuilder, request: PageRequest, toRecord: (row: Row) => Row, total?: number): Promise<Page<Row>> {
+export async function fetchPage<Row>(
+  db: Executor,
+  query: Knex.QueryBuilder,
+  request: PageRequest,
+  toRecord: (row: Row) => Row,
+  total?: number,
+): Promise<Page<Row>> {
   const counted = total ?? Number((await db.first<{ count: number | string }>(query.clone().clearSelect().count({ count: '*' })))?.count ?? 0);
   const offset = (request.page - 1) * request.perPage;
   if (offset >= counted) return { rows: [], total: counted };

@@ -39,7 +39,23 @@ export interface PaymentLinkFilters {
 }
 
 const TABLE = 'payment_links';
-const COLUMNS = ['_id', 'business_id', 'email', 'phone_no', 'currency', 'amount', 'title', 'description', 'redirect_url', 'reference', 'reference_2', 'status', 'paid', 'created_at', 'updated_at'];
+const COLUMNS = [
+  '_id',
+  'business_id',
+  'email',
+  'phone_no',
+  'currency',
+  'amount',
+  'title',
+  'description',
+  'redirect_url',
+  'reference',
+  'reference_2',
+  'status',
+  'paid',
+  'created_at',
+  'updated_at',
+];
 
 function toRecord(row: PaymentLinkRecord): PaymentLinkRecord {
   return {
@@ -78,7 +94,12 @@ async function whyUnchanged(db: Executor, businessId: number, id: string): Promi
 
 /** Replaces the writable fields of an unpaid link; the `paid = false` guard makes it safe against a racing payment. */
 export async function updatePaymentLink(db: Executor, businessId: number, id: string, fields: PaymentLinkFields): Promise<ChangeResult> {
-  const [row] = await db.all<PaymentLinkRecord>(live(db, businessId).where({ _id: id, paid: false }).update({ ...fields, updated_at: nowIso() }).returning(COLUMNS));
+  const [row] = await db.all<PaymentLinkRecord>(
+    live(db, businessId)
+      .where({ _id: id, paid: false })
+      .update({ ...fields, updated_at: nowIso() })
+      .returning(COLUMNS),
+  );
   return row ? { outcome: 'changed', record: toRecord(row) } : whyUnchanged(db, businessId, id);
 }
 
@@ -113,7 +134,12 @@ async function knownTotal(db: Executor, businessId: number, filters: PaymentLink
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */
 export async function findPaymentLinkForPayer(db: Executor, id: string): Promise<(PaymentLinkRecord & { deleted: boolean }) | undefined> {
-  const row = await db.first<PaymentLinkRecord & { deleted_at: string | null }>(db.sql(TABLE).select([...COLUMNS, 'deleted_at']).where({ _id: id }));
+  const row = await db.first<PaymentLinkRecord & { deleted_at: string | null }>(
+    db
+      .sql(TABLE)
+      .select([...COLUMNS, 'deleted_at'])
+      .where({ _id: id }),
+  );
   return row ? { ...toRecord(row), deleted: row.deleted_at !== null } : undefined;
 }
 
@@ -122,6 +148,8 @@ export async function findPaymentLinkForPayer(db: Executor, id: string): Promise
  * `paid = false` makes the update itself the arbiter between racing payers.
  */
 export async function claimPaymentLinkAsPaid(db: Executor, id: string): Promise<boolean> {
-  const changed = await db.run(db.sql(TABLE).where({ _id: id, paid: false }).whereNull('deleted_at').update({ status: 'Paid', paid: true, updated_at: nowIso() }));
+  const changed = await db.run(
+    db.sql(TABLE).where({ _id: id, paid: false }).whereNull('deleted_at').update({ status: 'Paid', paid: true, updated_at: nowIso() }),
+  );
   return changed === 1;
 }

@@ -50,7 +50,13 @@ export async function collectionTotals(db: Executor, openPaymentLinkId: string, 
 
 export async function recentCollections(db: Executor, openPaymentLinkId: string, limit: number, range?: DateRange): Promise<CollectionRecord[]> {
   const rows = await db.all<CollectionRow>(
-    collections(db, openPaymentLinkId, range).select(COLLECTION_COLUMNS).orderBy([{ column: 'created_at', order: 'desc' }, { column: '_id', order: 'desc' }]).limit(limit),
+    collections(db, openPaymentLinkId, range)
+      .select(COLLECTION_COLUMNS)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: '_id', order: 'desc' },
+      ])
+      .limit(limit),
   );
   return rows.map(toCollection);
 }
@@ -59,7 +65,11 @@ export async function topCollections(db: Executor, openPaymentLinkId: string, li
   const rows = await db.all<CollectionRow>(
     collections(db, openPaymentLinkId, range)
       .select(COLLECTION_COLUMNS)
-      .orderBy([{ column: 'amount', order: 'desc' }, { column: 'created_at', order: 'desc' }, { column: '_id', order: 'desc' }])
+      .orderBy([
+        { column: 'amount', order: 'desc' },
+        { column: 'created_at', order: 'desc' },
+        { column: '_id', order: 'desc' },
+      ])
       .limit(limit),
   );
   return rows.map(toCollection);
@@ -90,7 +100,17 @@ export interface PaymentRecord {
 
 export type NewPayment = Pick<
   PaymentRecord,
-  '_id' | 'business_id' | 'payment_link_id' | 'open_payment_link_id' | 'attempt_id' | 'amount' | 'currency' | 'payer_name' | 'payer_email' | 'method' | 'provider'
+  | '_id'
+  | 'business_id'
+  | 'payment_link_id'
+  | 'open_payment_link_id'
+  | 'attempt_id'
+  | 'amount'
+  | 'currency'
+  | 'payer_name'
+  | 'payer_email'
+  | 'method'
+  | 'provider'
 >;
 
 function toPayment(row: PaymentRecord): PaymentRecord {
@@ -107,7 +127,17 @@ function toPayment(row: PaymentRecord): PaymentRecord {
 /** Records an attempt before the acquirer is called, so nothing charged can go unrecorded. */
 export async function insertPendingPayment(db: Executor, payment: NewPayment): Promise<PaymentRecord> {
   const now = nowIso();
-  const row = { ...payment, status_id: PAYMENT_PENDING, provider_reference: null, card_brand: null, card_last4: null, failure_code: null, failure_message: null, created_at: now, updated_at: now };
+  const row = {
+    ...payment,
+    status_id: PAYMENT_PENDING,
+    provider_reference: null,
+    card_brand: null,
+    card_last4: null,
+    failure_code: null,
+    failure_message: null,
+    created_at: now,
+    updated_at: now,
+  };
   await db.run(db.sql('payments').insert(row));
   return toPayment(row);
 }

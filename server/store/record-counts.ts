@@ -14,7 +14,13 @@ export async function liveCount(db: Executor, businessId: number, kind: CountedK
  * days without one), from the per-day counts kept by triggers (migration 0007): at most one row per
  * status and day is read, however many records match.
  */
-export async function dailyCount(db: Executor, businessId: number, kind: CountedKind, statuses: readonly string[], range: DateRange | undefined): Promise<number> {
+export async function dailyCount(
+  db: Executor,
+  businessId: number,
+  kind: CountedKind,
+  statuses: readonly string[],
+  range: DateRange | undefined,
+): Promise<number> {
   const query = db.sql('daily_counts').where({ business_id: businessId, kind }).whereIn('status', statuses);
   if (range) query.whereBetween('day', [range.from, range.to]);
   const row = await db.first<{ live: number | string | null }>(query.sum({ live: 'live' }));

@@ -30,7 +30,10 @@ async function wipingReplacedText<T>(db: Knex, work: () => Promise<T>): Promise<
 export async function sealLegacyWebhookSecrets(databaseUrl: string, key: MasterKey): Promise<number> {
   const db = knexFor(databaseUrl);
   try {
-    const legacy: { id: number; webhook_secret: string }[] = await db('businesses').select('id', 'webhook_secret').whereNotNull('webhook_secret').andWhereNot('webhook_secret', 'like', 'v1:%');
+    const legacy: { id: number; webhook_secret: string }[] = await db('businesses')
+      .select('id', 'webhook_secret')
+      .whereNotNull('webhook_secret')
+      .andWhereNot('webhook_secret', 'like', 'v1:%');
     if (legacy.length === 0) return 0;
     return await wipingReplacedText(db, async () => {
       let sealed = 0;

@@ -30,7 +30,23 @@ export interface TokenRecord extends TokenFields {
   updated_at: string;
 }
 
-const COLUMNS = ['_id', 'business_id', 'email', 'phone_no', 'redirect_url', 'title', 'description', 'token', 'status', 'card_brand', 'card_last4', 'card_exp_month', 'card_exp_year', 'created_at', 'updated_at'];
+const COLUMNS = [
+  '_id',
+  'business_id',
+  'email',
+  'phone_no',
+  'redirect_url',
+  'title',
+  'description',
+  'token',
+  'status',
+  'card_brand',
+  'card_last4',
+  'card_exp_month',
+  'card_exp_year',
+  'created_at',
+  'updated_at',
+];
 
 interface TokenRow extends TokenFields {
   _id: string;

@@ -56,7 +56,13 @@ export async function saveCardOnce(ctx: UseCaseContext, token: TokenRecord, atte
   // Another attempt (another tab) may have activated the token meanwhile: its card stays.
   const saved = result.card;
   const activated = await ctx.db.transaction(async (tx) => {
-    const now = await activateToken(tx, token.token, { brand: saved.brand, last4: saved.last4, exp_month: saved.expMonth, exp_year: saved.expYear, reference: saved.providerToken });
+    const now = await activateToken(tx, token.token, {
+      brand: saved.brand,
+      last4: saved.last4,
+      exp_month: saved.expMonth,
+      exp_year: saved.expYear,
+      reference: saved.providerToken,
+    });
     if (now) await notifyTokenActivated(tx, { ...token, card_brand: saved.brand, card_last4: saved.last4, activated_at: now });
     await settleActivation(tx, attemptId, now ? 'saved' : 'superseded');
     return now;

@@ -11,13 +11,7 @@ import { isUniqueViolation } from '../store/errors.js';
 import { isOpenPaymentLinkPayable } from '../store/open-payment-links.js';
 import { claimPaymentLinkAsPaid } from '../store/payment-links.js';
 import { PAYMENT_FAILED, PAYMENT_PAID } from '../domain/statuses.js';
-import {
-  findPaymentByAttempt,
-  insertPendingPayment,
-  markPaymentFailed,
-  markPaymentPaid,
-  type PaymentRecord,
-} from '../store/payments.js';
+import { findPaymentByAttempt, insertPendingPayment, markPaymentFailed, markPaymentPaid, type PaymentRecord } from '../store/payments.js';
 import type { UseCaseContext } from './context.js';
 import { notifyPaymentSucceeded } from './notify.js';
 

@@ -28,7 +28,9 @@ export type IdempotentOutcome =
   | { kind: 'in_flight' };
 
 export function requestHash(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${path}\n${JSON.stringify(body ?? null)}`)
+    .digest('hex');
 }
 
 /**

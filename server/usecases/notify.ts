@@ -34,14 +34,28 @@ export interface SucceededPayment extends PaidPayment {
   card_last4: string | null;
 }
 
-export async function notifyPaymentSucceeded(db: Executor, payment: SucceededPayment, link: { _id: string; title: string; reference: string | null; reference_2: string | null }): Promise<void> {
+export async function notifyPaymentSucceeded(
+  db: Executor,
+  payment: SucceededPayment,
+  link: { _id: string; title: string; reference: string | null; reference_2: string | null },
+): Promise<void> {
   const name = await businessName(db, payment.business_id);
   if (payment.payer_email) {
     const card = payment.card_last4 ? `${String(payment.card_brand).toUpperCase()} ending in ${payment.card_last4}` : null;
-    await enqueueEmail(db, payment.business_id, 'payment.receipt', receiptEmail(name, { to: payment.payer_email, currency: payment.currency, amount: payment.amount, title: link.title, payment_id: payment._id, card }));
+    await enqueueEmail(
+      db,
+      payment.business_id,
+      'payment.receipt',
+      receiptEmail(name, { to: payment.payer_email, currency: payment.currency, amount: payment.amount, title: link.title, payment_id: payment._id, card }),
+    );
   }
   if (await hasWebhook(db, payment.business_id)) {
-    await enqueue(db, { business_id: payment.business_id, channel: 'webhook', topic: 'payment.created', payload: paymentCreatedEvent(`evt_${newId()}`, payment, link) });
+    await enqueue(db, {
+      business_id: payment.business_id,
+      channel: 'webhook',
+      topic: 'payment.created',
+      payload: paymentCreatedEvent(`evt_${newId()}`, payment, link),
+    });
   }
 }
 
@@ -50,7 +64,12 @@ export async function notifyTokenActivated(
   token: { _id: string; business_id: number; email: string; title: string; card_brand: string; card_last4: string; activated_at: string },
 ): Promise<void> {
   const name = await businessName(db, token.business_id);
-  await enqueueEmail(db, token.business_id, 'token.activated', cardSavedEmail(name, { to: token.email, title: token.title, card: `${token.card_brand.toUpperCase()} ending in ${token.card_last4}` }));
+  await enqueueEmail(
+    db,
+    token.business_id,
+    'token.activated',
+    cardSavedEmail(name, { to: token.email, title: token.title, card: `${token.card_brand.toUpperCase()} ending in ${token.card_last4}` }),
+  );
   if (await hasWebhook(db, token.business_id)) {
     await enqueue(db, { business_id: token.business_id, channel: 'webhook', topic: 'token.activated', payload: tokenActivatedEvent(`evt_${newId()}`, token) });
   }

@@ -18,7 +18,12 @@ export async function getOpenPaymentLink(ctx: UseCaseContext, businessId: number
   return isId(id) ? store.findOpenPaymentLink(ctx.db, businessId, id) : undefined;
 }
 
-export async function updateOpenPaymentLink(ctx: UseCaseContext, businessId: number, id: string, fields: OpenPaymentLinkFields): Promise<OpenPaymentLinkRecord | undefined> {
+export async function updateOpenPaymentLink(
+  ctx: UseCaseContext,
+  businessId: number,
+  id: string,
+  fields: OpenPaymentLinkFields,
+): Promise<OpenPaymentLinkRecord | undefined> {
   return isId(id) ? store.updateOpenPaymentLink(ctx.db, businessId, id, fields) : undefined;
 }
 
@@ -26,7 +31,12 @@ export async function deleteOpenPaymentLink(ctx: UseCaseContext, businessId: num
   return isId(id) ? store.deleteOpenPaymentLink(ctx.db, businessId, id) : undefined;
 }
 
-export async function listOpenPaymentLinks(ctx: UseCaseContext, businessId: number, filters: OpenPaymentLinkFilters, page: PageRequest): Promise<Page<OpenPaymentLinkRecord>> {
+export async function listOpenPaymentLinks(
+  ctx: UseCaseContext,
+  businessId: number,
+  filters: OpenPaymentLinkFilters,
+  page: PageRequest,
+): Promise<Page<OpenPaymentLinkRecord>> {
   return store.listOpenPaymentLinks(ctx.db, businessId, filters, page);
 }
 
@@ -37,7 +47,13 @@ export interface TotalCollection {
   recent: CollectionRecord[] | undefined;
 }
 
-export async function totalCollection(ctx: UseCaseContext, businessId: number, id: string, range: DateRange | undefined, recentLimit: number | undefined): Promise<TotalCollection | undefined> {
+export async function totalCollection(
+  ctx: UseCaseContext,
+  businessId: number,
+  id: string,
+  range: DateRange | undefined,
+  recentLimit: number | undefined,
+): Promise<TotalCollection | undefined> {
   const link = await getOpenPaymentLink(ctx, businessId, id);
   if (!link) return undefined;
   const totals = await collectionTotals(ctx.db, link._id, range);
@@ -45,7 +61,13 @@ export async function totalCollection(ctx: UseCaseContext, businessId: number, i
   return { link, totals, recent };
 }
 
-export async function topCollection(ctx: UseCaseContext, businessId: number, id: string, range: DateRange | undefined, limit: number): Promise<{ link: OpenPaymentLinkRecord; top: CollectionRecord[] } | undefined> {
+export async function topCollection(
+  ctx: UseCaseContext,
+  businessId: number,
+  id: string,
+  range: DateRange | undefined,
+  limit: number,
+): Promise<{ link: OpenPaymentLinkRecord; top: CollectionRecord[] } | undefined> {
   const link = await getOpenPaymentLink(ctx, businessId, id);
   if (!link) return undefined;
   return { link, top: await topCollections(ctx.db, link._id, limit, range) };

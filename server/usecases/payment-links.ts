@@ -11,11 +11,17 @@ import { notifyPaymentRequest } from './notify.js';
 
 export type { ChangeResult, PaymentLinkFields, PaymentLinkFilters, PaymentLinkRecord };
 
-async function withEmail(ctx: UseCaseContext, businessId: number, sendEmail: boolean | undefined, write: (db: Executor) => Promise<ChangeResult>): Promise<ChangeResult> {
+async function withEmail(
+  ctx: UseCaseContext,
+  businessId: number,
+  sendEmail: boolean | undefined,
+  write: (db: Executor) => Promise<ChangeResult>,
+): Promise<ChangeResult> {
   if (!sendEmail) return write(ctx.db);
   const result = await ctx.db.transaction(async (tx) => {
     const written = await write(tx);
-    if (written.outcome === 'changed') await notifyPaymentRequest(tx, businessId, { ...written.record, payment_url: paymentUrl(ctx.publicUrl, written.record._id) });
+    if (written.outcome === 'changed')
+      await notifyPaymentRequest(tx, businessId, { ...written.record, payment_url: paymentUrl(ctx.publicUrl, written.record._id) });
     return written;
   });
   if (result.outcome === 'changed') ctx.outbox.nudge();
@@ -23,7 +29,10 @@ async function withEmail(ctx: UseCaseContext, businessId: number, sendEmail: boo
 }
 
 export async function createPaymentLink(ctx: UseCaseContext, businessId: number, fields: PaymentLinkFields, sendEmail?: boolean): Promise<PaymentLinkRecord> {
-  const result = await withEmail(ctx, businessId, sendEmail, async (db) => ({ outcome: 'changed', record: await store.insertPaymentLink(db, businessId, fields) }));
+  const result = await withEmail(ctx, businessId, sendEmail, async (db) => ({
+    outcome: 'changed',
+    record: await store.insertPaymentLink(db, businessId, fields),
+  }));
   if (result.outcome !== 'changed') throw new Error('creating a payment link changed nothing');
   return result.record;
 }
@@ -33,7 +42,13 @@ export async function getPaymentLink(ctx: UseCaseContext, businessId: number, id
 }
 
 /** Replaces an unpaid link's fields: `paid` (409) and `missing` (404) are answers, not errors. */
-export async function updatePaymentLink(ctx: UseCaseContext, businessId: number, id: string, fields: PaymentLinkFields, sendEmail?: boolean): Promise<ChangeResult> {
+export async function updatePaymentLink(
+  ctx: UseCaseContext,
+  businessId: number,
+  id: string,
+  fields: PaymentLinkFields,
+  sendEmail?: boolean,
+): Promise<ChangeResult> {
   if (!isId(id)) return { outcome: 'missing' };
   return withEmail(ctx, businessId, sendEmail, (db) => store.updatePaymentLink(db, businessId, id, fields));
 }
@@ -43,6 +58,11 @@ export async function deletePaymentLink(ctx: UseCaseContext, businessId: number,
   return store.deletePaymentLink(ctx.db, businessId, id);
 }
 
-export async function listPaymentLinks(ctx: UseCaseContext, businessId: number, filters: PaymentLinkFilters, page: PageRequest): Promise<Page<PaymentLinkRecord>> {
+export async function listPaymentLinks(
+  ctx: UseCaseContext,
+  businessId: number,
+  filters: PaymentLinkFilters,
+  page: PageRequest,
+): Promise<Page<PaymentLinkRecord>> {
   return store.listPaymentLinks(ctx.db, businessId, filters, page);
 }

@@ -38,7 +38,9 @@ interface PaymentRow {
 }
 
 async function openLink(tenant: Tenant = t.a, body: Record<string, unknown> = {}): Promise<OpenPaymentLink> {
-  const { response, data } = await tenant.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '5.00', title: 'Donations', ...body } });
+  const { response, data } = await tenant.client.POST('/open-payment-links', {
+    body: { currency: 'MYR', minimum_amount: '5.00', title: 'Donations', ...body },
+  });
   expect(response.status).toBe(200);
   return data!.data;
 }
@@ -80,7 +82,13 @@ async function payMany(link: OpenPaymentLink, inputs: PaymentInput[]): Promise<P
 }
 
 /** How a payment appears in `collections`: amount in currency units. */
-const asCollection = (row: PaymentRow) => ({ _id: row._id, amount: row.amount / 100, payer_name: row.payer_name, payer_email: row.payer_email, created_at: row.created_at });
+const asCollection = (row: PaymentRow) => ({
+  _id: row._id,
+  amount: row.amount / 100,
+  payer_name: row.payer_name,
+  payer_email: row.payer_email,
+  created_at: row.created_at,
+});
 
 type Filter = { limit?: number; created_at_between?: string };
 /** The filters as the spec names the query parameters: `filter[limit]`, `filter[created_at_between]`. */
@@ -115,7 +123,15 @@ describe('a link without payments', () => {
   it('total-collection with a limit lists no collections', async () => {
     const link = await openLink();
     const { data } = await total(link._id, { limit: 5 });
-    expect(data!.data).toStrictEqual({ open_payment_link_id: link._id, currency: 'MYR', total_amount: 0, total_count: 0, from: null, to: null, collections: [] });
+    expect(data!.data).toStrictEqual({
+      open_payment_link_id: link._id,
+      currency: 'MYR',
+      total_amount: 0,
+      total_count: 0,
+      from: null,
+      to: null,
+      collections: [],
+    });
   });
 
   it('top-collection is an empty list', async () => {
@@ -160,7 +176,7 @@ describe('which payments count', () => {
     expect(biggest.data!.data.collections).toEqual([asCollection(paid[1]!), asCollection(paid[0]!)]);
   });
 
-  it('keeps the other links\' reports to themselves', async () => {
+  it("keeps the other links' reports to themselves", async () => {
     const link = await openLink();
     const otherBusinessLink = await openLink(t.b);
     await pay(link, { amount: 1000 });
@@ -170,7 +186,7 @@ describe('which payments count', () => {
     expect((await total(link._id)).data!.data).toMatchObject({ total_amount: 10, total_count: 1 });
   });
 
-  it('reports the link\'s currency', async () => {
+  it("reports the link's currency", async () => {
     const link = await openLink(t.a, { currency: 'SGD' });
     await pay(link, { amount: 1000 });
     expect((await total(link._id)).data!.data.currency).toBe('SGD');
@@ -205,7 +221,10 @@ describe('amounts in currency units, exactly', () => {
 
   it('sums 1000 payments of 3,000,000 cents to exactly 30000000', async () => {
     const link = await openLink();
-    await payMany(link, Array.from({ length: 1000 }, () => ({ amount: 3_000_000 })));
+    await payMany(
+      link,
+      Array.from({ length: 1000 }, () => ({ amount: 3_000_000 })),
+    );
     const { data } = await total(link._id);
     expect(data!.data.total_amount).toBe(30_000_000);
     expect(data!.data.total_count).toBe(1000);
@@ -213,7 +232,10 @@ describe('amounts in currency units, exactly', () => {
 
   it('sums 1000 payments of 10.10 to exactly 10100 (no floating-point drift)', async () => {
     const link = await openLink();
-    await payMany(link, Array.from({ length: 1000 }, () => ({ amount: 1010 })));
+    await payMany(
+      link,
+      Array.from({ length: 1000 }, () => ({ amount: 1010 })),
+    );
     const { data } = await total(link._id);
     expect(data!.data.total_amount).toBe(10_100);
     expect(data!.data.total_count).toBe(1000);
@@ -247,12 +269,24 @@ describe('filter[created_at_between]', () => {
     const { link } = await mayLink();
     const { response, data } = await total(link._id, { created_at_between: '2022-05-01,2022-05-31' });
     expect(response.status).toBe(200);
-    expect(data!.data).toStrictEqual({ open_payment_link_id: link._id, currency: 'MYR', total_amount: 70, total_count: 3, from: '2022-05-01', to: '2022-05-31' });
+    expect(data!.data).toStrictEqual({
+      open_payment_link_id: link._id,
+      currency: 'MYR',
+      total_amount: 70,
+      total_count: 3,
+      from: '2022-05-01',
+      to: '2022-05-31',
+    });
   });
 
   it('covers a single day when from equals to', async () => {
     const { link } = await mayLink();
-    expect((await total(link._id, { created_at_between: '2022-05-15,2022-05-15' })).data!.data).toMatchObject({ total_amount: 20, total_count: 1, from: '2022-05-15', to: '2022-05-15' });
+    expect((await total(link._id, { created_at_between: '2022-05-15,2022-05-15' })).data!.data).toMatchObject({
+      total_amount: 20,
+      total_count: 1,
+      from: '2022-05-15',
+      to: '2022-05-15',
+    });
     expect((await total(link._id, { created_at_between: '2022-04-30,2022-04-30' })).data!.data).toMatchObject({ total_amount: 1000, total_count: 1 });
     expect((await total(link._id, { created_at_between: '2022-06-01,2022-06-01' })).data!.data).toMatchObject({ total_amount: 2000, total_count: 1 });
   });
@@ -280,7 +314,13 @@ describe('filter[created_at_between]', () => {
     const { data } = await top(link._id, { created_at_between: '2022-05-01,2022-05-31' });
     expect(data!.data.collections).toEqual([asCollection(rows.lastOfMay), asCollection(rows.midMay), asCollection(rows.firstOfMay)]);
     const all = await top(link._id);
-    expect(all.data!.data.collections.map((c) => c._id)).toEqual([rows.firstOfJune._id, rows.lastOfApril._id, rows.lastOfMay._id, rows.midMay._id, rows.firstOfMay._id]);
+    expect(all.data!.data.collections.map((c) => c._id)).toEqual([
+      rows.firstOfJune._id,
+      rows.lastOfApril._id,
+      rows.lastOfMay._id,
+      rows.midMay._id,
+      rows.firstOfMay._id,
+    ]);
   });
 
   it.each([
@@ -308,7 +348,14 @@ describe('total-collection filter[limit]', () => {
     const link = await openLink();
     const rows: PaymentRow[] = [];
     for (let i = 0; i < 7; i++) {
-      rows.push(await pay(link, { amount: 1000 + i * 111, payer_name: `Payer ${i}`, payer_email: `payer${i}@example.com`, created_at: `2022-05-1${i}T08:36:38.897000Z` }));
+      rows.push(
+        await pay(link, {
+          amount: 1000 + i * 111,
+          payer_name: `Payer ${i}`,
+          payer_email: `payer${i}@example.com`,
+          created_at: `2022-05-1${i}T08:36:38.897000Z`,
+        }),
+      );
     }
     await pay(link, { amount: 5000, status_id: PENDING, created_at: '2022-05-30T00:00:00.000000Z' });
     await pay(link, { amount: 5000, status_id: FAILED, created_at: '2022-05-30T00:00:01.000000Z' });
@@ -317,7 +364,13 @@ describe('total-collection filter[limit]', () => {
     expect(response.status).toBe(200);
     expect(data!.data).toMatchObject({ open_payment_link_id: link._id, currency: 'MYR', total_count: 7, total_amount: 93.31, from: null, to: null });
     expect(data!.data.collections).toStrictEqual([6, 5, 4, 3, 2].map((i) => asCollection(rows[i]!)));
-    expect(data!.data.collections![0]).toStrictEqual({ _id: rows[6]!._id, amount: 16.66, payer_name: 'Payer 6', payer_email: 'payer6@example.com', created_at: '2022-05-16T08:36:38.897000Z' });
+    expect(data!.data.collections![0]).toStrictEqual({
+      _id: rows[6]!._id,
+      amount: 16.66,
+      payer_name: 'Payer 6',
+      payer_email: 'payer6@example.com',
+      created_at: '2022-05-16T08:36:38.897000Z',
+    });
   });
 
   it('lists every collection when the limit exceeds their number', async () => {
@@ -336,12 +389,20 @@ describe('total-collection filter[limit]', () => {
 
   it('accepts 1 and 100', async () => {
     const link = await openLink();
-    const rows = await payMany(link, Array.from({ length: 105 }, (_, i) => ({ amount: 500 + i })));
+    const rows = await payMany(
+      link,
+      Array.from({ length: 105 }, (_, i) => ({ amount: 500 + i })),
+    );
     const one = await total(link._id, { limit: 1 });
     expect(one.data!.data.collections).toStrictEqual([asCollection(rows[104]!)]);
     const hundred = await total(link._id, { limit: 100 });
     expect(hundred.data!.data.collections).toHaveLength(100);
-    expect(hundred.data!.data.collections!.map((c) => c._id)).toEqual(rows.slice(5).reverse().map((r) => r._id));
+    expect(hundred.data!.data.collections!.map((c) => c._id)).toEqual(
+      rows
+        .slice(5)
+        .reverse()
+        .map((r) => r._id),
+    );
     expect(hundred.data!.data.total_count).toBe(105);
   });
 });
@@ -366,7 +427,12 @@ describe('top-collection', () => {
 
   it('orders by amount as a number, not as text', async () => {
     const link = await openLink();
-    const rows = [await pay(link, { amount: 900 }), await pay(link, { amount: 10_000 }), await pay(link, { amount: 2_000_000 }), await pay(link, { amount: 30_000 })];
+    const rows = [
+      await pay(link, { amount: 900 }),
+      await pay(link, { amount: 10_000 }),
+      await pay(link, { amount: 2_000_000 }),
+      await pay(link, { amount: 30_000 }),
+    ];
     const { data } = await top(link._id);
     expect(data!.data.collections.map((c) => c.amount)).toEqual([20_000, 300, 100, 9]);
     expect(data!.data.collections.map((c) => c._id)).toEqual([rows[2]!._id, rows[3]!._id, rows[1]!._id, rows[0]!._id]);
@@ -374,18 +440,34 @@ describe('top-collection', () => {
 
   it('lists 10 by default', async () => {
     const link = await openLink();
-    const rows = await payMany(link, Array.from({ length: 12 }, (_, i) => ({ amount: 1000 + i * 100 })));
+    const rows = await payMany(
+      link,
+      Array.from({ length: 12 }, (_, i) => ({ amount: 1000 + i * 100 })),
+    );
     const { data } = await top(link._id);
-    expect(data!.data.collections.map((c) => c._id)).toEqual(rows.slice(2).reverse().map((r) => r._id));
+    expect(data!.data.collections.map((c) => c._id)).toEqual(
+      rows
+        .slice(2)
+        .reverse()
+        .map((r) => r._id),
+    );
   });
 
   it('honours filter[limit] up to 100', async () => {
     const link = await openLink();
-    const rows = await payMany(link, Array.from({ length: 105 }, (_, i) => ({ amount: 1000 + i })));
+    const rows = await payMany(
+      link,
+      Array.from({ length: 105 }, (_, i) => ({ amount: 1000 + i })),
+    );
     const three = await top(link._id, { limit: 3 });
     expect(three.data!.data.collections).toStrictEqual([rows[104]!, rows[103]!, rows[102]!].map(asCollection));
     const hundred = await top(link._id, { limit: 100 });
-    expect(hundred.data!.data.collections.map((c) => c._id)).toEqual(rows.slice(5).reverse().map((r) => r._id));
+    expect(hundred.data!.data.collections.map((c) => c._id)).toEqual(
+      rows
+        .slice(5)
+        .reverse()
+        .map((r) => r._id),
+    );
   });
 
   it('combines filter[limit] and filter[created_at_between]', async () => {

@@ -89,13 +89,15 @@ const ops: Op[] = [
     operationId: 'getOpenPaymentLinkTotalCollection',
     method: 'GET',
     path: () => `/open-payment-links/${ids.openLink}/total-collection`,
-    call: (c, headers) => c.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: ids.openLink } }, headers }),
+    call: (c, headers) =>
+      c.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: ids.openLink } }, headers }),
   },
   {
     operationId: 'getOpenPaymentLinkTopCollection',
     method: 'GET',
     path: () => `/open-payment-links/${ids.openLink}/top-collection`,
-    call: (c, headers) => c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: ids.openLink } }, headers }),
+    call: (c, headers) =>
+      c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: ids.openLink } }, headers }),
   },
   {
     operationId: 'createPaymentLink',
@@ -154,7 +156,14 @@ function expectJsonError(response: { contentType: string | null; body: unknown; 
 
 /** Checks a raw response that belongs to an operation against openapi.yaml. */
 async function conforms(method: string, path: string, response: { status: number; contentType: string | null; headers: globalThis.Headers; body: unknown }) {
-  await assertConforms({ method, path, status: response.status, contentType: response.contentType, headers: Object.fromEntries(response.headers.entries()), body: response.body });
+  await assertConforms({
+    method,
+    path,
+    status: response.status,
+    contentType: response.contentType,
+    headers: Object.fromEntries(response.headers.entries()),
+    body: response.body,
+  });
 }
 
 /** Snapshot of everything stored for the tenants, to prove rejected requests changed nothing. */
@@ -249,7 +258,9 @@ describe('401 Unauthenticated on every operation', () => {
   it('a 401 is the same for every kind of bad credential (nothing tells a revoked key from an unknown one)', async () => {
     const bodies = new Set<string>();
     for (const [, headers] of variants) {
-      const response = await raw(`${t.apiUrl}/payment-links`, { headers: Object.fromEntries(Object.entries(headers()).filter(([, v]) => v !== null)) as Record<string, string> });
+      const response = await raw(`${t.apiUrl}/payment-links`, {
+        headers: Object.fromEntries(Object.entries(headers()).filter(([, v]) => v !== null)) as Record<string, string>,
+      });
       expect(response.status).toBe(401);
       expectJsonError(response, 'Unauthenticated.');
       bodies.add(response.text);
@@ -272,26 +283,46 @@ describe('401 comes before validation and before body errors', () => {
 
   describe.each(anonymous)('with %s', (_name, key) => {
     it.each(bodyOps.map((op) => [op.operationId, op] as const))('%s: an invalid body -> 401', async (_id, op) => {
-      const response = await raw(`${t.apiUrl}${op.path()}`, { method: op.method, key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'x'.repeat(51), amount: 'lots', currency: 'myr' }) });
+      const response = await raw(`${t.apiUrl}${op.path()}`, {
+        method: op.method,
+        key,
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'x'.repeat(51), amount: 'lots', currency: 'myr' }),
+      });
       expect(response.status).toBe(401);
       expectJsonError(response, 'Unauthenticated.');
       await conforms(op.method, `/api${op.path()}`, response);
     });
 
     it.each(bodyOps.map((op) => [op.operationId, op] as const))('%s: malformed JSON -> 401', async (_id, op) => {
-      const response = await raw(`${t.apiUrl}${op.path()}`, { method: op.method, key, headers: { 'Content-Type': 'application/json' }, body: '{"email": "payer@example.com",' });
+      const response = await raw(`${t.apiUrl}${op.path()}`, {
+        method: op.method,
+        key,
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"email": "payer@example.com",',
+      });
       expect(response.status).toBe(401);
       expectJsonError(response, 'Unauthenticated.');
     });
 
     it.each(bodyOps.map((op) => [op.operationId, op] as const))('%s: a text/plain body -> 401', async (_id, op) => {
-      const response = await raw(`${t.apiUrl}${op.path()}`, { method: op.method, key, headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify(op.body) });
+      const response = await raw(`${t.apiUrl}${op.path()}`, {
+        method: op.method,
+        key,
+        headers: { 'Content-Type': 'text/plain' },
+        body: JSON.stringify(op.body),
+      });
       expect(response.status).toBe(401);
       expectJsonError(response, 'Unauthenticated.');
     });
 
     it.each(bodyOps.map((op) => [op.operationId, op] as const))('%s: a body over 1 MiB -> 401', async (_id, op) => {
-      const response = await raw(`${t.apiUrl}${op.path()}`, { method: op.method, key, headers: { 'Content-Type': 'application/json' }, body: paddedBody(MiB + 1) });
+      const response = await raw(`${t.apiUrl}${op.path()}`, {
+        method: op.method,
+        key,
+        headers: { 'Content-Type': 'application/json' },
+        body: paddedBody(MiB + 1),
+      });
       expect(response.status).toBe(401);
       expectJsonError(response, 'Unauthenticated.');
     });
@@ -326,7 +357,14 @@ describe('400 for a body with a __proto__ member, at any depth', () => {
 });
 
 describe('415 for a body that is not JSON', () => {
-  const form = new URLSearchParams({ email: 'payer@example.com', currency: 'MYR', amount: '1000', title: 'Invoice', minimum_amount: '10.00', description: 'd' }).toString();
+  const form = new URLSearchParams({
+    email: 'payer@example.com',
+    currency: 'MYR',
+    amount: '1000',
+    title: 'Invoice',
+    minimum_amount: '10.00',
+    description: 'd',
+  }).toString();
   const cases: [string, string, (op: Op) => string][] = [
     ['text/plain', 'text/plain', (op) => JSON.stringify(op.body)],
     ['text/plain; charset=utf-8', 'text/plain; charset=utf-8', (op) => JSON.stringify(op.body)],
@@ -344,7 +382,12 @@ describe('415 for a body that is not JSON', () => {
   });
 
   it('application/json with a charset parameter is accepted (not 415)', async () => {
-    const response = await raw(`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: JSON.stringify(paymentLinkBody) });
+    const response = await raw(`${t.apiUrl}/payment-links`, {
+      method: 'POST',
+      key: t.a.key,
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(paymentLinkBody),
+    });
     expect(response.status).toBe(200);
     await conforms('POST', '/api/payment-links', response);
   });
@@ -359,7 +402,12 @@ describe('415 for a body that is not JSON', () => {
 
 describe('413 for a body over 1 MiB', () => {
   it.each(bodyOps.map((op) => [op.operationId, op] as const))('%s: 1 MiB + 1 byte -> 413', async (_id, op) => {
-    const response = await raw(`${t.apiUrl}${op.path()}`, { method: op.method, key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: paddedBody(MiB + 1) });
+    const response = await raw(`${t.apiUrl}${op.path()}`, {
+      method: op.method,
+      key: t.a.key,
+      headers: { 'Content-Type': 'application/json' },
+      body: paddedBody(MiB + 1),
+    });
     expect(response.status).toBe(413);
     expectJsonError(response);
     await conforms(op.method, `/api${op.path()}`, response);
@@ -367,7 +415,12 @@ describe('413 for a body over 1 MiB', () => {
 
   it('a much larger body (5 MiB) -> 413 and creates nothing', async () => {
     const before = await t.sql('payment_links').count({ n: '*' }).first();
-    const response = await raw(`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: paddedBody(5 * MiB) });
+    const response = await raw(`${t.apiUrl}/payment-links`, {
+      method: 'POST',
+      key: t.a.key,
+      headers: { 'Content-Type': 'application/json' },
+      body: paddedBody(5 * MiB),
+    });
     expect(response.status).toBe(413);
     expectJsonError(response);
     expect(await t.sql('payment_links').count({ n: '*' }).first()).toEqual(before);
@@ -377,7 +430,12 @@ describe('413 for a body over 1 MiB', () => {
     ['1 MiB - 1 byte', MiB - 1],
     ['exactly 1 MiB', MiB],
   ])('a body of %s is not 413: the payment link is created (the unknown padding field is ignored)', async (_name, size) => {
-    const response = await raw(`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: paddedBody(size) });
+    const response = await raw(`${t.apiUrl}/payment-links`, {
+      method: 'POST',
+      key: t.a.key,
+      headers: { 'Content-Type': 'application/json' },
+      body: paddedBody(size),
+    });
     expect(response.status).not.toBe(413);
     expect(response.status).toBe(200);
     await conforms('POST', '/api/payment-links', response);
@@ -455,7 +513,9 @@ describe('405 with Allow for a known path and a wrong method', () => {
     ['/payment-links/{id}', () => `/payment-links/${ids.paymentLink}`, ['GET', 'PUT', 'DELETE']],
   ];
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-  const cases = pathsAndAllowed.flatMap(([template, path, allowed]) => methods.filter((m) => !allowed.includes(m)).map((method) => [method, template, path, allowed] as const));
+  const cases = pathsAndAllowed.flatMap(([template, path, allowed]) =>
+    methods.filter((m) => !allowed.includes(m)).map((method) => [method, template, path, allowed] as const),
+  );
 
   it('the expected Allow lists are the methods openapi.yaml defines for each path', async () => {
     for (const [template, path, allowed] of pathsAndAllowed) {
@@ -466,28 +526,52 @@ describe('405 with Allow for a known path and a wrong method', () => {
   });
 
   it.each(cases)('%s %s -> 405, Allow lists exactly the defined methods', async (method, _template, path, allowed) => {
-    const response = await raw(`${t.apiUrl}${path()}`, { method, key: t.a.key, ...(method === 'GET' || method === 'DELETE' ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(paymentLinkBody) }) });
+    const response = await raw(`${t.apiUrl}${path()}`, {
+      method,
+      key: t.a.key,
+      ...(method === 'GET' || method === 'DELETE' ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(paymentLinkBody) }),
+    });
     expect(response.status).toBe(405);
     await assertErrorBody(response.status, response.contentType, response.body);
     expectJsonError(response);
     const allow = response.headers.get('allow');
     expect(allow).not.toBeNull();
-    expect(allow!.split(',').map((m) => m.trim()).sort()).toEqual([...allowed].sort());
+    expect(
+      allow!
+        .split(',')
+        .map((m) => m.trim())
+        .sort(),
+    ).toEqual([...allowed].sort());
   });
 
   it('PATCH /api/payment-links -> Allow "GET, POST"; POST /api/payment-links/{id} -> Allow "GET, PUT, DELETE"', async () => {
     const patch = await raw(`${t.apiUrl}/payment-links`, { method: 'PATCH', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect(patch.status).toBe(405);
     expect(patch.headers.get('allow')).toBe('GET, POST');
-    const post = await raw(`${t.apiUrl}/payment-links/${ids.paymentLink}`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const post = await raw(`${t.apiUrl}/payment-links/${ids.paymentLink}`, {
+      method: 'POST',
+      key: t.a.key,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, PUT, DELETE');
   });
 
   it('a wrong method changes nothing (POST on a record does not create or update it)', async () => {
     const before = await storedRows();
-    await raw(`${t.apiUrl}/payment-links/${ids.paymentLink}`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...paymentLinkBody, title: 'Hijacked' }) });
-    await raw(`${t.apiUrl}/payment-links/${ids.paymentLink}`, { method: 'PATCH', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'Hijacked' }) });
+    await raw(`${t.apiUrl}/payment-links/${ids.paymentLink}`, {
+      method: 'POST',
+      key: t.a.key,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...paymentLinkBody, title: 'Hijacked' }),
+    });
+    await raw(`${t.apiUrl}/payment-links/${ids.paymentLink}`, {
+      method: 'PATCH',
+      key: t.a.key,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'Hijacked' }),
+    });
     await raw(`${t.apiUrl}/open-payment-links`, { method: 'DELETE', key: t.a.key });
     expect(await storedRows()).toEqual(before);
   });
@@ -529,9 +613,28 @@ describe('error bodies never leak internals', () => {
       [`${t.apiUrl}/payment-links?filter[created_at_between]=2022-13-45,nope`, { key: t.a.key }],
       [`${t.apiUrl}/payment-links?filter=oops&filter[status]=Active`, { key: t.a.key }],
       [`${t.apiUrl}/payment-links?page[a]=1&per_page[]=2`, { key: t.a.key }],
-      [`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}' }],
-      [`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...paymentLinkBody, amount: 1e308, email: ['a'], title: { $gt: '' } }) }],
-      [`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: '{"not": "gzip"}' }],
+      [
+        `${t.apiUrl}/payment-links`,
+        {
+          method: 'POST',
+          key: t.a.key,
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}',
+        },
+      ],
+      [
+        `${t.apiUrl}/payment-links`,
+        {
+          method: 'POST',
+          key: t.a.key,
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ ...paymentLinkBody, amount: 1e308, email: ['a'], title: { $gt: '' } }),
+        },
+      ],
+      [
+        `${t.apiUrl}/payment-links`,
+        { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, body: '{"not": "gzip"}' },
+      ],
       [`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: '\u0000\u0001' }],
     ];
     for (const [url, init] of requests) {
@@ -542,7 +645,6 @@ describe('error bodies never leak internals', () => {
     }
   });
 });
-
 
 describe('500 Server Error. discloses nothing', () => {
   it('a failing database (a table gone) is answered 500 {"message":"Server Error."}, nothing internal', async () => {

@@ -46,7 +46,9 @@ describe('slow clients', () => {
   it('a client that sends its headers but never its whole body gets a JSON 408', async () => {
     const socket = await open();
     const answer = answerOf(socket);
-    socket.write(`POST /api/payment-links HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.a.key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"title":`);
+    socket.write(
+      `POST /api/payment-links HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.a.key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"title":`,
+    );
     const text = await answer;
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
   });
@@ -61,7 +63,9 @@ describe('bodies that are not read', () => {
     const socket = await open();
     const answer = answerOf(socket);
     const key = status === 401 ? `sk_${'x'.repeat(43)}` : t.a.key;
-    socket.write(`POST /api/payment-links HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${total}\r\n\r\n`);
+    socket.write(
+      `POST /api/payment-links HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${contentType}\r\nContent-Length: ${total}\r\n\r\n`,
+    );
     const chunk = Buffer.alloc(256 * 1024, 'a');
     let sent = 0;
     let closed = false;
@@ -69,7 +73,11 @@ describe('bodies that are not read', () => {
     while (!closed && sent < total) {
       const drained = socket.write(chunk);
       sent += chunk.length;
-      if (!drained) await new Promise((resolve) => { socket.once('drain', resolve); socket.once('close', resolve); });
+      if (!drained)
+        await new Promise((resolve) => {
+          socket.once('drain', resolve);
+          socket.once('close', resolve);
+        });
     }
     const text = await answer;
     expect(text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
@@ -91,20 +99,30 @@ describe('HEAD', () => {
   });
 
   it('answers HEAD with the status GET would have: 404 for an unknown record, 401 without a key', async () => {
-    expect((await fetch(`${t.apiUrl}/payment-links/0123456789abcdef01234567`, { method: 'HEAD', headers: { authorization: `Bearer ${t.a.key}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${t.apiUrl}/payment-links/0123456789abcdef01234567`, { method: 'HEAD', headers: { authorization: `Bearer ${t.a.key}` } })).status,
+    ).toBe(404);
     expect((await fetch(`${t.apiUrl}/payment-links`, { method: 'HEAD' })).status).toBe(401);
   });
 });
 
 describe('JSON variants', () => {
-  it.each(['application/merge-patch+json', 'application/vnd.api+json', 'application/json-patch+json'])('%s is refused with 415, not read as an empty body', async (type) => {
-    const response = await raw(`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': type }, body: PAYMENT_LINK });
-    expect(response.status).toBe(415);
-    expect(response.body).toEqual({ message: 'The request body must be JSON (Content-Type application/json).' });
-  });
+  it.each(['application/merge-patch+json', 'application/vnd.api+json', 'application/json-patch+json'])(
+    '%s is refused with 415, not read as an empty body',
+    async (type) => {
+      const response = await raw(`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': type }, body: PAYMENT_LINK });
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual({ message: 'The request body must be JSON (Content-Type application/json).' });
+    },
+  );
 
   it('application/json in any letter case, with a charset, is JSON', async () => {
-    const response = await raw(`${t.apiUrl}/payment-links`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'Application/JSON; charset=UTF-8' }, body: PAYMENT_LINK });
+    const response = await raw(`${t.apiUrl}/payment-links`, {
+      method: 'POST',
+      key: t.a.key,
+      headers: { 'Content-Type': 'Application/JSON; charset=UTF-8' },
+      body: PAYMENT_LINK,
+    });
     expect(response.status).toBe(200);
   });
 });

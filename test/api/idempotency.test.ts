@@ -31,12 +31,19 @@ describe('Idempotency-Key', () => {
     await t.a.client.POST('/payment-links', { body, ...keyed('create-2') });
     const reused = await t.a.client.POST('/payment-links', { body: { ...body, amount: 2000 }, ...keyed('create-2') });
     expect(reused.response.status).toBe(422);
-    expect(reused.error).toEqual({ message: 'The given data was invalid.', errors: { idempotency_key: ['This idempotency key was already used with a different request.'] } });
+    expect(reused.error).toEqual({
+      message: 'The given data was invalid.',
+      errors: { idempotency_key: ['This idempotency key was already used with a different request.'] },
+    });
   });
 
   it('refuses the same key on another path or method', async () => {
     const created = await t.a.client.POST('/payment-links', { body, ...keyed('create-3') });
-    const other = await t.a.client.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: created.data!.data._id } }, body, ...keyed('create-3') });
+    const other = await t.a.client.PUT('/payment-links/{payment_link_id}', {
+      params: { path: { payment_link_id: created.data!.data._id } },
+      body,
+      ...keyed('create-3'),
+    });
     expect(other.response.status).toBe(422);
   });
 
@@ -108,8 +115,16 @@ describe('Idempotency-Key', () => {
     expect(retry.data?.data.token).toBe(first.data?.data.token);
     const link = (await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10', title: 'X' } })).data!.data;
     const put = { currency: 'MYR', minimum_amount: '20', title: 'Y' };
-    const p1 = await t.a.client.PUT('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: link._id } }, body: put, ...keyed('put') });
-    const p2 = await t.a.client.PUT('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: link._id } }, body: put, ...keyed('put') });
+    const p1 = await t.a.client.PUT('/open-payment-links/{open_payment_link_id}', {
+      params: { path: { open_payment_link_id: link._id } },
+      body: put,
+      ...keyed('put'),
+    });
+    const p2 = await t.a.client.PUT('/open-payment-links/{open_payment_link_id}', {
+      params: { path: { open_payment_link_id: link._id } },
+      body: put,
+      ...keyed('put'),
+    });
     expect(p2.response.headers.get('idempotent-replayed')).toBe('true');
     expect(p2.data).toEqual(p1.data);
     const get = await t.a.client.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: link._id } }, ...keyed('put') });

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const post = (path: string, body: unknown) => raw(`${t.apiUrl}${path}`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown) =>
+  raw(`${t.apiUrl}${path}`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 const VALID = { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 1001' };
 
 describe('trimmed strings, empty ones null', () => {
@@ -19,7 +20,11 @@ describe('trimmed strings, empty ones null', () => {
     ['/payment-links', { ...VALID, title: '' }, { title: ['The title field is required.'] }],
     ['/payment-links', { ...VALID, email: ' ', currency: '' }, { currency: ['The currency field is required.'], email: ['The email field is required.'] }],
     ['/open-payment-links', { currency: 'MYR', minimum_amount: '  ', title: 'Donations' }, { minimum_amount: ['The minimum amount field is required.'] }],
-    ['/tokenizations/create-token', { email: 'payer@example.com', title: 'Card', description: '    ' }, { description: ['The description field is required.'] }],
+    [
+      '/tokenizations/create-token',
+      { email: 'payer@example.com', title: 'Card', description: '    ' },
+      { description: ['The description field is required.'] },
+    ],
   ])('POST %s with a blank required field is a 422 "field is required"', async (path, body, errors) => {
     const response = await post(path, body);
     expect(response.status).toBe(422);
@@ -39,7 +44,16 @@ describe('trimmed strings, empty ones null', () => {
     });
     expect(response.status, response.text).toBe(200);
     const data = (response.body as { data: Record<string, unknown> }).data;
-    expect(data).toMatchObject({ email: 'payer@example.com', currency: 'MYR', amount: 1500, title: 'Invoice 1001', description: null, reference: null, reference_2: 'R-2', redirect_url: 'https://merchant.example.com/thanks' });
+    expect(data).toMatchObject({
+      email: 'payer@example.com',
+      currency: 'MYR',
+      amount: 1500,
+      title: 'Invoice 1001',
+      description: null,
+      reference: null,
+      reference_2: 'R-2',
+      redirect_url: 'https://merchant.example.com/thanks',
+    });
     const row = await t.sql('payment_links').where({ _id: data._id }).first();
     expect(row).toMatchObject({ title: 'Invoice 1001', description: null, reference: null, reference_2: 'R-2' });
   });

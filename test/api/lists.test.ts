@@ -40,7 +40,9 @@ const paymentLinks: Kind = {
   resource: 'payment-links',
   table: 'payment_links',
   async create(tenant, body = {}) {
-    const result = await tenant.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1500, title: 'Invoice', ...body } as never });
+    const result = await tenant.client.POST('/payment-links', {
+      body: { email: 'payer@example.com', currency: 'MYR', amount: 1500, title: 'Invoice', ...body } as never,
+    });
     expect(result.response.status, JSON.stringify(result.error)).toBe(200);
     return result.data!.data;
   },
@@ -58,7 +60,9 @@ const openPaymentLinks: Kind = {
   resource: 'open-payment-links',
   table: 'open_payment_links',
   async create(tenant, body = {}) {
-    const result = await tenant.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations', ...body } as never });
+    const result = await tenant.client.POST('/open-payment-links', {
+      body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations', ...body } as never,
+    });
     expect(result.response.status, JSON.stringify(result.error)).toBe(200);
     return result.data!.data;
   },
@@ -212,11 +216,43 @@ describe.each([
       const keep = { per_page: '5' };
       const common = { keep, last_page: 4, per_page: 5, total: 16 };
       expectPage(kind, await kind.list(tenant, { per_page: 5 }), { ...common, current_page: 1, data: newest.slice(0, 5), from: 1, to: 5, next: 2, prev: null });
-      expectPage(kind, await kind.list(tenant, { per_page: 5, page: 1 }), { ...common, current_page: 1, data: newest.slice(0, 5), from: 1, to: 5, next: 2, prev: null });
-      expectPage(kind, await kind.list(tenant, { per_page: 5, page: 2 }), { ...common, current_page: 2, data: newest.slice(5, 10), from: 6, to: 10, next: 3, prev: 1 });
-      expectPage(kind, await kind.list(tenant, { per_page: 5, page: 4 }), { ...common, current_page: 4, data: newest.slice(15), from: 16, to: 16, next: null, prev: 3 });
+      expectPage(kind, await kind.list(tenant, { per_page: 5, page: 1 }), {
+        ...common,
+        current_page: 1,
+        data: newest.slice(0, 5),
+        from: 1,
+        to: 5,
+        next: 2,
+        prev: null,
+      });
+      expectPage(kind, await kind.list(tenant, { per_page: 5, page: 2 }), {
+        ...common,
+        current_page: 2,
+        data: newest.slice(5, 10),
+        from: 6,
+        to: 10,
+        next: 3,
+        prev: 1,
+      });
+      expectPage(kind, await kind.list(tenant, { per_page: 5, page: 4 }), {
+        ...common,
+        current_page: 4,
+        data: newest.slice(15),
+        from: 16,
+        to: 16,
+        next: null,
+        prev: 3,
+      });
       expectPage(kind, await kind.list(tenant, { per_page: 5, page: 5 }), { ...common, current_page: 5, data: [], from: null, to: null, next: null, prev: 4 });
-      expectPage(kind, await kind.list(tenant, { per_page: 5, page: 50 }), { ...common, current_page: 50, data: [], from: null, to: null, next: null, prev: 49 });
+      expectPage(kind, await kind.list(tenant, { per_page: 5, page: 50 }), {
+        ...common,
+        current_page: 50,
+        data: [],
+        from: null,
+        to: null,
+        next: null,
+        prev: 49,
+      });
     });
 
     it('accepts per_page 1 and 100', async () => {
@@ -317,7 +353,10 @@ describe.each([
       [{ sort: 'title' }, { sort: ['The selected sort is invalid.'] }],
       [{ sort: 'CREATED_AT' }, { sort: ['The selected sort is invalid.'] }],
       [{ sort: 'asc' }, { sort: ['The selected sort is invalid.'] }],
-      [{ page: 0, per_page: 101, sort: 'x' }, { page: ['The page must be at least 1.'], per_page: ['The per page must not be greater than 100.'], sort: ['The selected sort is invalid.'] }],
+      [
+        { page: 0, per_page: 101, sort: 'x' },
+        { page: ['The page must be at least 1.'], per_page: ['The per page must not be greater than 100.'], sort: ['The selected sort is invalid.'] },
+      ],
     ])('rejects %j', async (query, errors) => {
       expectInvalid(await kind.list(tenant, query), errors);
     });
@@ -360,7 +399,10 @@ describe.each([
 
   it('rejects an unknown parameter sent raw, alongside valid ones', async () => {
     const tenant = await freshTenant();
-    const response = await raw(`${t.apiUrl}/${kind.resource}?per_page=5&filter[reference]=X&filter[referense_2]=Y&pgae=2`, { key: tenant.key, headers: { Accept: 'application/json' } });
+    const response = await raw(`${t.apiUrl}/${kind.resource}?per_page=5&filter[reference]=X&filter[referense_2]=Y&pgae=2`, {
+      key: tenant.key,
+      headers: { Accept: 'application/json' },
+    });
     expect(response.status).toBe(422);
     expect(response.body).toStrictEqual({
       message: 'The given data was invalid.',
@@ -551,7 +593,13 @@ describe('GET /payment-links filters', () => {
     const [target, unpaid, otherEmail, otherRef, otherDay] = await createAt(
       kind,
       tenant,
-      ['2022-05-10T00:00:00.000000Z', '2022-05-11T00:00:00.000000Z', '2022-05-12T00:00:00.000000Z', '2022-05-13T00:00:00.000000Z', '2022-06-10T00:00:00.000000Z'],
+      [
+        '2022-05-10T00:00:00.000000Z',
+        '2022-05-11T00:00:00.000000Z',
+        '2022-05-12T00:00:00.000000Z',
+        '2022-05-13T00:00:00.000000Z',
+        '2022-06-10T00:00:00.000000Z',
+      ],
       { email: 'payer@example.com', reference: 'R1', reference_2: 'R2' },
     );
     await t.sql('payment_links').where({ _id: otherEmail }).update({ email: 'x@example.com' });
@@ -583,10 +631,15 @@ describe('GET /open-payment-links filters', () => {
 
   it('combines status with references and dates', async () => {
     const tenant = await freshTenant();
-    const [target, inactive, otherRef] = await createAt(kind, tenant, ['2022-05-10T00:00:00.000000Z', '2022-05-11T00:00:00.000000Z', '2022-05-12T00:00:00.000000Z'], {
-      reference: 'DON',
-      reference_2: 'MAY',
-    });
+    const [target, inactive, otherRef] = await createAt(
+      kind,
+      tenant,
+      ['2022-05-10T00:00:00.000000Z', '2022-05-11T00:00:00.000000Z', '2022-05-12T00:00:00.000000Z'],
+      {
+        reference: 'DON',
+        reference_2: 'MAY',
+      },
+    );
     await deactivate(inactive!);
     await t.sql('open_payment_links').where({ _id: otherRef }).update({ reference: 'DON-2' });
     const filter = { status: true, reference: 'DON', reference_2: 'MAY', created_at_between: '2022-05-01,2022-05-31' };

@@ -44,7 +44,8 @@ async function created(body: Record<string, unknown> = minimal): Promise<OpenPay
 const get = (id: string, client = t.a.client) => client.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: id } } });
 const put = (id: string, body: Record<string, unknown>, client = t.a.client) =>
   client.PUT('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: id } }, body: body as never });
-const del = (id: string, client = t.a.client) => client.DELETE('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: id } } });
+const del = (id: string, client = t.a.client) =>
+  client.DELETE('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: id } } });
 
 const millis = (timestamp: string) => Date.parse(`${timestamp.slice(0, 23)}Z`);
 
@@ -174,7 +175,7 @@ describe('POST /open-payment-links with PUBLIC_URL', () => {
 });
 
 describe('POST /open-payment-links: validation', () => {
-  it('reports missing currency, minimum_amount and title at once with the seed\'s texts', async () => {
+  it("reports missing currency, minimum_amount and title at once with the seed's texts", async () => {
     const { response, data, error } = await create({});
     expect(response.status).toBe(422);
     expect(data).toBeUndefined();
@@ -235,11 +236,14 @@ describe('POST /open-payment-links: validation', () => {
     expect(error).toEqual({ message: INVALID, errors: { title: ['The title must not be greater than 50 characters.'] } });
   });
 
-  it.each(['javascript:alert(1)', 'ftp://merchant.example.com/x', 'merchant.example.com/thanks', 'not a url'])('rejects the redirect_url %j', async (redirect_url) => {
-    const { response, error } = await create({ ...minimal, redirect_url });
-    expect(response.status).toBe(422);
-    expect(error).toEqual({ message: INVALID, errors: { redirect_url: ['The redirect url format is invalid.'] } });
-  });
+  it.each(['javascript:alert(1)', 'ftp://merchant.example.com/x', 'merchant.example.com/thanks', 'not a url'])(
+    'rejects the redirect_url %j',
+    async (redirect_url) => {
+      const { response, error } = await create({ ...minimal, redirect_url });
+      expect(response.status).toBe(422);
+      expect(error).toEqual({ message: INVALID, errors: { redirect_url: ['The redirect url format is invalid.'] } });
+    },
+  );
 
   it('rejects a redirect_url over 2048 characters', async () => {
     const redirect_url = `https://merchant.example.com/${'a'.repeat(2049 - 'https://merchant.example.com/'.length)}`;
@@ -282,7 +286,12 @@ describe('GET /open-payment-links/{id}', () => {
 describe('PUT /open-payment-links/{id}', () => {
   it('replaces the writable fields, clears omitted optional ones and returns the updated link', async () => {
     const link = await created(full);
-    const { response, data } = await put(link._id, { currency: 'SGD', minimum_amount: '50.25', title: 'Donation drive (extended)', description: 'Any amount from SGD 50.25' });
+    const { response, data } = await put(link._id, {
+      currency: 'SGD',
+      minimum_amount: '50.25',
+      title: 'Donation drive (extended)',
+      description: 'Any amount from SGD 50.25',
+    });
     expect(response.status).toBe(200);
     expect(data).toMatchObject({ success: true, errors: null });
     const updated = data!.data;
@@ -381,7 +390,13 @@ describe('PUT /open-payment-links/{id}', () => {
     });
     expect(response.status).toBe(200);
     expect(data!.data).toEqual({ ...link, title: 'Renamed', updated_at: expect.stringMatching(TIMESTAMP) });
-    expect((await get(link._id)).data!.data).toMatchObject({ _id: link._id, status: true, status_id: 1, business_id: t.a.business.id, created_at: link.created_at });
+    expect((await get(link._id)).data!.data).toMatchObject({
+      _id: link._id,
+      status: true,
+      status_id: 1,
+      business_id: t.a.business.id,
+      created_at: link.created_at,
+    });
     expect((await get('c'.repeat(24))).response.status).toBe(404);
     expect((await get(link._id, t.b.client)).response.status).toBe(404);
   });
@@ -447,7 +462,7 @@ describe('DELETE /open-payment-links/{id}', () => {
 });
 
 describe('GET /open-payment-links', () => {
-  it('lists the business\'s links newest first in a paginator, without other businesses\' links', async () => {
+  it("lists the business's links newest first in a paginator, without other businesses' links", async () => {
     const reference = uniqueRef();
     const first = await created({ ...minimal, reference });
     const second = await created({ ...minimal, reference });

@@ -346,10 +346,7 @@ describe.each([
     await expectRejected({ currency }, { currency: ['The currency must be a valid ISO 4217 currency code.'] });
   });
 
-  it.each([
-    'http://merchant.example.com/done',
-    'https://merchant.example.com/done?order=7#top',
-  ])('accepts the redirect_url %s', async (redirect_url) => {
+  it.each(['http://merchant.example.com/done', 'https://merchant.example.com/done?order=7#top'])('accepts the redirect_url %s', async (redirect_url) => {
     await expectAccepted({ redirect_url }, { redirect_url });
   });
 

@@ -35,7 +35,10 @@ describe('rate limit over HTTP', () => {
     expect(limited.error).toEqual({ message: 'Too Many Attempts.' });
     expect(Number(limited.response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited.response.headers.get('x-ratelimit-remaining')).toBe('0');
-    const remaining = answers.filter((a) => a.response.status === 200).map((a) => Number(a.response.headers.get('x-ratelimit-remaining'))).sort();
+    const remaining = answers
+      .filter((a) => a.response.status === 200)
+      .map((a) => Number(a.response.headers.get('x-ratelimit-remaining')))
+      .sort();
     expect(remaining).toEqual([0, 1, 2, 3, 4]);
   });
 
@@ -65,7 +68,9 @@ describe('rate limit over HTTP', () => {
 
   it('counts requests without a valid key per client address, so guessing keys is limited too', async () => {
     await atWindowStart();
-    const guesses = await Promise.all(Array.from({ length: LIMIT + 2 }, (_, i) => raw(`${t.apiUrl}/payment-links`, { key: `sk_${String(i).padStart(43, 'x')}` })));
+    const guesses = await Promise.all(
+      Array.from({ length: LIMIT + 2 }, (_, i) => raw(`${t.apiUrl}/payment-links`, { key: `sk_${String(i).padStart(43, 'x')}` })),
+    );
     expect(guesses.filter((g) => g.status === 401)).toHaveLength(LIMIT);
     expect(guesses.filter((g) => g.status === 429)).toHaveLength(2);
   });

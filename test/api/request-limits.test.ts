@@ -34,12 +34,22 @@ describe('query length', () => {
     expect(response.status).toBe(422); // x is not a parameter: the query got through to validation
   });
 
-  it.each(['/payment-links', '/open-payment-links', '/payment-links/0123456789abcdef01234567'])('answers GET %s with a query over 4096 bytes 414, as the contract says', async (path) => {
-    const response = await raw(`${t.apiUrl}${path}?filter%5Btitle%5D=${'a'.repeat(4100)}`, { key: t.a.key });
-    expect(response.status).toBe(414);
-    expect(response.body).toEqual({ message: 'The query string must not be longer than 4096 bytes.' });
-    await assertConforms({ method: 'GET', path: `/api${path}`, status: response.status, contentType: response.contentType, headers: Object.fromEntries(response.headers.entries()), body: response.body });
-  });
+  it.each(['/payment-links', '/open-payment-links', '/payment-links/0123456789abcdef01234567'])(
+    'answers GET %s with a query over 4096 bytes 414, as the contract says',
+    async (path) => {
+      const response = await raw(`${t.apiUrl}${path}?filter%5Btitle%5D=${'a'.repeat(4100)}`, { key: t.a.key });
+      expect(response.status).toBe(414);
+      expect(response.body).toEqual({ message: 'The query string must not be longer than 4096 bytes.' });
+      await assertConforms({
+        method: 'GET',
+        path: `/api${path}`,
+        status: response.status,
+        contentType: response.contentType,
+        headers: Object.fromEntries(response.headers.entries()),
+        body: response.body,
+      });
+    },
+  );
 
   it('counts the bytes, not the characters', async () => {
     const response = await raw(`${t.apiUrl}/payment-links?filter%5Btitle%5D=${encodeURIComponent('é').repeat(700)}`, { key: t.a.key });

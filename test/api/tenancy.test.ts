@@ -16,8 +16,21 @@ const a: Records = { paymentLink: '', openLink: '', token: '' };
 const b: Records = { paymentLink: '', openLink: '', token: '' };
 const UNKNOWN_ID = '0123456789abcdef01234567';
 
-const paymentLinkBody = (tag: string) => ({ email: `payer-${tag}@example.com`, currency: 'MYR', amount: 1500, title: `Invoice ${tag}`, reference: `REF-${tag}`, reference_2: `R2-${tag}` });
-const openLinkBody = (tag: string) => ({ currency: 'MYR', minimum_amount: '10.00', title: `Donations ${tag}`, reference: `REF-${tag}`, reference_2: `R2-${tag}` });
+const paymentLinkBody = (tag: string) => ({
+  email: `payer-${tag}@example.com`,
+  currency: 'MYR',
+  amount: 1500,
+  title: `Invoice ${tag}`,
+  reference: `REF-${tag}`,
+  reference_2: `R2-${tag}`,
+});
+const openLinkBody = (tag: string) => ({
+  currency: 'MYR',
+  minimum_amount: '10.00',
+  title: `Donations ${tag}`,
+  reference: `REF-${tag}`,
+  reference_2: `R2-${tag}`,
+});
 const tokenBody = (tag: string) => ({ email: `card-${tag}@example.com`, title: `Card ${tag}`, description: `Plan ${tag}` });
 
 async function create(tenant: Tenant, tag: string): Promise<Records> {
@@ -44,7 +57,9 @@ async function readAsA(ids: Records) {
   const paymentLink = await c.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: ids.paymentLink } } });
   const openLink = await c.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: ids.openLink } } });
   const token = await c.GET('/tokenizations/{token_id}', { params: { path: { token_id: ids.token } } });
-  const total = await c.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: ids.openLink }, query: { 'filter[limit]': 100 } } });
+  const total = await c.GET('/open-payment-links/{open_payment_link_id}/total-collection', {
+    params: { path: { open_payment_link_id: ids.openLink }, query: { 'filter[limit]': 100 } },
+  });
   const top = await c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: ids.openLink } } });
   const paymentLinks = await c.GET('/payment-links', { params: { query: { per_page: 100 } } });
   const openLinks = await c.GET('/open-payment-links', { params: { query: { per_page: 100 } } });
@@ -68,27 +83,55 @@ const byId: [string, keyof Records, Call][] = [
   [
     'PUT /payment-links/{id}',
     'paymentLink',
-    (c, id) => c.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: id } }, body: { email: 'thief@example.com', currency: 'USD', amount: 500, title: 'Taken over' } }),
+    (c, id) =>
+      c.PUT('/payment-links/{payment_link_id}', {
+        params: { path: { payment_link_id: id } },
+        body: { email: 'thief@example.com', currency: 'USD', amount: 500, title: 'Taken over' },
+      }),
   ],
   ['DELETE /payment-links/{id}', 'paymentLink', (c, id) => c.DELETE('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: id } } })],
-  ['GET /open-payment-links/{id}', 'openLink', (c, id) => c.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: id } } })],
+  [
+    'GET /open-payment-links/{id}',
+    'openLink',
+    (c, id) => c.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: id } } }),
+  ],
   [
     'PUT /open-payment-links/{id}',
     'openLink',
-    (c, id) => c.PUT('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: id } }, body: { currency: 'USD', minimum_amount: '5.00', title: 'Taken over', send_email: true } }),
+    (c, id) =>
+      c.PUT('/open-payment-links/{open_payment_link_id}', {
+        params: { path: { open_payment_link_id: id } },
+        body: { currency: 'USD', minimum_amount: '5.00', title: 'Taken over', send_email: true },
+      }),
   ],
-  ['DELETE /open-payment-links/{id}', 'openLink', (c, id) => c.DELETE('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: id } } })],
-  ['GET /open-payment-links/{id}/total-collection', 'openLink', (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: id } } })],
+  [
+    'DELETE /open-payment-links/{id}',
+    'openLink',
+    (c, id) => c.DELETE('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: id } } }),
+  ],
+  [
+    'GET /open-payment-links/{id}/total-collection',
+    'openLink',
+    (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: id } } }),
+  ],
   [
     'GET /open-payment-links/{id}/total-collection?filter[...]',
     'openLink',
-    (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: id }, query: { 'filter[limit]': 100, 'filter[created_at_between]': '2000-01-01,2100-12-31' } } }),
+    (c, id) =>
+      c.GET('/open-payment-links/{open_payment_link_id}/total-collection', {
+        params: { path: { open_payment_link_id: id }, query: { 'filter[limit]': 100, 'filter[created_at_between]': '2000-01-01,2100-12-31' } },
+      }),
   ],
-  ['GET /open-payment-links/{id}/top-collection', 'openLink', (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: id } } })],
+  [
+    'GET /open-payment-links/{id}/top-collection',
+    'openLink',
+    (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: id } } }),
+  ],
   [
     'GET /open-payment-links/{id}/top-collection?filter[limit]',
     'openLink',
-    (c, id) => c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: id }, query: { 'filter[limit]': 100 } } }),
+    (c, id) =>
+      c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: id }, query: { 'filter[limit]': 100 } } }),
   ],
   ['GET /tokenizations/{id}', 'token', (c, id) => c.GET('/tokenizations/{token_id}', { params: { path: { token_id: id } } })],
 ];
@@ -137,10 +180,13 @@ describe("business B using business A's ids", () => {
     expect(foreign.response.headers.get('content-type')).toBe(unknown.response.headers.get('content-type'));
   });
 
-  it.each(byId.filter(([name]) => !name.startsWith('DELETE')))('%s: the same call with its own id works for B (the 404 is about ownership)', async (_name, kind, call) => {
-    const own = await call(t.b.client, b[kind]);
-    expect(own.response.status).toBe(200);
-  });
+  it.each(byId.filter(([name]) => !name.startsWith('DELETE')))(
+    '%s: the same call with its own id works for B (the 404 is about ownership)',
+    async (_name, kind, call) => {
+      const own = await call(t.b.client, b[kind]);
+      expect(own.response.status).toBe(200);
+    },
+  );
 
   it("and the other way round: A cannot read, change or delete B's records", async () => {
     const readB = () =>
@@ -186,7 +232,8 @@ describe('lists', () => {
     expect(openLinks.data.map((l) => l._id)).not.toContain(other().openLink);
     for (const link of [...paymentLinks.data, ...openLinks.data]) expect(link.business_id).toBe(tenant().business.id);
     // The totals count only this business's records too.
-    const stored = async (table: string) => Number((await t.sql(table).where({ business_id: tenant().business.id }).whereNull('deleted_at').count({ n: '*' }).first())!.n);
+    const stored = async (table: string) =>
+      Number((await t.sql(table).where({ business_id: tenant().business.id }).whereNull('deleted_at').count({ n: '*' }).first())!.n);
     expect(paymentLinks.total).toBe(await stored('payment_links'));
     expect(openLinks.total).toBe(await stored('open_payment_links'));
   });
@@ -269,11 +316,13 @@ describe("records carry the caller's business_id", () => {
     });
     expect(open.data?.data.business_id).toBe(t.a.business.id);
     expect((await t.b.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: a.paymentLink } } })).response.status).toBe(404);
-    expect((await t.b.client.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: a.openLink } } })).response.status).toBe(404);
+    expect(
+      (await t.b.client.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: a.openLink } } })).response.status,
+    ).toBe(404);
   });
 });
 
-describe("a deleted record of A is 404 for A and B alike", () => {
+describe('a deleted record of A is 404 for A and B alike', () => {
   let deleted: Records;
   beforeAll(async () => {
     deleted = await create(t.a, 'deleted');

@@ -57,7 +57,7 @@ describe('POST /tokenizations/create-token: success', () => {
     expect(millis(token.created_at)).toBeLessThanOrEqual(after + 1000);
   });
 
-  it('uses the server\'s own address for activation_url when PUBLIC_URL is not set', async () => {
+  it("uses the server's own address for activation_url when PUBLIC_URL is not set", async () => {
     const { data } = await createToken(valid);
     expect(t.service.publicUrl).toBe(t.url);
     expect(data!.data.activation_url).toBe(`${t.url}/tokenization/activation/${data!.data.token}`);
@@ -145,7 +145,7 @@ describe('POST /tokenizations/create-token with PUBLIC_URL', () => {
 });
 
 describe('POST /tokenizations/create-token: validation', () => {
-  it('reports missing email, title and description at once with the seed\'s texts', async () => {
+  it("reports missing email, title and description at once with the seed's texts", async () => {
     const { response, data, error } = await createToken({});
     expect(response.status).toBe(422);
     expect(data).toBeUndefined();

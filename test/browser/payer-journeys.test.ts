@@ -86,7 +86,9 @@ describe('payer in a browser', () => {
   });
 
   it('pays an open link twice with different amounts; total-collection and top-collection agree', async () => {
-    const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Flood relief fund', description: 'Any amount from RM 10' } });
+    const { data } = await t.a.client.POST('/open-payment-links', {
+      body: { currency: 'MYR', minimum_amount: '10.00', title: 'Flood relief fund', description: 'Any amount from RM 10' },
+    });
     const link = data!.data;
     for (const [amount, name, email] of [
       ['25.50', 'Siti Aminah', 'siti@example.com'],
@@ -111,7 +113,9 @@ describe('payer in a browser', () => {
   });
 
   it('activates a token by saving a card', async () => {
-    const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'lim@example.com', title: 'Monthly plan', description: 'Save a card for your monthly plan' } });
+    const { data } = await t.a.client.POST('/tokenizations/create-token', {
+      body: { email: 'lim@example.com', title: 'Monthly plan', description: 'Save a card for your monthly plan' },
+    });
     const token = data!.data;
     await page.goto(token.activation_url);
     await screenshots(page, 'activation');

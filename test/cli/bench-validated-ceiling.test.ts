@@ -46,7 +46,12 @@ describe('the validated ceiling of the bench', () => {
   });
 
   it('validates bodies against openapi.yaml', async () => {
-    for (const body of [{ ...VALID, amount: 499 }, { ...VALID, email: 'not an e-mail' }, { ...VALID, title: undefined }, { ...VALID, currency: 'XXQ' }]) {
+    for (const body of [
+      { ...VALID, amount: 499 },
+      { ...VALID, email: 'not an e-mail' },
+      { ...VALID, title: undefined },
+      { ...VALID, currency: 'XXQ' },
+    ]) {
       expect((await post(body)).status, JSON.stringify(body)).toBe(422);
     }
   });

@@ -34,7 +34,11 @@ interface Run {
 function npm(args: string[], timeoutMs = SLOW - 5_000): Promise<Run> {
   return new Promise((resolve, reject) => {
     const { DATABASE_URL: _ignored, ...env } = process.env;
-    const child = spawn('npm', ['run', '--silent', ...args], { cwd: ROOT, env: { ...env, ...secretsEnv(databaseUrl), DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', ...args], {
+      cwd: ROOT,
+      env: { ...env, ...secretsEnv(databaseUrl), DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -51,7 +55,11 @@ function npm(args: string[], timeoutMs = SLOW - 5_000): Promise<Run> {
   });
 }
 
-const lines = (text: string) => text.split('\n').map((line) => line.trimEnd()).filter((line) => line !== '');
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line !== '');
 const lastLine = (text: string) => lines(text).at(-1) ?? '';
 
 const clientFor = (apiKey: string) => createPaymentsClient({ baseUrl: `${service!.url}/api`, apiKey });
@@ -148,7 +156,9 @@ describe('create-key', () => {
     const sha256 = (key: string) => createHash('sha256').update(key).digest('hex');
     expect(rows.map((row) => row.key_hash).sort()).toEqual([sha256(key1), sha256(key2)].sort());
     // Nothing else in the database holds the key either.
-    const everything = JSON.stringify(await Promise.all(['businesses', 'api_keys', 'payment_links'].map((table) => service!.db.all(service!.db.sql(table).select()))));
+    const everything = JSON.stringify(
+      await Promise.all(['businesses', 'api_keys', 'payment_links'].map((table) => service!.db.all(service!.db.sql(table).select()))),
+    );
     for (const key of [key1, key2]) expect(everything).not.toContain(key.slice(10));
   });
 
@@ -174,10 +184,14 @@ describe('revoke-key', () => {
 
       // The service reuses a key lookup for DEFAULT_CALLER_CACHE_MS: revocation takes effect within that.
       const revokedAt = Date.now();
-      const after = await waitFor('the revoked key to be refused', async () => {
-        const answer = await clientFor(key1).GET('/payment-links');
-        return answer.response.status === 401 && answer;
-      }, DEFAULT_CALLER_CACHE_MS + 2_000);
+      const after = await waitFor(
+        'the revoked key to be refused',
+        async () => {
+          const answer = await clientFor(key1).GET('/payment-links');
+          return answer.response.status === 401 && answer;
+        },
+        DEFAULT_CALLER_CACHE_MS + 2_000,
+      );
       expect(Date.now() - revokedAt).toBeLessThanOrEqual(DEFAULT_CALLER_CACHE_MS + 1_000);
       expect(after.error).toEqual({ message: 'Unauthenticated.' });
       const create = await clientFor(key1).POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' } });
@@ -194,13 +208,17 @@ describe('usage errors', () => {
   it(
     'create-key without --business exits 2 with a message on stderr and creates nothing',
     async () => {
-      const countsBefore = await Promise.all(['businesses', 'api_keys'].map(async (table) => (await service!.db.first<{ n: number }>(service!.db.sql(table).count({ n: '*' })))!.n));
+      const countsBefore = await Promise.all(
+        ['businesses', 'api_keys'].map(async (table) => (await service!.db.first<{ n: number }>(service!.db.sql(table).count({ n: '*' })))!.n),
+      );
       const run = await npm(['create-key']);
       expect(run.code).toBe(2);
       expect(run.stderr.replace(/^npm warn .*$/gm, '').trim()).not.toBe('');
       expect(run.stderr).toMatch(/business/i);
       expect(run.stdout).not.toMatch(/sk_[A-Za-z0-9_-]{43}/);
-      const countsAfter = await Promise.all(['businesses', 'api_keys'].map(async (table) => (await service!.db.first<{ n: number }>(service!.db.sql(table).count({ n: '*' })))!.n));
+      const countsAfter = await Promise.all(
+        ['businesses', 'api_keys'].map(async (table) => (await service!.db.first<{ n: number }>(service!.db.sql(table).count({ n: '*' })))!.n),
+      );
       expect(countsAfter).toEqual(countsBefore);
     },
     SLOW,

@@ -64,7 +64,12 @@ describe('set-webhook', () => {
     expect(run('create-key', '--', '--business', 'Sealed Co').code).toBe(0);
     const printed = run('set-webhook', '--', '--business', 'Sealed Co', '--url', 'https://93.184.215.14/hooks').last;
     expect(printed).toMatch(/^whsec_/);
-    const encodings = (key: string) => [key, key.slice('whsec_'.length), Buffer.from(key.slice('whsec_'.length), 'base64').toString('hex'), Buffer.from(key).toString('base64')];
+    const encodings = (key: string) => [
+      key,
+      key.slice('whsec_'.length),
+      Buffer.from(key.slice('whsec_'.length), 'base64').toString('hex'),
+      Buffer.from(key).toString('base64'),
+    ];
     const db = knexFor(DATABASE_URL);
     try {
       const row = await db('businesses').where({ name: 'Sealed Co' }).first();
@@ -90,7 +95,9 @@ describe('set-webhook', () => {
     const kept = runWith(other, 'set-webhook', '--', '--business', 'Acme', '--url', 'https://93.184.215.14/v4/hooks');
     expect(kept.code).toBe(2);
     expect(kept.stdout).toBe('');
-    expect(kept.stderr).toMatch(/the stored webhook key cannot be decrypted with the configured key: it was sealed with key [\w-]+, but the configured key is [\w-]+/);
+    expect(kept.stderr).toMatch(
+      /the stored webhook key cannot be decrypted with the configured key: it was sealed with key [\w-]+, but the configured key is [\w-]+/,
+    );
     expect(kept.stderr).toMatch(/--rotate/);
     const rotated = runWith(other, 'set-webhook', '--', '--business', 'Acme', '--url', 'https://93.184.215.14/v4/hooks', '--rotate');
     expect(rotated.code).toBe(0);

@@ -108,7 +108,12 @@ async function npmStart(): Promise<Started> {
   const port = await freePort();
   const { DATABASE_URL: _d, PUBLIC_URL: _p, HOST: _h, PORT: _port, ...env } = process.env;
   // detached: its own process group, so stop() can signal npm and everything it started.
-  const child = spawn('npm', ['start'], { cwd: ROOT, env: { ...env, ...secretsEnv(databaseUrl), PORT: String(port), DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npm', ['start'], {
+    cwd: ROOT,
+    env: { ...env, ...secretsEnv(databaseUrl), PORT: String(port), DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   return new Started(child, port);
 }
 
@@ -188,7 +193,12 @@ describe('npm start on an empty database', () => {
       expect(result.code, result.stderr).toBe(0);
       const newline = result.stdout.lastIndexOf('\n');
       const status = result.stdout.slice(newline + 1).trim();
-      const body = JSON.parse(result.stdout.slice(0, newline)) as { success: boolean; data: Record<string, unknown>; errors: unknown; meta: Record<string, unknown> };
+      const body = JSON.parse(result.stdout.slice(0, newline)) as {
+        success: boolean;
+        data: Record<string, unknown>;
+        errors: unknown;
+        meta: Record<string, unknown>;
+      };
       expect(status).toBe('200');
       expect(body).toMatchObject({ success: true, errors: null, meta: { timezone: 'UTC' } });
       expect(body.data).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), status: 'Active', paid: false });

@@ -13,7 +13,11 @@ import { startTestService, type TestService } from '../support/service.js';
 
 const here = join(ROOT, 'test', 'client-package', 'app');
 const rootPackage = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-const clientPackage = JSON.parse(readFileSync(join(ROOT, 'client', 'package.json'), 'utf8')) as { name: string; dependencies: Record<string, string>; exports: Record<string, unknown> };
+const clientPackage = JSON.parse(readFileSync(join(ROOT, 'client', 'package.json'), 'utf8')) as {
+  name: string;
+  dependencies: Record<string, string>;
+  exports: Record<string, unknown>;
+};
 
 let work: string;
 let app: string;
@@ -69,9 +73,33 @@ describe('the client package a consumer installs', () => {
 
   it('drives every operation against the real server from plain JavaScript', async () => {
     // Not execFileSync: the server under test runs in this process and must keep answering.
-    const { stdout: printed } = await promisify(execFile)(process.execPath, ['drive.mjs'], { cwd: app, encoding: 'utf8', env: { PATH: process.env.PATH, BASE_URL: t.apiUrl, PAYMENTS_KEY: t.a.key } });
-    const result = JSON.parse(printed.trim().split('\n').pop()!) as { statuses: Record<string, number>; validation: Record<string, string[]>; missing: number; webhookRefused: boolean };
-    const operations = ['createToken', 'getToken', 'createOpenPaymentLink', 'listOpenPaymentLinks', 'getOpenPaymentLink', 'updateOpenPaymentLink', 'deleteOpenPaymentLink', 'getOpenPaymentLinkTotalCollection', 'getOpenPaymentLinkTopCollection', 'createPaymentLink', 'listPaymentLinks', 'getPaymentLink', 'updatePaymentLink', 'deletePaymentLink'];
+    const { stdout: printed } = await promisify(execFile)(process.execPath, ['drive.mjs'], {
+      cwd: app,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, BASE_URL: t.apiUrl, PAYMENTS_KEY: t.a.key },
+    });
+    const result = JSON.parse(printed.trim().split('\n').pop()!) as {
+      statuses: Record<string, number>;
+      validation: Record<string, string[]>;
+      missing: number;
+      webhookRefused: boolean;
+    };
+    const operations = [
+      'createToken',
+      'getToken',
+      'createOpenPaymentLink',
+      'listOpenPaymentLinks',
+      'getOpenPaymentLink',
+      'updateOpenPaymentLink',
+      'deleteOpenPaymentLink',
+      'getOpenPaymentLinkTotalCollection',
+      'getOpenPaymentLinkTopCollection',
+      'createPaymentLink',
+      'listPaymentLinks',
+      'getPaymentLink',
+      'updatePaymentLink',
+      'deletePaymentLink',
+    ];
     expect(Object.keys(result.statuses).sort()).toEqual([...operations].sort());
     for (const operation of operations) expect(result.statuses[operation], operation).toBe(200);
     expect(result.validation).toEqual({ amount: ['The amount must be at least 500.'] });

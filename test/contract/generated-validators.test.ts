@@ -66,7 +66,11 @@ beforeAll(async () => {
   mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
   dir = mkdtempSync(join(ROOT, 'test-artifacts', 'hey-api-'));
   const cli = join(ROOT, 'node_modules', '@hey-api', 'openapi-ts', 'bin', 'run.js');
-  execFileSync(process.execPath, [cli, '-i', join(ROOT, 'openapi.yaml'), '-o', join(dir, 'client'), '-p', 'zod', '@hey-api/typescript', '--no-log-file', '--silent'], { cwd: dir, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [cli, '-i', join(ROOT, 'openapi.yaml'), '-o', join(dir, 'client'), '-p', 'zod', '@hey-api/typescript', '--no-log-file', '--silent'],
+    { cwd: dir, stdio: 'pipe' },
+  );
   zod = (await import(join(dir, 'client', 'zod.gen.ts'))) as Record<string, ZodLike>;
   t = await startTestService();
 }, 120_000);
@@ -81,21 +85,49 @@ async function serverAccepts(operation: string, input: Record<string, unknown>):
   const response =
     operation === 'listPaymentLinks'
       ? await raw(`${t.apiUrl}/payment-links?${new URLSearchParams(input as Record<string, string>).toString()}`, { headers })
-      : await raw(`${t.apiUrl}/${operation === 'createPaymentLink' ? 'payment-links' : 'open-payment-links'}`, { method: 'POST', headers, body: JSON.stringify(input) });
+      : await raw(`${t.apiUrl}/${operation === 'createPaymentLink' ? 'payment-links' : 'open-payment-links'}`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(input),
+        });
   expect([200, 422], response.text).toContain(response.status);
   return response.status === 200;
 }
 
 function generatedAccepts(operation: string, input: Record<string, unknown>): boolean {
-  const schema = { createPaymentLink: zod.zCreatePaymentLinkBody, createOpenPaymentLink: zod.zCreateOpenPaymentLinkBody, listPaymentLinks: zod.zListPaymentLinksQuery }[operation];
+  const schema = {
+    createPaymentLink: zod.zCreatePaymentLinkBody,
+    createOpenPaymentLink: zod.zCreateOpenPaymentLinkBody,
+    listPaymentLinks: zod.zListPaymentLinksQuery,
+  }[operation];
   if (!schema) throw new Error(`the generated client has no validator for ${operation}`);
   return schema.safeParse(input).success;
 }
 
 describe('@hey-api/openapi-ts (zod) generated from openapi.yaml', () => {
   it('compiles with tsc --strict', () => {
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: true, lib: ['ES2023', 'DOM'] }, include: ['client'] }));
-    expect(() => execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir, encoding: 'utf8', stdio: 'pipe' })).not.toThrow();
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          skipLibCheck: true,
+          lib: ['ES2023', 'DOM'],
+        },
+        include: ['client'],
+      }),
+    );
+    expect(() =>
+      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      }),
+    ).not.toThrow();
   }, 120_000);
 
   it.each(TABLE)('%s: the generated validator and the server agree', async (_what, operation, input, accepted) => {

@@ -18,11 +18,32 @@ describe('orval generated from openapi.yaml', () => {
       join(dir, 'orval.config.cjs'),
       `module.exports = { fetch: { input: ${JSON.stringify(spec)}, output: { target: './out/fetch.ts', client: 'fetch' } }, zod: { input: ${JSON.stringify(spec)}, output: { target: './out/zod.ts', client: 'zod' } } };`,
     );
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'orval', 'dist', 'bin', 'orval.mjs'), '--config', join(dir, 'orval.config.cjs')], { cwd: dir, stdio: 'pipe' });
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', skipLibCheck: true, lib: ['ES2023', 'DOM', 'DOM.Iterable'] }, include: ['out'] }));
+    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'orval', 'dist', 'bin', 'orval.mjs'), '--config', join(dir, 'orval.config.cjs')], {
+      cwd: dir,
+      stdio: 'pipe',
+    });
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          skipLibCheck: true,
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        },
+        include: ['out'],
+      }),
+    );
     let output = '';
     try {
-      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+      execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(dir, 'tsconfig.json')], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      });
     } catch (error) {
       output = String((error as { stdout?: string }).stdout);
     }

@@ -71,7 +71,10 @@ describe('SIGKILL under load on the embedded database', () => {
       const delay = KILL_AFTER_MS.min + Math.floor(random() * (KILL_AFTER_MS.max - KILL_AFTER_MS.min));
       // On a crowded CI machine a short life might acknowledge next to nothing; each kill must follow some writes.
       try {
-        await Promise.all([sleep(delay), waitFor('writes acknowledged before the kill', () => life.counts.acknowledged >= MIN_ACKED_PER_LIFE || life.unexpected.length > 0, 30_000)]);
+        await Promise.all([
+          sleep(delay),
+          waitFor('writes acknowledged before the kill', () => life.counts.acknowledged >= MIN_ACKED_PER_LIFE || life.unexpected.length > 0, 30_000),
+        ]);
       } finally {
         // Workers stop starting operations even when the wait fails, or they would spin against a dead port.
         life.stopped = true;
@@ -104,8 +107,12 @@ describe('SIGKILL under load on the embedded database', () => {
       `crash: file holds ${figures.payments} payment attempts, ${figures.paid} paid, ${figures.pending} cut short before settling; ` +
         `acknowledged: ${ledger.paymentLinks.size} payment links, ${ledger.openLinks.size} open links, ${ledger.paid.size} link payments, ${ledger.openPayments.length} open-link payments`,
     );
-    console.log(`crash: ${ledger.unansweredKeyed.size} keyed creates went unanswered at a kill; ${figures.keyedCommittedInFlight} of them committed with their Idempotency-Key left in_flight`);
-    console.log(`crash: ${KILLS} kills survived, ${ledger.acknowledgedWrites} acknowledged writes checked, ${findings.lost.size} lost (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(
+      `crash: ${ledger.unansweredKeyed.size} keyed creates went unanswered at a kill; ${figures.keyedCommittedInFlight} of them committed with their Idempotency-Key left in_flight`,
+    );
+    console.log(
+      `crash: ${KILLS} kills survived, ${ledger.acknowledgedWrites} acknowledged writes checked, ${findings.lost.size} lost (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+    );
     expect(findings.problems).toEqual([]);
     expect(findings.lost.size).toBe(0);
     // A keyed create commits with its stored answer or not at all, so no retry can create it twice.

@@ -90,7 +90,12 @@ export class Life {
       (async () => {
         const response = await fetch(`${this.url}/api${path}`, {
           method,
-          headers: { authorization: `Bearer ${this.key}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          headers: {
+            authorization: `Bearer ${this.key}`,
+            accept: 'application/json',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...headers,
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         const text = await response.text();
@@ -109,7 +114,13 @@ export const cents = (units: string) => Math.round(Number(units) * 100);
 export const units = (value: number) => (value / 100).toFixed(2);
 
 /** Notes a keyed create until it is answered, so the file can later show what became of unanswered ones. */
-async function keyed<T>(ledger: Ledger, key: string | undefined, table: 'payment_links' | 'open_payment_links', request: Json, send: () => Promise<T>): Promise<T> {
+async function keyed<T>(
+  ledger: Ledger,
+  key: string | undefined,
+  table: 'payment_links' | 'open_payment_links',
+  request: Json,
+  send: () => Promise<T>,
+): Promise<T> {
   if (!key) return send();
   ledger.unansweredKeyed.set(key, { table, reference: request.reference as string });
   const answer = await send();
@@ -130,7 +141,9 @@ async function createPaymentLink(life: Life, ledger: Ledger, random: () => numbe
     send_email: random() < 0.25,
   };
   const idempotencyKey = random() < 0.5 ? `crash-${n}-${Math.floor(random() * 1e9)}` : undefined;
-  const { status, json } = await keyed(ledger, idempotencyKey, 'payment_links', request, () => life.api('POST', '/payment-links', request, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}));
+  const { status, json } = await keyed(ledger, idempotencyKey, 'payment_links', request, () =>
+    life.api('POST', '/payment-links', request, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
+  );
   if (status !== 200) return life.complain(`POST /payment-links answered ${status}: ${JSON.stringify(json)}`);
   const data = json.data as Json;
   ledger.paymentLinks.set(data._id as string, { response: json, data, request, idempotencyKey });
@@ -142,7 +155,9 @@ async function createOpenLink(life: Life, ledger: Ledger, random: () => number):
   const minimumCents = 500 + Math.floor(random() * 1_500);
   const request: Json = { currency: 'MYR', minimum_amount: units(minimumCents), title: `Donations ${n}`, reference: `OPEN-${n}` };
   const idempotencyKey = random() < 0.5 ? `crash-open-${n}-${Math.floor(random() * 1e9)}` : undefined;
-  const { status, json } = await keyed(ledger, idempotencyKey, 'open_payment_links', request, () => life.api('POST', '/open-payment-links', request, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}));
+  const { status, json } = await keyed(ledger, idempotencyKey, 'open_payment_links', request, () =>
+    life.api('POST', '/open-payment-links', request, idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
+  );
   if (status !== 200) return life.complain(`POST /open-payment-links answered ${status}: ${JSON.stringify(json)}`);
   const data = json.data as Json;
   ledger.openLinks.set(data._id as string, { response: json, data, request, idempotencyKey, minimumCents });

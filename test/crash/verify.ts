@@ -30,7 +30,10 @@ async function verifyReplay(life: Life, path: string, id: string, acked: AckedCr
   if (!acked.idempotencyKey) return;
   const replay = await life.api('POST', path, acked.request, { 'Idempotency-Key': acked.idempotencyKey });
   if (replay.status !== 200 || replay.headers.get('idempotent-replayed') !== 'true' || !isDeepStrictEqual(replay.json, acked.response)) {
-    findings.problem(`${when}: replaying Idempotency-Key ${acked.idempotencyKey} of ${id} answered ${replay.status} replayed=${replay.headers.get('idempotent-replayed')} ${JSON.stringify(replay.json)}`, id);
+    findings.problem(
+      `${when}: replaying Idempotency-Key ${acked.idempotencyKey} of ${id} answered ${replay.status} replayed=${replay.headers.get('idempotent-replayed')} ${JSON.stringify(replay.json)}`,
+      id,
+    );
   }
 }
 
@@ -62,7 +65,8 @@ export async function verifyThroughApi(life: Life, ledger: Ledger, findings: Fin
   await inParallel([...ledger.openLinks], 8, async ([id, acked]) => {
     const { status, json } = await life.api('GET', `/open-payment-links/${id}`);
     if (status !== 200) return findings.problem(`${when}: acknowledged open link ${id} answers ${status}`, id);
-    if (!isDeepStrictEqual(json.data, acked.data)) findings.problem(`${when}: open link ${id} reads back as ${JSON.stringify(json.data)}, created as ${JSON.stringify(acked.data)}`, id);
+    if (!isDeepStrictEqual(json.data, acked.data))
+      findings.problem(`${when}: open link ${id} reads back as ${JSON.stringify(json.data)}, created as ${JSON.stringify(acked.data)}`, id);
     await verifyReplay(life, '/open-payment-links', id, acked, findings, when);
   });
 
@@ -77,7 +81,10 @@ export async function verifyThroughApi(life: Life, ledger: Ledger, findings: Fin
     const ackedCents = acked.reduce((sum, p) => sum + p.cents, 0);
     // Committed-but-unanswered payments may add to the total; acknowledged ones must all be in it.
     if (total.cents < ackedCents || total.count < acked.length) {
-      findings.problem(`${when}: open link ${id} totals ${total.cents} cents in ${total.count} payments, below the acknowledged ${ackedCents} in ${acked.length}`, id);
+      findings.problem(
+        `${when}: open link ${id} totals ${total.cents} cents in ${total.count} payments, below the acknowledged ${ackedCents} in ${acked.length}`,
+        id,
+      );
     }
   });
   return totals;
@@ -115,9 +122,23 @@ export function verifyFile(file: string, ledger: Ledger, apiTotals: ApiTotals, f
     const orphans = db.pragma('foreign_key_check') as unknown[];
     if (orphans.length > 0) findings.problem(`foreign_key_check: ${JSON.stringify(orphans)}`);
 
-    const payments = db.prepare('select _id, payment_link_id, open_payment_link_id, attempt_id, amount, status_id, provider_reference, card_last4 from payments').all() as PaymentRow[];
-    const links = new Map((db.prepare('select _id, amount, status, paid, deleted_at from payment_links').all() as { _id: string; amount: number; status: string; paid: number; deleted_at: string | null }[]).map((l) => [l._id, l]));
-    const openLinks = new Map((db.prepare('select _id, minimum_amount from open_payment_links').all() as { _id: string; minimum_amount: number }[]).map((l) => [l._id, l]));
+    const payments = db
+      .prepare('select _id, payment_link_id, open_payment_link_id, attempt_id, amount, status_id, provider_reference, card_last4 from payments')
+      .all() as PaymentRow[];
+    const links = new Map(
+      (
+        db.prepare('select _id, amount, status, paid, deleted_at from payment_links').all() as {
+          _id: string;
+          amount: number;
+          status: string;
+          paid: number;
+          deleted_at: string | null;
+        }[]
+      ).map((l) => [l._id, l]),
+    );
+    const openLinks = new Map(
+      (db.prepare('select _id, minimum_amount from open_payment_links').all() as { _id: string; minimum_amount: number }[]).map((l) => [l._id, l]),
+    );
     const outbox = db.prepare('select topic, payload from outbox').all() as { topic: string; payload: string }[];
     const byId = new Map(payments.map((p) => [p._id, p]));
     const paidFor = new Map<string, PaymentRow[]>();
@@ -135,14 +156,18 @@ export function verifyFile(file: string, ledger: Ledger, apiTotals: ApiTotals, f
     for (const acked of ledger.openPayments) {
       const p = byId.get(acked.paymentId);
       if (!p || p.status_id !== 1 || p.open_payment_link_id !== acked.openLinkId || p.amount !== acked.cents) {
-        findings.problem(`file: acknowledged open-link payment ${acked.paymentId} (${acked.cents} cents to ${acked.openLinkId}) is ${JSON.stringify(p)}`, acked.paymentId);
+        findings.problem(
+          `file: acknowledged open-link payment ${acked.paymentId} (${acked.cents} cents to ${acked.openLinkId}) is ${JSON.stringify(p)}`,
+          acked.paymentId,
+        );
       }
     }
     const idempotency = db.prepare('select state, response_status from idempotency_keys where idempotency_key = ?');
     for (const [id, acked] of [...ledger.paymentLinks, ...ledger.openLinks]) {
       if (!acked.idempotencyKey) continue;
       const row = idempotency.get(acked.idempotencyKey) as { state: string; response_status: number } | undefined;
-      if (row?.state !== 'done' || row.response_status !== 200) findings.problem(`file: Idempotency-Key ${acked.idempotencyKey} of ${id} is ${JSON.stringify(row)}`, id);
+      if (row?.state !== 'done' || row.response_status !== 200)
+        findings.problem(`file: Idempotency-Key ${acked.idempotencyKey} of ${id} is ${JSON.stringify(row)}`, id);
     }
     for (const [id, acked] of ledger.paymentLinks) {
       if (acked.request.send_email && !outbox.some((e) => e.topic === 'payment_link.sent' && e.payload.includes(id))) {
@@ -155,7 +180,8 @@ export function verifyFile(file: string, ledger: Ledger, apiTotals: ApiTotals, f
       const successes = paidFor.get(link._id) ?? [];
       if ((link.status === 'Paid') !== (link.paid === 1)) findings.problem(`file: payment link ${link._id} has status ${link.status} and paid ${link.paid}`);
       if (link.paid === 1 && successes.length !== 1) findings.problem(`file: paid payment link ${link._id} has ${successes.length} successful payments`);
-      if (link.paid === 0 && successes.length !== 0) findings.problem(`file: unpaid payment link ${link._id} has successful payments ${successes.map((p) => p._id).join(', ')}`);
+      if (link.paid === 0 && successes.length !== 0)
+        findings.problem(`file: unpaid payment link ${link._id} has successful payments ${successes.map((p) => p._id).join(', ')}`);
     }
     for (const p of payments) {
       const link = p.payment_link_id ? links.get(p.payment_link_id) : undefined;
@@ -164,8 +190,10 @@ export function verifyFile(file: string, ledger: Ledger, apiTotals: ApiTotals, f
       if (p.status_id !== 1) continue;
       if (link && p.amount !== link.amount) findings.problem(`file: payment ${p._id} of ${p.amount} cents for a link of ${link.amount}`);
       if (open && p.amount < open.minimum_amount) findings.problem(`file: payment ${p._id} of ${p.amount} cents below the minimum ${open.minimum_amount}`);
-      if (!p.provider_reference || p.card_last4 !== '4242') findings.problem(`file: paid payment ${p._id} lacks its authorization or card: ${JSON.stringify(p)}`);
-      if (!outbox.some((e) => e.topic === 'payment.receipt' && e.payload.includes(p._id))) findings.problem(`file: paid payment ${p._id} has no receipt in the outbox`);
+      if (!p.provider_reference || p.card_last4 !== '4242')
+        findings.problem(`file: paid payment ${p._id} lacks its authorization or card: ${JSON.stringify(p)}`);
+      if (!outbox.some((e) => e.topic === 'payment.receipt' && e.payload.includes(p._id)))
+        findings.problem(`file: paid payment ${p._id} has no receipt in the outbox`);
     }
 
     for (const id of ledger.openLinks.keys()) {

@@ -74,7 +74,12 @@ describe('SIGTERM', () => {
     child = await startChild({ DATABASE_URL: database.url, SANDBOX_LATENCY_MS: '1500', OUTBOX_POLL_MS: '50', MAIL_DIR: join(dir, 'mail') }, port);
     const key = /sk_[A-Za-z0-9_-]{43}/.exec(child.output())![0];
     db = openDatabase(database.url);
-    await setWebhook(db, (await findBusinessByName(db, 'Demo Business'))!.id, { url: receiver.url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }, secretsKeyFor(database.url));
+    await setWebhook(
+      db,
+      (await findBusinessByName(db, 'Demo Business'))!.id,
+      { url: receiver.url, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      secretsKeyFor(database.url),
+    );
     const client = createPaymentsClient({ baseUrl: `${child.url}/api`, apiKey: key });
 
     // A first payment whose webhook is being delivered when the signal arrives.

@@ -77,7 +77,9 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     // Six payment links, created through both instances at once.
     const links = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        clients[i % 2]!.POST('/payment-links', { body: { email: `payer${i}@example.com`, currency: 'MYR', amount: 1000 + i, title: `Invoice ${i}` } }).then(note),
+        clients[i % 2]!.POST('/payment-links', { body: { email: `payer${i}@example.com`, currency: 'MYR', amount: 1000 + i, title: `Invoice ${i}` } }).then(
+          note,
+        ),
       ),
     );
     const ids = links.map((link) => link.data!.data._id);
@@ -96,13 +98,18 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     );
     const reads = Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        i % 2 ? clients[i % 2]!.GET('/payment-links', { params: { query: { per_page: 5 } } }).then(note) : clients[i % 2]!.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: ids[i % 6]! } } }).then(note),
+        i % 2
+          ? clients[i % 2]!.GET('/payment-links', { params: { query: { per_page: 5 } } }).then(note)
+          : clients[i % 2]!.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: ids[i % 6]! } } }).then(note),
       ),
     );
     const [paid] = await Promise.all([payerResults, reads]);
     for (const id of ids) {
       const outcomes = paid.filter((p) => p.id === id).map((p) => p.status);
-      expect(outcomes.filter((s) => s === 303), `link ${id}: ${outcomes}`).toHaveLength(1);
+      expect(
+        outcomes.filter((s) => s === 303),
+        `link ${id}: ${outcomes}`,
+      ).toHaveLength(1);
       expect(outcomes.filter((s) => s === 409)).toHaveLength(7);
     }
     const successes = Number((await sql('payments').where({ status_id: 1 }).count({ n: '*' }).first())!.n);
@@ -122,7 +129,9 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
 
     // One Idempotency-Key sent to both instances at once runs once.
     const body = { email: 'same@example.com', currency: 'MYR', amount: 5000, title: 'Once' };
-    const keyed = await Promise.all(clients.flatMap((client) => [1, 2].map(() => client.POST('/payment-links', { body, headers: { 'Idempotency-Key': 'both-instances' } }).then(note))));
+    const keyed = await Promise.all(
+      clients.flatMap((client) => [1, 2].map(() => client.POST('/payment-links', { body, headers: { 'Idempotency-Key': 'both-instances' } }).then(note))),
+    );
     expect(keyed.filter((k) => k.response.status === 200 && !k.response.headers.get('idempotent-replayed'))).toHaveLength(1);
     expect(Number((await sql('payment_links').where({ email: 'same@example.com' }).count({ n: '*' }).first())!.n)).toBe(1);
 
@@ -146,7 +155,12 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     const locations: string[] = [];
     for (let i = 0; i < PAGE_LIMIT + 2; i += 1) {
       const payer = new Payer(instances[i % 2]!.url);
-      const answer = await payer.submit(await payer.open(`/payment/open-link/pay?id=${open._id}`), { amount: '10.00', name: `Donor ${i}`, email: `donor${i}@example.com`, ...GOOD_CARD });
+      const answer = await payer.submit(await payer.open(`/payment/open-link/pay?id=${open._id}`), {
+        amount: '10.00',
+        name: `Donor ${i}`,
+        email: `donor${i}@example.com`,
+        ...GOOD_CARD,
+      });
       pageStatuses.push(answer.status);
       if (answer.location) locations.push(answer.location);
     }

@@ -69,12 +69,19 @@ describe('classifyAddress', () => {
     expect(classifyAddress('::ffff:5db8:d70e')).toMatchObject({ class: 'public', address: '93.184.215.14' });
   });
 
-  it.each(['93.184.215.14', '8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001::1'])(
-    '%s is public',
-    (address) => {
-      expect(classifyAddress(address).class).toBe('public');
-    },
-  );
+  it.each([
+    '93.184.215.14',
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001::1',
+  ])('%s is public', (address) => {
+    expect(classifyAddress(address).class).toBe('public');
+  });
 
   it('describes the range in words a merchant can act on', () => {
     expect(classifyAddress('169.254.169.254').description).toMatch(/link-local.*metadata/);
@@ -84,7 +91,8 @@ describe('classifyAddress', () => {
 
 describe('isSelfAddress', () => {
   it('is true for loopback and unspecified addresses in every form, false otherwise', () => {
-    for (const address of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1', '0.0.0.0', '::', '64:ff9b::7f00:1']) expect(isSelfAddress(address), address).toBe(true);
+    for (const address of ['127.0.0.1', '127.0.0.2', '::1', '::ffff:127.0.0.1', '0.0.0.0', '::', '64:ff9b::7f00:1'])
+      expect(isSelfAddress(address), address).toBe(true);
     for (const address of ['10.0.0.1', '93.184.215.14', 'fd00::1']) expect(isSelfAddress(address), address).toBe(false);
   });
 });

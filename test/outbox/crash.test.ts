@@ -52,7 +52,9 @@ describe('a crash between commit and delivery', () => {
     await setWebhook(db, business!.id, { url: receiver.url, secret: SECRET }, secretsKeyFor(env.DATABASE_URL));
 
     const client = createPaymentsClient({ baseUrl: `${first.url}/api`, apiKey: key! });
-    const { data } = await client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 2500, title: 'Crash test', send_email: true } });
+    const { data } = await client.POST('/payment-links', {
+      body: { email: 'payer@example.com', currency: 'MYR', amount: 2500, title: 'Crash test', send_email: true },
+    });
     const url = new URL(data!.data.payment_url);
     const payer = new Payer(first.url);
     const paid = await payer.submit(await payer.open(url.pathname + url.search), { name: 'Ali', ...GOOD_CARD });
@@ -69,7 +71,10 @@ describe('a crash between commit and delivery', () => {
     children.push(second);
     await waitFor('both e-mails and the webhook', () => smtp.messages.length === 2 && receiver.requests.length === 1, 20_000);
     await sleep(1_500);
-    expect(smtp.messages.map((m) => m.subject).sort()).toEqual(['Payment request from Demo Business: Crash test (MYR 25.00)', 'Receipt: MYR 25.00 to Demo Business']);
+    expect(smtp.messages.map((m) => m.subject).sort()).toEqual([
+      'Payment request from Demo Business: Crash test (MYR 25.00)',
+      'Receipt: MYR 25.00 to Demo Business',
+    ]);
     expect(receiver.requests).toHaveLength(1);
     const event = verifyWebhook(receiver.requests[0]!.raw, receiver.requests[0]!.headers as Record<string, string>, SECRET);
     expect(event.data).toMatchObject({ payment_id: new URL(paid.location!).searchParams.get('payment_id'), payment_amount: '25.00' });

@@ -61,7 +61,10 @@ describe('payment link e-mail over SMTP', () => {
   it('sends again when an update asks for it, with the updated link', async () => {
     const { smtp, t } = await withSmtp();
     const { data } = await t.a.client.POST('/payment-links', { body: linkBody });
-    await t.a.client.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: data!.data._id } }, body: { ...linkBody, amount: 2000, title: 'Invoice 1001 (revised)', send_email: true } });
+    await t.a.client.PUT('/payment-links/{payment_link_id}', {
+      params: { path: { payment_link_id: data!.data._id } },
+      body: { ...linkBody, amount: 2000, title: 'Invoice 1001 (revised)', send_email: true },
+    });
     const [mail] = await waitFor('the e-mail', () => smtp.messages.length && smtp.messages);
     expect(mail!.subject).toBe('Payment request from Business A: Invoice 1001 (revised) (MYR 20.00)');
   });
@@ -70,7 +73,10 @@ describe('payment link e-mail over SMTP', () => {
     const { t } = await withSmtp();
     const { data } = await t.a.client.POST('/payment-links', { body: linkBody });
     await t.sql('payment_links').where({ _id: data!.data._id }).update({ paid: true, status: 'Paid' });
-    const conflict = await t.a.client.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: data!.data._id } }, body: { ...linkBody, send_email: true } });
+    const conflict = await t.a.client.PUT('/payment-links/{payment_link_id}', {
+      params: { path: { payment_link_id: data!.data._id } },
+      body: { ...linkBody, send_email: true },
+    });
     expect(conflict.response.status).toBe(409);
     const invalid = await t.a.client.POST('/payment-links', { body: { ...linkBody, amount: 1, send_email: true } });
     expect(invalid.response.status).toBe(422);

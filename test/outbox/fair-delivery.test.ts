@@ -54,7 +54,7 @@ async function enqueueEvents(businessId: number, count: number): Promise<number[
   return ids;
 }
 
-const entriesOf = async (businessId: number): Promise<OutboxEntry[]> => (await listOutbox(store.db, { business_id: businessId }));
+const entriesOf = async (businessId: number): Promise<OutboxEntry[]> => await listOutbox(store.db, { business_id: businessId });
 
 function startWorker(
   options: Partial<WorkerOptions> & { breaker?: { threshold: number; coolDownMs: number }; warnings?: string[]; db?: Executor } = {},
@@ -133,7 +133,7 @@ describe('a business with a backlog', () => {
 });
 
 describe('the circuit breaker', () => {
-  it('after N failures in a row, puts the endpoint\'s events back without a request or an attempt; after the cool-down one probe, then the rest', async () => {
+  it("after N failures in a row, puts the endpoint's events back without a request or an attempt; after the cool-down one probe, then the rest", async () => {
     // The first two requests are answered 500 together, once both are in flight; the third (the probe) when the test says.
     let secondArrived!: () => void;
     const bothInFlight = new Promise<number>((resolve) => (secondArrived = () => resolve(500)));
@@ -141,7 +141,7 @@ describe('the circuit breaker', () => {
     const probeAnswered = new Promise<number>((resolve) => (releaseProbe = () => resolve(204)));
     const failing = await startReceiver((n) => {
       if (n === 1) return bothInFlight;
-      if (n === 2) return secondArrived(), 500;
+      if (n === 2) return (secondArrived(), 500);
       return n === 3 ? probeAnswered : 204;
     });
     receivers.push(failing);

@@ -21,9 +21,20 @@ async function entry(label: string, status: OutboxStatus, daysAgo: number, attem
   const business = await findOrCreateBusiness(store.db, 'Retention');
   const id = await enqueue(store.db, { business_id: business.id, channel: 'email', topic: label, payload: {} });
   const at = isoMicros(new Date(Date.now() - daysAgo * DAY));
-  await store.sql('outbox').where({ id }).update({ status, attempts, created_at: at, next_attempt_at: at, updated_at: at, delivered_at: status === 'delivered' ? at : null });
+  await store
+    .sql('outbox')
+    .where({ id })
+    .update({ status, attempts, created_at: at, next_attempt_at: at, updated_at: at, delivered_at: status === 'delivered' ? at : null });
   for (let n = 1; n <= attempts; n += 1) {
-    await store.sql('outbox_attempts').insert({ outbox_id: id, attempt: n, worker: 'w', started_at: at, finished_at: at, outcome: n === attempts && status === 'delivered' ? 'delivered' : 'failed', error: null });
+    await store.sql('outbox_attempts').insert({
+      outbox_id: id,
+      attempt: n,
+      worker: 'w',
+      started_at: at,
+      finished_at: at,
+      outcome: n === attempts && status === 'delivered' ? 'delivered' : 'failed',
+      error: null,
+    });
   }
   return id;
 }
@@ -49,7 +60,9 @@ async function seed() {
 
 const attemptCounts = async () =>
   Object.fromEntries(
-    ((await store.sql('outbox_attempts').select('outbox_id').count({ n: '*' }).groupBy('outbox_id')) as { outbox_id: number; n: number | string }[]).map((row) => [Number(row.outbox_id), Number(row.n)]),
+    ((await store.sql('outbox_attempts').select('outbox_id').count({ n: '*' }).groupBy('outbox_id')) as { outbox_id: number; n: number | string }[]).map(
+      (row) => [Number(row.outbox_id), Number(row.n)],
+    ),
   );
 
 describe('outbox retention', () => {
@@ -73,16 +86,23 @@ describe('outbox retention', () => {
   it('is run by the worker with the configured number of days', async () => {
     const { kept } = await seed();
     const idle = async () => {};
-    const worker = new OutboxWorker(store.db, { email: idle, webhook: idle }, {
-      pollMs: 1_000,
-      leaseMs: 30_000,
-      concurrency: 1,
-      perBusinessConcurrency: 1,
-      retry: { baseMs: 1_000, capMs: 1_000, maxAttempts: 1 },
-      retention: { days: 30, intervalMs: 3_600_000, batchSize: 2 },
-    });
+    const worker = new OutboxWorker(
+      store.db,
+      { email: idle, webhook: idle },
+      {
+        pollMs: 1_000,
+        leaseMs: 30_000,
+        concurrency: 1,
+        perBusinessConcurrency: 1,
+        retry: { baseMs: 1_000, capMs: 1_000, maxAttempts: 1 },
+        retention: { days: 30, intervalMs: 3_600_000, batchSize: 2 },
+      },
+    );
     // Only settled entries may go: the pending ones are left to the worker to deliver, so they are not due yet.
-    await store.sql('outbox').where({ status: 'pending' }).update({ next_attempt_at: isoMicros(new Date(Date.now() + DAY)) });
+    await store
+      .sql('outbox')
+      .where({ status: 'pending' })
+      .update({ next_attempt_at: isoMicros(new Date(Date.now() + DAY)) });
     worker.start();
     try {
       await waitFor('the old entries to be deleted', async () => (await listOutbox(store.db)).length === kept.length);

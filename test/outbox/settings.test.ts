@@ -36,7 +36,9 @@ describe('outbox settings', () => {
   it('refuse values that make no sense, naming the variable', () => {
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'sometimes' })).toThrow('WEBHOOK_ALLOW_PRIVATE must be on or off');
     expect(() => loadConfig({ OUTBOX_CONCURRENCY: '0' })).toThrow(ConfigError);
-    expect(() => loadConfig({ OUTBOX_CONCURRENCY: '4', OUTBOX_CONCURRENCY_PER_BUSINESS: '5' })).toThrow('OUTBOX_CONCURRENCY_PER_BUSINESS must not be larger than OUTBOX_CONCURRENCY');
+    expect(() => loadConfig({ OUTBOX_CONCURRENCY: '4', OUTBOX_CONCURRENCY_PER_BUSINESS: '5' })).toThrow(
+      'OUTBOX_CONCURRENCY_PER_BUSINESS must not be larger than OUTBOX_CONCURRENCY',
+    );
     expect(() => loadConfig({ WEBHOOK_BREAKER_THRESHOLD: '0' })).toThrow('WEBHOOK_BREAKER_THRESHOLD must be an integer from 1');
     expect(() => loadConfig({ OUTBOX_RETENTION_DAYS: '-1' })).toThrow('OUTBOX_RETENTION_DAYS must be an integer from 0');
   });

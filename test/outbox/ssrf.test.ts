@@ -93,7 +93,11 @@ const REFUSED: [string, RegExp][] = [
   ['http://mixed.test:PORT/hooks', /mixed\.test \(10\.0\.0\.7\) is a private/],
 ];
 
-const production = (resolve: Resolver, serviceUrls = ['http://localhost:3000', 'https://pay.example.com']): WebhookPolicy => ({ allowPrivate: false, serviceUrls, resolve });
+const production = (resolve: Resolver, serviceUrls = ['http://localhost:3000', 'https://pay.example.com']): WebhookPolicy => ({
+  allowPrivate: false,
+  serviceUrls,
+  resolve,
+});
 
 describe('at registration (the check set-webhook runs)', () => {
   it.each(REFUSED)('refuses %s', async (url, reason) => {
@@ -120,10 +124,23 @@ describe('at registration (the check set-webhook runs)', () => {
 
   it('with WEBHOOK_ALLOW_PRIVATE, accepts loopback and private receivers but still refuses the service itself and the never-deliverable ranges', async () => {
     const policy: WebhookPolicy = { allowPrivate: true, serviceUrls: ['http://localhost:3000', 'https://pay.example.com'], resolve: stubResolver().resolve };
-    for (const url of ['http://127.0.0.1:8080/hooks', 'http://localhost:8080/hooks', 'http://10.0.0.1/hooks', 'http://[fd00::1]:8080/hooks', 'http://internal.test/hooks']) {
+    for (const url of [
+      'http://127.0.0.1:8080/hooks',
+      'http://localhost:8080/hooks',
+      'http://10.0.0.1/hooks',
+      'http://[fd00::1]:8080/hooks',
+      'http://internal.test/hooks',
+    ]) {
       expect(await checkWebhookUrl(url, policy), url).toMatchObject({ ok: true });
     }
-    for (const url of ['http://localhost:3000/hooks', 'http://127.0.0.2:3000/hooks', 'http://[::ffff:127.0.0.1]:3000/hooks', 'http://localhost.:3000/hooks', 'http://2130706433:3000/', 'https://pay.example.com/api/payment-links']) {
+    for (const url of [
+      'http://localhost:3000/hooks',
+      'http://127.0.0.2:3000/hooks',
+      'http://[::ffff:127.0.0.1]:3000/hooks',
+      'http://localhost.:3000/hooks',
+      'http://2130706433:3000/',
+      'https://pay.example.com/api/payment-links',
+    ]) {
       expect(await checkWebhookUrl(url, policy), url).toEqual({ ok: false, permanent: true, problem: 'the webhook URL points at this service itself' });
     }
     for (const [url, reason] of [
@@ -166,8 +183,19 @@ describe('at delivery', () => {
       const payload = { id: `evt_${round}_${i}`, body: { trigger_at: new Date().toISOString(), event: 'payment.created', data: { payment_id: String(i) } } };
       ids.push(await enqueue(store.db, { business_id: business.id, channel: 'webhook', topic: 'payment.created', payload }));
     }
-    const deliverers = createDeliverers(store.db, mailer, { webhookTimeoutMs: 2_000, webhookPolicy: policy, breaker: { threshold: 100, coolDownMs: 60_000 }, secretsKey: KEY });
-    const worker = new OutboxWorker(store.db, deliverers, { pollMs: 10, leaseMs: 30_000, concurrency: 8, perBusinessConcurrency: 1, retry: { baseMs: 10, capMs: 20, maxAttempts: 2 } });
+    const deliverers = createDeliverers(store.db, mailer, {
+      webhookTimeoutMs: 2_000,
+      webhookPolicy: policy,
+      breaker: { threshold: 100, coolDownMs: 60_000 },
+      secretsKey: KEY,
+    });
+    const worker = new OutboxWorker(store.db, deliverers, {
+      pollMs: 10,
+      leaseMs: 30_000,
+      concurrency: 8,
+      perBusinessConcurrency: 1,
+      retry: { baseMs: 10, capMs: 20, maxAttempts: 2 },
+    });
     workers.push(worker);
     worker.start();
     const mine = async () => (await listOutbox(store.db, { channel: 'webhook' })).filter((entry) => ids.includes(entry.id));
@@ -255,7 +283,10 @@ describe('the running service, with private receivers refused as in production',
         const entries = await listOutbox(t.service.db, { channel: 'webhook', status: 'dead' });
         return entries.length && entries;
       });
-      expect(entry).toMatchObject({ attempts: 1, last_error: expect.stringMatching(/localhost\. \(127\.0\.0\.1\) is a loopback address; webhooks go only to public addresses/) });
+      expect(entry).toMatchObject({
+        attempts: 1,
+        last_error: expect.stringMatching(/localhost\. \(127\.0\.0\.1\) is a loopback address; webhooks go only to public addresses/),
+      });
       expect(calls).toContain('localhost.');
       expect(receiver.requests).toHaveLength(0);
     } finally {

@@ -27,11 +27,13 @@ async function serve(handle: (raw: string, headers: IncomingHttpHeaders) => Outc
   const outcomes: Outcome[] = [];
   const server: Server = createServer((req, res) => {
     let raw = '';
-    req.on('data', (chunk) => (raw += chunk)).on('end', () => {
-      const outcome = handle(raw, req.headers);
-      outcomes.push(outcome);
-      res.writeHead(outcome.startsWith('refused') ? 400 : 204).end();
-    });
+    req
+      .on('data', (chunk) => (raw += chunk))
+      .on('end', () => {
+        const outcome = handle(raw, req.headers);
+        outcomes.push(outcome);
+        res.writeHead(outcome.startsWith('refused') ? 400 : 204).end();
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -31,7 +31,9 @@ async function setup(respond?: (n: number) => number | 'hang', url?: (receiver: 
 }
 
 async function pay(t: TestService, body: Record<string, unknown> = {}) {
-  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9', reference: 'INV-9', ...body } });
+  const { data } = await t.a.client.POST('/payment-links', {
+    body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9', reference: 'INV-9', ...body },
+  });
   const link = data!.data;
   const url = new URL(link.payment_url);
   const payer = new Payer(t.url);
@@ -65,8 +67,18 @@ describe('payment.created webhook', () => {
       },
     });
     expect(Object.keys(event.data)).toEqual([
-      'payment_id', 'attempt_id', 'payment_amount', 'payment_currency', 'payment_status', 'payment_time',
-      'payment_link_id', 'payment_link_reference', 'payment_link_reference_2', 'payment_message', 'payment_method', 'hash',
+      'payment_id',
+      'attempt_id',
+      'payment_amount',
+      'payment_currency',
+      'payment_status',
+      'payment_time',
+      'payment_link_id',
+      'payment_link_reference',
+      'payment_link_reference_2',
+      'payment_message',
+      'payment_method',
+      'hash',
     ]);
     expect(request!.headers['webhook-id']).toMatch(/^evt_[0-9a-f]{24}$/);
     expect(request!.headers['content-type']).toBe('application/json');
@@ -80,8 +92,24 @@ describe('payment.created webhook', () => {
     const [request] = await waitFor('the webhook', () => receiver.requests.length && receiver.requests);
     const { data } = request!.body as { data: Record<string, unknown> };
     const { createHmac } = await import('node:crypto');
-    const values = ['payment_id', 'attempt_id', 'payment_amount', 'payment_currency', 'payment_status', 'payment_time', 'payment_link_id', 'payment_link_reference', 'payment_link_reference_2', 'payment_message', 'payment_method'].map((k) => (data[k] === null ? '' : String(data[k])));
-    expect(data.hash).toBe(createHmac('sha256', SECRET).update(SECRET + values.join('')).digest('hex'));
+    const values = [
+      'payment_id',
+      'attempt_id',
+      'payment_amount',
+      'payment_currency',
+      'payment_status',
+      'payment_time',
+      'payment_link_id',
+      'payment_link_reference',
+      'payment_link_reference_2',
+      'payment_message',
+      'payment_method',
+    ].map((k) => (data[k] === null ? '' : String(data[k])));
+    expect(data.hash).toBe(
+      createHmac('sha256', SECRET)
+        .update(SECRET + values.join(''))
+        .digest('hex'),
+    );
     expect(eventHash(SECRET, data)).toBe(data.hash);
   });
 

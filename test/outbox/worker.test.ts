@@ -24,7 +24,10 @@ describe('outbox workers', () => {
       deliveries.set(entry.id, (deliveries.get(entry.id) ?? 0) + 1);
       await sleep(Math.random() * 5);
     };
-    const workers = Array.from({ length: 4 }, () => new OutboxWorker(store.db, { email: slow, webhook: slow }, { pollMs: 5, leaseMs: 30_000, concurrency: 7, perBusinessConcurrency: 7, retry }));
+    const workers = Array.from(
+      { length: 4 },
+      () => new OutboxWorker(store.db, { email: slow, webhook: slow }, { pollMs: 5, leaseMs: 30_000, concurrency: 7, perBusinessConcurrency: 7, retry }),
+    );
     workers.forEach((worker) => worker.start());
     await waitFor('all deliveries', async () => (await listOutbox(store.db, { topic: 'test', status: 'delivered' })).length === 200, 30_000);
     await Promise.all(workers.map((worker) => worker.stop()));

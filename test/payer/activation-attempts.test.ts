@@ -26,7 +26,9 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 async function token(body: Record<string, unknown> = {}, tenant = t.a) {
-  const { data } = await tenant.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan', ...body } });
+  const { data } = await tenant.client.POST('/tokenizations/create-token', {
+    body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan', ...body },
+  });
   return data!.data;
 }
 

@@ -9,7 +9,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function token(body: Record<string, unknown> = {}) {
-  const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Monthly plan', description: 'Card for the plan', ...body } });
+  const { data } = await t.a.client.POST('/tokenizations/create-token', {
+    body: { email: 'payer@example.com', title: 'Monthly plan', description: 'Card for the plan', ...body },
+  });
   return data!.data;
 }
 
@@ -23,7 +25,8 @@ describe('token activation page', () => {
     const payer = new Payer(t.url);
     const form = await payer.open(pathOf(created.activation_url));
     expect(form.status).toBe(200);
-    for (const text of ['Monthly plan', 'Card for the plan', 'payer@example.com', '<button type="submit">Save card</button>']) expect(form.html).toContain(text);
+    for (const text of ['Monthly plan', 'Card for the plan', 'payer@example.com', '<button type="submit">Save card</button>'])
+      expect(form.html).toContain(text);
     for (const label of ['Name', 'Card number', 'Expiry (MM/YY)', 'CVC']) expect(form.html).toContain(`>${label}`);
 
     const saved = await payer.submit(form, { name: 'Aisyah', ...GOOD_CARD });

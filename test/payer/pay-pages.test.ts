@@ -11,7 +11,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function paymentLink(body: Record<string, unknown> = {}) {
-  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1250, title: 'Invoice 7', ...body } });
+  const { data } = await t.a.client.POST('/payment-links', {
+    body: { email: 'payer@example.com', currency: 'MYR', amount: 1250, title: 'Invoice 7', ...body },
+  });
   return data!.data;
 }
 
@@ -31,7 +33,8 @@ describe('payment link page', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     for (const text of ['Invoice 7', 'Design work', 'MYR 12.50', 'p***@example.com']) expect(page.html).toContain(text);
     expect(page.html).not.toContain('payer@example.com');
-    for (const label of ['Name', 'Email', 'Card number', 'Expiry (MM/YY)', 'CVC']) expect(page.html).toMatch(new RegExp(`<label for="\\w+">${label.replace(/[()]/g, '\\$&')}`));
+    for (const label of ['Name', 'Email', 'Card number', 'Expiry (MM/YY)', 'CVC'])
+      expect(page.html).toMatch(new RegExp(`<label for="\\w+">${label.replace(/[()]/g, '\\$&')}`));
     expect(page.html).toContain('<button type="submit">Pay</button>');
     expect(page.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(page.attemptId).toMatch(/^[0-9a-f]{32}$/);
@@ -48,7 +51,16 @@ describe('payment link page', () => {
     expect(location.searchParams.get('payment_link_id')).toBe(link._id);
     expect(location.searchParams.get('payment_status')).toBe('1');
     const [payment] = await payments({ payment_link_id: link._id });
-    expect(payment).toMatchObject({ _id: location.searchParams.get('payment_id'), status_id: 1, amount: 1250, currency: 'MYR', payer_name: 'Aisyah', payer_email: 'payer@example.com', card_brand: 'visa', card_last4: '4242' });
+    expect(payment).toMatchObject({
+      _id: location.searchParams.get('payment_id'),
+      status_id: 1,
+      amount: 1250,
+      currency: 'MYR',
+      payer_name: 'Aisyah',
+      payer_email: 'payer@example.com',
+      card_brand: 'visa',
+      card_last4: '4242',
+    });
 
     const read = await t.a.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } });
     expect(read.data?.data).toMatchObject({ status: 'Paid', paid: true });
@@ -81,7 +93,8 @@ describe('payment link page', () => {
       const page = await new Payer(t.url).get(`${location.pathname}?${query}`);
       expect(page.status, name).toBe(200);
       expect(page.html, name).toContain('Thank you');
-      for (const detail of ['Payment received', 'MYR', '12.50', '4242', location.searchParams.get('payment_id')!]) expect(page.html, `${name}: ${detail}`).not.toContain(detail);
+      for (const detail of ['Payment received', 'MYR', '12.50', '4242', location.searchParams.get('payment_id')!])
+        expect(page.html, `${name}: ${detail}`).not.toContain(detail);
     }
     const real = await new Payer(t.url).get(location.pathname + location.search);
     expect(real.html).toContain('Payment received: <strong>MYR 12.50</strong> by VISA ending in 4242');
@@ -210,7 +223,10 @@ describe('open link page', () => {
     expect(tooSmall.status).toBe(422);
     expect(tooSmall.html).toContain('The amount must be at least MYR 10.00.');
 
-    for (const [amount, name] of [['25.50', 'Ali'], ['100', 'Siti']]) {
+    for (const [amount, name] of [
+      ['25.50', 'Ali'],
+      ['100', 'Siti'],
+    ]) {
       const next = await payer.open(pathOf(link.payment_url));
       const paid = await payer.submit(next, { amount: amount!, name: name!, email: `${name!.toLowerCase()}@example.com`, ...GOOD_CARD });
       expect(paid.status).toBe(303);

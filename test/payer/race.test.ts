@@ -62,9 +62,22 @@ describe('racing payers', () => {
     for (let round = 0; round < 20; round += 1) {
       const link = await paymentLink();
       const provider = new JitteryProvider();
-      const target = { kind: 'payment_link' as const, id: link._id, businessId: t.a.business.id, currency: 'MYR', title: 'Race', reference: null, reference_2: null };
+      const target = {
+        kind: 'payment_link' as const,
+        id: link._id,
+        businessId: t.a.business.id,
+        currency: 'MYR',
+        title: 'Race',
+        reference: null,
+        reference_2: null,
+      };
       const outcomes = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => checkout({ db: t.service.db, publicUrl: t.url, provider: provider as PaymentProvider, outbox: { nudge: () => t.service.worker?.nudge() } }, { target, attemptId: newId() + i, amount: 5000, payerName: `P${i}`, payerEmail: null, card: card.card })),
+        Array.from({ length: 8 }, (_, i) =>
+          checkout(
+            { db: t.service.db, publicUrl: t.url, provider: provider as PaymentProvider, outbox: { nudge: () => t.service.worker?.nudge() } },
+            { target, attemptId: newId() + i, amount: 5000, payerName: `P${i}`, payerEmail: null, card: card.card },
+          ),
+        ),
       );
       expect(outcomes.filter((o) => o.result === 'paid')).toHaveLength(1);
       expect(outcomes.filter((o) => o.result === 'unavailable')).toHaveLength(7);

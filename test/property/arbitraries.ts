@@ -51,7 +51,12 @@ export interface OperationSpec {
 export function operation(method: string, path: string): OperationSpec {
   const item = paths[path];
   const op = item?.[method.toLowerCase()] as
-    | { operationId: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { content: Record<string, { schema: Schema }> }> }
+    | {
+        operationId: string;
+        parameters?: Parameter[];
+        requestBody?: { content: Record<string, { schema: Schema }> };
+        responses: Record<string, { content: Record<string, { schema: Schema }> }>;
+      }
     | undefined;
   if (!item || !op) throw new Error(`openapi.yaml has no ${method} ${path}`);
   const data = op.responses['200']?.content['application/json']?.schema.properties?.data;
@@ -136,15 +141,88 @@ function insertInto(texts: fc.Arbitrary<string>, chars: fc.Arbitrary<string>): f
 
 /** Current ISO 4217 codes, independent of the server's own list (which comes from ICU). */
 export const CURRENCIES = [
-  'AED', 'AUD', 'BDT', 'BHD', 'BND', 'BRL', 'CAD', 'CHF', 'CLP', 'CNY', 'COP', 'CZK', 'DKK', 'EGP', 'EUR', 'GBP', 'HKD', 'HUF',
-  'IDR', 'ILS', 'INR', 'ISK', 'JOD', 'JPY', 'KES', 'KHR', 'KRW', 'KWD', 'LAK', 'LKR', 'MAD', 'MMK', 'MXN', 'MYR', 'NGN', 'NOK',
-  'NZD', 'OMR', 'PEN', 'PHP', 'PKR', 'PLN', 'QAR', 'RON', 'SAR', 'SEK', 'SGD', 'THB', 'TND', 'TRY', 'TWD', 'UAH', 'USD', 'VND',
-  'XAF', 'XOF', 'ZAR', 'SLE', 'STN', 'MRU', 'VES', 'ZWG', 'XCG', 'CUP',
+  'AED',
+  'AUD',
+  'BDT',
+  'BHD',
+  'BND',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CLP',
+  'CNY',
+  'COP',
+  'CZK',
+  'DKK',
+  'EGP',
+  'EUR',
+  'GBP',
+  'HKD',
+  'HUF',
+  'IDR',
+  'ILS',
+  'INR',
+  'ISK',
+  'JOD',
+  'JPY',
+  'KES',
+  'KHR',
+  'KRW',
+  'KWD',
+  'LAK',
+  'LKR',
+  'MAD',
+  'MMK',
+  'MXN',
+  'MYR',
+  'NGN',
+  'NOK',
+  'NZD',
+  'OMR',
+  'PEN',
+  'PHP',
+  'PKR',
+  'PLN',
+  'QAR',
+  'RON',
+  'SAR',
+  'SEK',
+  'SGD',
+  'THB',
+  'TND',
+  'TRY',
+  'TWD',
+  'UAH',
+  'USD',
+  'VND',
+  'XAF',
+  'XOF',
+  'ZAR',
+  'SLE',
+  'STN',
+  'MRU',
+  'VES',
+  'ZWG',
+  'XCG',
+  'CUP',
 ] as const;
 /** Three capital letters that ISO 4217 has never assigned. */
 const UNASSIGNED_CODES = ['AAA', 'ABC', 'QQQ', 'ZZZ', 'XYZ', 'DOG', 'EUX', 'USX', 'MYX', 'RMB'];
 
-const LOOKALIKES: Record<string, string> = { A: '\u0410', B: '\u0412', C: '\u0421', E: '\u0415', H: '\u041d', K: '\u041a', M: '\u041c', O: '\u041e', P: '\u0420', T: '\u0422', X: '\u0425', Y: '\u0423' };
+const LOOKALIKES: Record<string, string> = {
+  A: '\u0410',
+  B: '\u0412',
+  C: '\u0421',
+  E: '\u0415',
+  H: '\u041d',
+  K: '\u041a',
+  M: '\u041c',
+  O: '\u041e',
+  P: '\u0420',
+  T: '\u0422',
+  X: '\u0425',
+  Y: '\u0423',
+};
 const fullwidth = (text: string) => text.replace(/[\x21-\x7e]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
 const arabicIndic = (text: string) => text.replace(/[0-9]/g, (digit) => String.fromCharCode(0x0660 + Number(digit)));
 
@@ -233,7 +311,10 @@ const hugeNumbers = fc.constantFrom(1e300, Number.MAX_VALUE, 2 ** 53 + 2, 1e21, 
 
 /** JSON values of the types the schema does not accept (null is its own mutation). */
 function wrongTypes(types: string[]): fc.Arbitrary<unknown> {
-  const options: fc.Arbitrary<unknown>[] = [fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })];
+  const options: fc.Arbitrary<unknown>[] = [
+    fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+    fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+  ];
   if (!types.includes('string')) options.push(fc.string({ maxLength: 20 }), fc.constantFrom('true', '1', ''));
   if (!types.includes('boolean')) options.push(fc.boolean());
   if (!types.includes('number')) {
@@ -266,7 +347,9 @@ function textModel(schema: Schema): FieldModel {
   }
   // `max` emoji are `2 * max` UTF-16 units but `max` characters: valid, as Laravel counts characters.
   // Valid once trimmed, as the service reads it (a required text must keep a character).
-  const valid = fc.oneof({ arbitrary: textOf(schema, min, max), weight: 19 }, { arbitrary: fc.constant(EMOJI.repeat(max)), weight: 1 }).filter((text) => length(laravelTrim(text)) >= min);
+  const valid = fc
+    .oneof({ arbitrary: textOf(schema, min, max), weight: 19 }, { arbitrary: fc.constant(EMOJI.repeat(max)), weight: 1 })
+    .filter((text) => length(laravelTrim(text)) >= min);
   return { valid, invalid };
 }
 
@@ -336,14 +419,28 @@ function urlModel(schema: Schema): FieldModel {
     invalid: {
       'too-long': fc.integer({ min: max + 1, max: max + 50 }).map(urlOfLength),
       format: fc.oneof(
-        fc.constantFrom('javascript:alert(1)', 'data:text/html,<b>x</b>', 'file:///etc/passwd', 'mailto:payer@example.com', 'http://', 'https://', 'http:/merchant.example.com', '/thanks', 'thanks', ''),
+        fc.constantFrom(
+          'javascript:alert(1)',
+          'data:text/html,<b>x</b>',
+          'file:///etc/passwd',
+          'mailto:payer@example.com',
+          'http://',
+          'https://',
+          'http:/merchant.example.com',
+          '/thanks',
+          'thanks',
+          '',
+        ),
         valid.map((url) => url.replace(/^https?:/, 'ftp:')),
         valid.map((url) => url.replace(/^https?:/, '')),
         valid.map((url) => url.replace(/^https?:\/\//, '')),
         valid.map((url) => url.replace(/^(https?:\/\/[^/?#]*)/, '$1/a b')),
         insert(['\u0000', '\u0001', '\u001f', '\u007f']),
       ),
-      unicode: fc.oneof(valid.map((url) => url.replace(/^https?/, (scheme) => fullwidth(scheme))), insert(['\uD800', '\uDFFF'])),
+      unicode: fc.oneof(
+        valid.map((url) => url.replace(/^https?/, (scheme) => fullwidth(scheme))),
+        insert(['\uD800', '\uDFFF']),
+      ),
     },
   };
 }
@@ -353,7 +450,14 @@ function integerOrDigitsModel(schema: Schema): FieldModel {
   const { minimum: min, maximum: max, maxLength } = schema;
   // The pattern restates, for tools, the integer-string rule the service checks itself (x-restates).
   const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern);
-  if (min === undefined || max === undefined || maxLength === undefined || !pattern || ![min, max, `00${min}`].every((value) => pattern.test(String(value))) || [min - 1, max + 1, `${min}.5`].some((value) => pattern.test(String(value))))
+  if (
+    min === undefined ||
+    max === undefined ||
+    maxLength === undefined ||
+    !pattern ||
+    ![min, max, `00${min}`].every((value) => pattern.test(String(value))) ||
+    [min - 1, max + 1, `${min}.5`].some((value) => pattern.test(String(value)))
+  )
     throw new Error('unexpected shape of an integer-or-digits field');
   const inRange = fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max));
   const digits = (values: fc.Arbitrary<number>) => fc.tuple(values, fc.integer({ min: 0, max: 3 })).map(([value, zeros]) => `${'0'.repeat(zeros)}${value}`);
@@ -376,7 +480,10 @@ function integerOrDigitsModel(schema: Schema): FieldModel {
         inRange.map((value) => value.toLocaleString('en-US')).filter((text) => text.includes(',')),
         fc.constantFrom('abc', 'NaN', 'Infinity', '1e3', '5_000'),
       ),
-      unicode: fc.oneof(inRange.map((value) => fullwidth(String(value))), inRange.map((value) => arabicIndic(String(value)))),
+      unicode: fc.oneof(
+        inRange.map((value) => fullwidth(String(value))),
+        inRange.map((value) => arabicIndic(String(value))),
+      ),
       'too-long': fc.tuple(inRange, fc.integer({ min: 1, max: 8 })).map(([value, extra]) => String(value).padStart(maxLength + extra, '0')),
     },
   };
@@ -400,9 +507,21 @@ function decimalModel(schema: Schema): FieldModel {
       ),
       format: fc.oneof(
         // A third decimal that matters, as text and as a JSON number.
-        fc.tuple(inRange.filter((value) => value < rule.maxCents), fc.integer({ min: 1, max: 9 })).map(([value, digit]) => `${unitsText(value, 0, 0)}${digit}`),
-        fc.tuple(inRange.filter((value) => value < rule.maxCents), fc.integer({ min: 1, max: 9 })).map(([value, digit]) => Number(`${unitsText(value, 0, 0)}${digit}`)),
-        text(inRange).map((value) => value.replace('.', ',')).filter((value) => value.includes(',')),
+        fc
+          .tuple(
+            inRange.filter((value) => value < rule.maxCents),
+            fc.integer({ min: 1, max: 9 }),
+          )
+          .map(([value, digit]) => `${unitsText(value, 0, 0)}${digit}`),
+        fc
+          .tuple(
+            inRange.filter((value) => value < rule.maxCents),
+            fc.integer({ min: 1, max: 9 }),
+          )
+          .map(([value, digit]) => Number(`${unitsText(value, 0, 0)}${digit}`)),
+        text(inRange)
+          .map((value) => value.replace('.', ','))
+          .filter((value) => value.includes(',')),
         text(inRange).map((value) => ` ${value}`),
         text(inRange).map((value) => `${value} `),
         text(inRange).map((value) => `+${value}`),
@@ -453,7 +572,8 @@ export function bodyModel(schema: Schema): BodyModel {
   const required = schema.required ?? [];
   const models = Object.fromEntries(Object.entries(properties).map(([name, field]) => [name, fieldModel(name, field)]));
   const nullable = Object.keys(properties).filter((name) => typesOf(properties[name]!).includes('null'));
-  const valueOf = (name: string) => (nullable.includes(name) ? fc.oneof({ arbitrary: models[name]!.valid, weight: 4 }, { arbitrary: fc.constant(null), weight: 1 }) : models[name]!.valid);
+  const valueOf = (name: string) =>
+    nullable.includes(name) ? fc.oneof({ arbitrary: models[name]!.valid, weight: 4 }, { arbitrary: fc.constant(null), weight: 1 }) : models[name]!.valid;
   const valid = fc.record(Object.fromEntries(Object.keys(properties).map((name) => [name, valueOf(name)])), { requiredKeys: required }) as fc.Arbitrary<Body>;
 
   const mutations: FieldMutation[] = [];
@@ -464,7 +584,8 @@ export function bodyModel(schema: Schema): BodyModel {
     mutations.push({ field: name, kind: 'type', value: wrongTypes(types) });
     // Laravel's middleware runs first: a value it changes (trimmed, or "" made null) is only still
     // invalid when the field is required and nothing is left of it.
-    const stillInvalid = (value: unknown) => typeof value !== 'string' || (value !== '' && laravelTrim(value) === value) || (required.includes(name) && laravelTrim(value) === '');
+    const stillInvalid = (value: unknown) =>
+      typeof value !== 'string' || (value !== '' && laravelTrim(value) === value) || (required.includes(name) && laravelTrim(value) === '');
     for (const [kind, value] of Object.entries(models[name]!.invalid)) mutations.push({ field: name, kind, value: value.filter(stillInvalid) });
   }
   return { schema, fields: Object.keys(properties), required, nullable, valid, mutations };
@@ -484,7 +605,9 @@ export interface InvalidBody {
 /** A valid body with exactly one field made invalid, every (field, kind) equally likely. */
 /** A valid body with this one mutation applied. */
 export function invalidBody(model: BodyModel, mutation: BodyModel['mutations'][number]): fc.Arbitrary<InvalidBody> {
-  return model.valid.chain((body) => mutation.value.map((value) => ({ body: applyMutation(body, mutation.field, value), field: mutation.field, kind: mutation.kind })));
+  return model.valid.chain((body) =>
+    mutation.value.map((value) => ({ body: applyMutation(body, mutation.field, value), field: mutation.field, kind: mutation.kind })),
+  );
 }
 
 /** Plausible values for a response-only field, from its response schema, so that a server copying it would be caught. */
@@ -501,7 +624,21 @@ function plausible(schema: Schema): fc.Arbitrary<unknown> {
 }
 
 /** Names a client might send that are no request field: the store's own columns, case variants, prototype keys. */
-const UNKNOWN_NAMES = ['id', 'deleted_at', 'status_id', 'send_emails', 'Title', 'EMAIL', 'amount_cents', 'business', 'token_value', '__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+const UNKNOWN_NAMES = [
+  'id',
+  'deleted_at',
+  'status_id',
+  'send_emails',
+  'Title',
+  'EMAIL',
+  'amount_cents',
+  'business',
+  'token_value',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+];
 
 export interface BodyWithExtras {
   body: Body;
@@ -515,10 +652,14 @@ export interface BodyWithExtras {
 export function bodyWithExtras(model: BodyModel, response: Schema): fc.Arbitrary<BodyWithExtras> {
   const writable = new Set(model.fields);
   const readOnly = Object.keys(response.properties ?? {}).filter((name) => !writable.has(name));
-  const name = fc.oneof(fc.constantFrom(...readOnly), fc.constantFrom(...UNKNOWN_NAMES), fc.string({ minLength: 1, maxLength: 16 })).filter((candidate) => !writable.has(candidate));
+  const name = fc
+    .oneof(fc.constantFrom(...readOnly), fc.constantFrom(...UNKNOWN_NAMES), fc.string({ minLength: 1, maxLength: 16 }))
+    .filter((candidate) => !writable.has(candidate));
   const extra = name.chain((key) => {
     const schema = response.properties?.[key];
-    const value = schema ? fc.oneof({ arbitrary: plausible(schema), weight: 3 }, { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 1 }) : fc.jsonValue({ maxDepth: 2 });
+    const value = schema
+      ? fc.oneof({ arbitrary: plausible(schema), weight: 3 }, { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 1 })
+      : fc.jsonValue({ maxDepth: 2 });
     return value.map((v) => [key, v] as const);
   });
   return fc.tuple(model.valid, fc.uniqueArray(extra, { minLength: 1, maxLength: 4, selector: ([key]) => key })).map(([body, entries]) => {
@@ -594,7 +735,9 @@ export function validQueryValue(schema: Schema): fc.Arbitrary<string> {
   if (types.includes('integer')) {
     const min = schema.minimum ?? 0;
     const max = schema.maximum ?? 1_000_000;
-    return fc.oneof({ arbitrary: fc.integer({ min, max: Math.min(max, min + 20) }), weight: 4 }, { arbitrary: fc.integer({ min, max }), weight: 1 }).map(String);
+    return fc
+      .oneof({ arbitrary: fc.integer({ min, max: Math.min(max, min + 20) }), weight: 4 }, { arbitrary: fc.integer({ min, max }), weight: 1 })
+      .map(String);
   }
   if (schema.format === 'date-range') return dateRange();
   if (types.includes('string')) return textOf(schema, schema.minLength ?? 0, schema.maxLength ?? 50);
@@ -607,7 +750,11 @@ export function invalidQueryValue(schema: Schema): fc.Arbitrary<string> {
   const options: fc.Arbitrary<string>[] = [];
   if (schema.enum) {
     const allowed = schema.enum.map(String);
-    options.push(fc.oneof(fc.constantFrom(...allowed.map((value) => value.toLowerCase()), ...allowed.map((value) => `${value} `), ''), fc.string({ maxLength: 10 })).filter((value) => !allowed.includes(value)));
+    options.push(
+      fc
+        .oneof(fc.constantFrom(...allowed.map((value) => value.toLowerCase()), ...allowed.map((value) => `${value} `), ''), fc.string({ maxLength: 10 }))
+        .filter((value) => !allowed.includes(value)),
+    );
   } else if (types.includes('boolean')) {
     options.push(fc.constantFrom('yes', 'no', '1', '0', 'TRUE', 'False', '', 'null', 'on'));
   } else if (types.includes('integer')) {
@@ -624,9 +771,20 @@ export function invalidQueryValue(schema: Schema): fc.Arbitrary<string> {
         .map((range) => range.split(',').reverse().join(',')),
       dateRange().map((range) => `${range},${range.split(',')[0]!}`),
       dateRange().map((range) => range.replace(',', ';')),
-      dateRange().map((range) => range.replace(/-0/g, '-')).filter((range) => /-\d-|-\d(,|$)/.test(range)),
+      dateRange()
+        .map((range) => range.replace(/-0/g, '-'))
+        .filter((range) => /-\d-|-\d(,|$)/.test(range)),
       dateRange().map(arabicIndic),
-      fc.constantFrom('', ',', '2022-02-30,2022-03-01', '2022-01-01,2022-13-01', '2023-02-29,2023-03-01', 'today,tomorrow', '2022-01-01T00:00:00Z,2022-01-02', ' 2022-01-01,2022-01-02'),
+      fc.constantFrom(
+        '',
+        ',',
+        '2022-02-30,2022-03-01',
+        '2022-01-01,2022-13-01',
+        '2023-02-29,2023-03-01',
+        'today,tomorrow',
+        '2022-01-01T00:00:00Z,2022-01-02',
+        ' 2022-01-01,2022-01-02',
+      ),
     );
   } else if (types.includes('string')) {
     const max = schema.maxLength;
@@ -639,7 +797,12 @@ export function invalidQueryValue(schema: Schema): fc.Arbitrary<string> {
 
 /** Encodes one query pair; brackets are sent raw or percent-encoded, both of which clients do. */
 export function encodePair(key: string, value: string, rawBrackets: boolean): string {
-  const encodedKey = rawBrackets ? key.split(/([[\]])/).map((part) => (part === '[' || part === ']' ? part : encodeURIComponent(part))).join('') : encodeURIComponent(key);
+  const encodedKey = rawBrackets
+    ? key
+        .split(/([[\]])/)
+        .map((part) => (part === '[' || part === ']' ? part : encodeURIComponent(part)))
+        .join('')
+    : encodeURIComponent(key);
   return `${encodedKey}=${encodeURIComponent(value)}`;
 }
 
@@ -655,14 +818,33 @@ export function queryString(pairs: (readonly [string, string])[], rawBrackets: b
 export const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype);
 
 /** Unknown query keys shaped like real parameter names, so a 422 can name them exactly. */
-export const unknownKey = fc
-  .oneof(fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/), fc.constantFrom('filter_status', 'perpage', 'per-page', 'Page', 'sort_by', 'limit', 'status', 'q', 'search', 'email', 'reference', ...PROTOTYPE_KEYS));
+export const unknownKey = fc.oneof(
+  fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/),
+  fc.constantFrom('filter_status', 'perpage', 'per-page', 'Page', 'sort_by', 'limit', 'status', 'q', 'search', 'email', 'reference', ...PROTOTYPE_KEYS),
+);
 
 /** Anything at all as a query key or value: brackets, dots, percent signs, unicode, prototype names. */
 export const junkText = fc.oneof(
   fc.string({ maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 12 }),
-  fc.constantFrom('filter', 'filter[]', 'filter[status][]', 'page[]', '[]', 'a[b][c][d][e][f][g]', 'filter[a.b]', 'a.b', '%', '%zz', '__proto__', 'constructor', 'filter[__proto__]', 'page[0]', 'filter[limit]', 'filter[0]'),
+  fc.constantFrom(
+    'filter',
+    'filter[]',
+    'filter[status][]',
+    'page[]',
+    '[]',
+    'a[b][c][d][e][f][g]',
+    'filter[a.b]',
+    'a.b',
+    '%',
+    '%zz',
+    '__proto__',
+    'constructor',
+    'filter[__proto__]',
+    'page[0]',
+    'filter[limit]',
+    'filter[0]',
+  ),
   fc.string({ unit: fc.constantFrom('[', ']', '.', '%', '&', '=', '+', '#', 'a', '0', ' ', '\u00e9', '\u{1F600}'), maxLength: 10 }),
 );
 

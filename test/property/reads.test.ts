@@ -73,7 +73,10 @@ const POOLS = {
 const SEEDED_FROM = Date.UTC(2022, 2, 1, 6, 0, 0);
 const PAYMENTS_FROM = Date.UTC(2022, 4, 1, 9, 0, 0);
 /** Distinct, non-round creation times, microseconds included: list order is by created_at alone. */
-const seededTime = (start: number, i: number) => `${new Date(start + i * 26_017_123).toISOString().slice(0, 19)}.${String(123_457 * (i + 1)).padStart(6, '0').slice(-6)}Z`;
+const seededTime = (start: number, i: number) =>
+  `${new Date(start + i * 26_017_123).toISOString().slice(0, 19)}.${String(123_457 * (i + 1))
+    .padStart(6, '0')
+    .slice(-6)}Z`;
 
 const json = (body: Body) => JSON.stringify(body);
 const dataOf = (reply: Reply) => (reply.body as { data: Body }).data;
@@ -86,7 +89,8 @@ async function create(caller: Caller, path: string, body: Body): Promise<Row> {
 
 async function seed(): Promise<void> {
   const db = t.sql;
-  for (let i = 0; i < 4; i++) model.tokens.push(await create(a, '/tokenizations/create-token', { email: POOLS.email[i % 3], title: `Card ${i}`, description: 'Monthly plan' }));
+  for (let i = 0; i < 4; i++)
+    model.tokens.push(await create(a, '/tokenizations/create-token', { email: POOLS.email[i % 3], title: `Card ${i}`, description: 'Monthly plan' }));
 
   const paymentLinkIds: string[] = [];
   for (let i = 0; i < 32; i++) {
@@ -98,13 +102,23 @@ async function seed(): Promise<void> {
       reference: POOLS.reference[i % 6],
       reference_2: POOLS.reference_2[(i >> 1) % 3],
     });
-    await db('payment_links').where({ _id: link._id }).update({ created_at: seededTime(SEEDED_FROM, i), ...(i % 5 === 2 && { status: 'Paid', paid: true }) });
+    await db('payment_links')
+      .where({ _id: link._id })
+      .update({ created_at: seededTime(SEEDED_FROM, i), ...(i % 5 === 2 && { status: 'Paid', paid: true }) });
     paymentLinkIds.push(link._id);
   }
   const openLinkIds: string[] = [];
   for (let i = 0; i < 26; i++) {
-    const link = await create(a, '/open-payment-links', { currency: 'MYR', minimum_amount: `${5 + i}.50`, title: `Donations ${i}`, reference: POOLS.reference[(i + 1) % 6], reference_2: POOLS.reference_2[i % 3] });
-    await db('open_payment_links').where({ _id: link._id }).update({ created_at: seededTime(SEEDED_FROM + 3_600_000, i), ...(i % 4 === 3 && { status_id: 2 }) });
+    const link = await create(a, '/open-payment-links', {
+      currency: 'MYR',
+      minimum_amount: `${5 + i}.50`,
+      title: `Donations ${i}`,
+      reference: POOLS.reference[(i + 1) % 6],
+      reference_2: POOLS.reference_2[i % 3],
+    });
+    await db('open_payment_links')
+      .where({ _id: link._id })
+      .update({ created_at: seededTime(SEEDED_FROM + 3_600_000, i), ...(i % 4 === 3 && { status_id: 2 }) });
     openLinkIds.push(link._id);
   }
   // Deleted through the API, so they must leave lists and answer 404.
@@ -125,8 +139,12 @@ async function seed(): Promise<void> {
 
   model.foreign.tokens.push((await create(b, '/tokenizations/create-token', { email: 'b@example.com', title: 'B', description: 'B' }))._id);
   for (let i = 0; i < 3; i++) {
-    model.foreign.paymentLinks.push((await create(b, '/payment-links', { email: POOLS.email[0], currency: 'MYR', amount: 1000, title: 'B', reference: POOLS.reference[0] }))._id);
-    model.foreign.openLinks.push((await create(b, '/open-payment-links', { currency: 'MYR', minimum_amount: '5.00', title: 'B', reference: POOLS.reference[1] }))._id);
+    model.foreign.paymentLinks.push(
+      (await create(b, '/payment-links', { email: POOLS.email[0], currency: 'MYR', amount: 1000, title: 'B', reference: POOLS.reference[0] }))._id,
+    );
+    model.foreign.openLinks.push(
+      (await create(b, '/open-payment-links', { currency: 'MYR', minimum_amount: '5.00', title: 'B', reference: POOLS.reference[1] }))._id,
+    );
   }
 
   // Collections arrive through the hosted pages; here they are inserted directly so the reports can
@@ -185,7 +203,11 @@ function validPairs(op: OperationSpec, pools: Record<string, fc.Arbitrary<string
 }
 
 const poolOf = (values: (string | null)[]) => fc.constantFrom(...values.filter((value): value is string => value !== null));
-const seededDays = (from: number) => dateRange(fc.integer({ min: epochDay(new Date(from).toISOString().slice(0, 10)) - 2, max: epochDay(new Date(from).toISOString().slice(0, 10)) + 12 }), fc.nat({ max: 5 }));
+const seededDays = (from: number) =>
+  dateRange(
+    fc.integer({ min: epochDay(new Date(from).toISOString().slice(0, 10)) - 2, max: epochDay(new Date(from).toISOString().slice(0, 10)) + 12 }),
+    fc.nat({ max: 5 }),
+  );
 const LIST_POOLS: Record<string, fc.Arbitrary<string>> = {
   page: fc.integer({ min: 1, max: 4 }).map(String),
   per_page: fc.integer({ min: 1, max: 8 }).map(String),
@@ -306,7 +328,13 @@ describe.each([totalCollection, topCollection].map((op) => [`${op.method} ${op.p
         const paid = (model.payments.get(link._id) ?? []).filter(
           (payment) => payment.status_id === 1 && (range === undefined || matches(payment as unknown as Row, 'filter[created_at_between]', range)),
         );
-        const present = (payment: (typeof paid)[number]) => ({ _id: payment._id, amount: payment.amount / 100, payer_name: payment.payer_name, payer_email: payment.payer_email, created_at: payment.created_at });
+        const present = (payment: (typeof paid)[number]) => ({
+          _id: payment._id,
+          amount: payment.amount / 100,
+          payer_name: payment.payer_name,
+          payer_email: payment.payer_email,
+          created_at: payment.created_at,
+        });
         const newest = [...paid].sort((x, y) => (x.created_at < y.created_at ? 1 : -1));
         const data = dataOf(reply);
         if (op === totalCollection) {
@@ -324,7 +352,11 @@ describe.each([totalCollection, topCollection].map((op) => [`${op.method} ${op.p
           // Biggest first, ties most recent first (openapi.yaml).
           const biggest = [...newest].sort((x, y) => y.amount - x.amount);
           expect(Number.isInteger(topDefault)).toBe(true);
-          expect(data).toStrictEqual({ open_payment_link_id: link._id, currency: link.currency, collections: biggest.slice(0, Number(limit ?? topDefault)).map(present) });
+          expect(data).toStrictEqual({
+            open_payment_link_id: link._id,
+            currency: link.currency,
+            collections: biggest.slice(0, Number(limit ?? topDefault)).map(present),
+          });
         }
       },
       250,
@@ -346,21 +378,39 @@ function badQuery(op: OperationSpec): fc.Arbitrary<BadQuery> {
   // `filter` of `filter[status]`: the families of bracketed parameters, whose unknown members are refused.
   const families = [...new Set(params.filter(({ key }) => key.includes('[')).map(({ key }) => key.slice(0, key.indexOf('['))))];
   const mutations: fc.Arbitrary<{ pairs: Pair[]; errorKey: string; kind: string; replaces: (key: string) => boolean }>[] = [
-    unknownKey.filter((key) => !topLevel.has(key)).chain((key) => fc.string({ maxLength: 8 }).map((value) => ({ pairs: [[key, value] as Pair], errorKey: key, kind: 'unknown key', replaces: () => false }))),
+    unknownKey
+      .filter((key) => !topLevel.has(key))
+      .chain((key) =>
+        fc.string({ maxLength: 8 }).map((value) => ({ pairs: [[key, value] as Pair], errorKey: key, kind: 'unknown key', replaces: () => false })),
+      ),
   ];
   for (const { key, errorKey, schema } of params) {
     const same = (other: string) => other === key;
     mutations.push(
       invalidQueryValue(schema).map((value) => ({ pairs: [[key, value] as Pair], errorKey, kind: `bad ${key}`, replaces: same })),
-      fc.tuple(validQueryValue(schema), validQueryValue(schema)).map(([x, y]) => ({ pairs: [[key, x] as Pair, [key, y] as Pair], errorKey, kind: `repeated ${key}`, replaces: same })),
+      fc
+        .tuple(validQueryValue(schema), validQueryValue(schema))
+        .map(([x, y]) => ({ pairs: [[key, x] as Pair, [key, y] as Pair], errorKey, kind: `repeated ${key}`, replaces: same })),
       // `page[x]` is a parameter of its own, which no operation declares.
-      validQueryValue(schema).map((value) => ({ pairs: [[`${key}[x]`, value] as Pair], errorKey: `${errorKey}.x`, kind: `nested ${key}`, replaces: () => false })),
+      validQueryValue(schema).map((value) => ({
+        pairs: [[`${key}[x]`, value] as Pair],
+        errorKey: `${errorKey}.x`,
+        kind: `nested ${key}`,
+        replaces: () => false,
+      })),
     );
   }
   for (const name of families) {
     const members = new Set(params.filter(({ key }) => key.startsWith(`${name}[`)).map(({ key }) => key.slice(name.length + 1, -1)));
     mutations.push(
-      unknownKey.filter((key) => !members.has(key)).map((member) => ({ pairs: [[`${name}[${member}]`, '1'] as Pair], errorKey: `${name}.${member}`, kind: `unknown ${name} member`, replaces: () => false })),
+      unknownKey
+        .filter((key) => !members.has(key))
+        .map((member) => ({
+          pairs: [[`${name}[${member}]`, '1'] as Pair],
+          errorKey: `${name}.${member}`,
+          kind: `unknown ${name} member`,
+          replaces: () => false,
+        })),
       fc.string({ maxLength: 8 }).map((value) => ({ pairs: [[name, value] as Pair], errorKey: name, kind: `bare ${name}`, replaces: () => false })),
     );
   }
@@ -377,15 +427,22 @@ function idFor(op: OperationSpec): fc.Arbitrary<string> {
   const live = op === getToken ? model.tokens : op === getPaymentLink ? model.paymentLinks : model.openLinks;
   const deleted = op === getToken ? [] : op === getPaymentLink ? model.deleted.paymentLinks : model.deleted.openLinks;
   const foreign = op === getToken ? model.foreign.tokens : op === getPaymentLink ? model.foreign.paymentLinks : model.foreign.openLinks;
-  const others = [...model.tokens, ...model.paymentLinks, ...model.openLinks].map((record) => record._id).filter((id) => !live.some((record) => record._id === id));
+  const others = [...model.tokens, ...model.paymentLinks, ...model.openLinks]
+    .map((record) => record._id)
+    .filter((id) => !live.some((record) => record._id === id));
   return fc.oneof(
     { arbitrary: fc.constantFrom(...live.map((record) => record._id)), weight: 4 },
     { arbitrary: fc.constantFrom(...deleted, ...foreign, ...others), weight: 2 },
     { arbitrary: fc.stringMatching(/^[0-9a-f]{24}$/), weight: 1 },
     {
-      arbitrary: fc.oneof(fc.string({ minLength: 1, maxLength: 30 }), fc.string({ unit: 'binary', minLength: 1, maxLength: 10 }), fc.stringMatching(/^[0-9A-F]{24}$/), fc.constant('0'.repeat(25))).filter(
-        (id) => id !== '.' && id !== '..',
-      ),
+      arbitrary: fc
+        .oneof(
+          fc.string({ minLength: 1, maxLength: 30 }),
+          fc.string({ unit: 'binary', minLength: 1, maxLength: 10 }),
+          fc.stringMatching(/^[0-9A-F]{24}$/),
+          fc.constant('0'.repeat(25)),
+        )
+        .filter((id) => id !== '.' && id !== '..'),
       weight: 2,
     },
   );
@@ -393,7 +450,12 @@ function idFor(op: OperationSpec): fc.Arbitrary<string> {
 
 describe('query parameters of every read endpoint', () => {
   it('a valid query with exactly one bad parameter is a 422 naming exactly that parameter', { timeout: 300_000 }, async () => {
-    const endpoints = READS.map((op) => ({ op, id: op.path.includes('{') ? fc.constantFrom(...(op === getToken ? model.tokens : op === getPaymentLink ? model.paymentLinks : model.openLinks).map((r) => r._id)) : fc.constant('') }));
+    const endpoints = READS.map((op) => ({
+      op,
+      id: op.path.includes('{')
+        ? fc.constantFrom(...(op === getToken ? model.tokens : op === getPaymentLink ? model.paymentLinks : model.openLinks).map((r) => r._id))
+        : fc.constant(''),
+    }));
     const seen = new Set<string>();
     await holds(
       'one bad query parameter',

@@ -185,22 +185,23 @@ describe.each(ENDPOINTS.map((endpoint) => [`${endpoint.op.method} ${endpoint.op.
     const seen = new Set<string>();
     // Each way of breaking each field gets its share of the runs, so none is left to chance.
     const runsEach = Math.ceil(RUNS.invalid / model.mutations.length);
-    for (const mutation of model.mutations) await holds(
-      `one invalid field ${op.method} ${op.path}: ${mutation.field} (${mutation.kind})`,
-      invalidBody(model, mutation),
-      async ({ body, field, kind }) => {
-        seen.add(`${field}: ${kind}`);
-        const wire = json(body);
-        const reply = await refused(wire);
-        // A generated wrong-type object may hold a `__proto__` key somewhere.
-        if (hasPrototypeMember(wire)) return expectPrototypeRefusal(reply);
-        const errors = validationErrors(reply, `${field} (${kind})`);
-        expect(Object.keys(errors), `${field} (${kind}): ${reply.text}`).toEqual([field]);
-        // Laravel's messages name the attribute, underscores shown as spaces.
-        for (const message of errors[field]!) expect(message).toContain(field.replace(/_/g, ' '));
-      },
-      runsEach,
-    );
+    for (const mutation of model.mutations)
+      await holds(
+        `one invalid field ${op.method} ${op.path}: ${mutation.field} (${mutation.kind})`,
+        invalidBody(model, mutation),
+        async ({ body, field, kind }) => {
+          seen.add(`${field}: ${kind}`);
+          const wire = json(body);
+          const reply = await refused(wire);
+          // A generated wrong-type object may hold a `__proto__` key somewhere.
+          if (hasPrototypeMember(wire)) return expectPrototypeRefusal(reply);
+          const errors = validationErrors(reply, `${field} (${kind})`);
+          expect(Object.keys(errors), `${field} (${kind}): ${reply.text}`).toEqual([field]);
+          // Laravel's messages name the attribute, underscores shown as spaces.
+          for (const message of errors[field]!) expect(message).toContain(field.replace(/_/g, ' '));
+        },
+        runsEach,
+      );
     // Every way of breaking every field was tried, so a generator that silently stopped producing
     // some case would show here.
     expect([...seen].sort()).toEqual(model.mutations.map(({ field, kind }) => `${field}: ${kind}`).sort());

@@ -108,7 +108,14 @@ async function send(operation: SpecOperation, headers: Record<string, string>, q
 async function expectUnauthenticated(operation: SpecOperation, path: string, response: Awaited<ReturnType<typeof api>>) {
   expect(response.status, `${operation.method} ${path}: ${response.text}`).toBe(401);
   expect(response.body).toEqual({ message: 'Unauthenticated.' });
-  await assertConforms({ method: operation.method, path, status: 401, contentType: response.contentType, headers: Object.fromEntries(response.headers), body: response.body });
+  await assertConforms({
+    method: operation.method,
+    path,
+    status: 401,
+    contentType: response.contentType,
+    headers: Object.fromEntries(response.headers),
+    body: response.body,
+  });
 }
 
 describe('401 Unauthenticated. on every operation of openapi.yaml', () => {
@@ -119,13 +126,21 @@ describe('401 Unauthenticated. on every operation of openapi.yaml', () => {
       const response = await api(t, t.a.key, operation.method, pathOf(operation), operation.body?.example);
       expect(response.status, `${operation.operationId}: ${response.text}`).toBe(200);
     }
-    ids.payment_link_id = ((await api(t, t.a.key, 'POST', '/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' })).body as { data: { _id: string } }).data._id;
-    ids.open_payment_link_id = ((await api(t, t.a.key, 'POST', '/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' })).body as { data: { _id: string } }).data._id;
+    ids.payment_link_id = (
+      (await api(t, t.a.key, 'POST', '/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' })).body as {
+        data: { _id: string };
+      }
+    ).data._id;
+    ids.open_payment_link_id = (
+      (await api(t, t.a.key, 'POST', '/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' })).body as {
+        data: { _id: string };
+      }
+    ).data._id;
     stored = { a: await dbView(t.sql, t.a.business.id), b: await dbView(t.sql, t.b.business.id) };
   });
 
   describe.each(variants.map((variant) => [variant.name, variant] as const))('%s', (_name, variant) => {
-    it('-> 401 with the spec\'s body on every operation', async () => {
+    it("-> 401 with the spec's body on every operation", async () => {
       for (const operation of spec.operations) {
         const { path, response } = await send(operation, variant.headers(), variant.query?.() ?? '');
         await expectUnauthenticated(operation, path, response);

@@ -34,7 +34,14 @@ const pathOf = (operation: SpecOperation) => apiPath(operation.template, ids);
 async function call(operation: SpecOperation, options: { query?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   const path = `${pathOf(operation)}${options.query ?? ''}`;
   const response = await api(t, t.a.key, operation.method, path, options.body, options.headers);
-  await assertConforms({ method: operation.method, path, status: response.status, contentType: response.contentType, headers: Object.fromEntries(response.headers), body: response.body });
+  await assertConforms({
+    method: operation.method,
+    path,
+    status: response.status,
+    contentType: response.contentType,
+    headers: Object.fromEntries(response.headers),
+    body: response.body,
+  });
   return response;
 }
 
@@ -69,11 +76,19 @@ describe('numeric query bounds', () => {
 
   it('per_page, page and filter[limit] are all bounded in the spec, on every operation that takes them', () => {
     const found = bounds().map((b) => `${b.operation.operationId} ${b.name}`);
-    expect(found).toEqual(expect.arrayContaining(['listPaymentLinks per_page', 'listOpenPaymentLinks per_page', 'listPaymentLinks page', 'getOpenPaymentLinkTopCollection filter[limit]', 'getOpenPaymentLinkTotalCollection filter[limit]']));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'listPaymentLinks per_page',
+        'listOpenPaymentLinks per_page',
+        'listPaymentLinks page',
+        'getOpenPaymentLinkTopCollection filter[limit]',
+        'getOpenPaymentLinkTotalCollection filter[limit]',
+      ]),
+    );
     for (const bound of bounds()) expect(bound.schema.maximum, `${bound.operation.operationId} ${bound.name} has no maximum`).toBeTypeOf('number');
   });
 
-  it('the maximum is accepted; one more is 422 with Laravel\'s text; so is anything below the minimum or not an integer', async () => {
+  it("the maximum is accepted; one more is 422 with Laravel's text; so is anything below the minimum or not an integer", async () => {
     for (const bound of bounds()) {
       const where = `${bound.operation.operationId} ${bound.name}`;
       const max = bound.schema.maximum!;
@@ -102,7 +117,8 @@ describe('numeric query bounds', () => {
   });
 
   it('a page never holds more records than per_page', async () => {
-    for (let i = 0; i < 3; i += 1) await api(t, t.a.key, 'POST', '/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: `Bulk ${i}` });
+    for (let i = 0; i < 3; i += 1)
+      await api(t, t.a.key, 'POST', '/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: `Bulk ${i}` });
     const response = await api(t, t.a.key, 'GET', '/api/payment-links?per_page=2');
     const page = (response.body as { data: { per_page: number; data: unknown[] } }).data;
     expect(page.per_page).toBe(2);
@@ -126,7 +142,8 @@ describe('string lengths', () => {
   it('every text field of every write body has a maxLength in the spec', () => {
     for (const operation of spec.operations.filter((o) => o.body)) {
       for (const [field, schema] of Object.entries(propertiesOf(operation.body!.schema))) {
-        if (types(schema).includes('string') && !schema.enum && schema.format !== 'iso4217') expect(schema.maxLength, `${operation.operationId} ${field}`).toBeTypeOf('number');
+        if (types(schema).includes('string') && !schema.enum && schema.format !== 'iso4217')
+          expect(schema.maxLength, `${operation.operationId} ${field}`).toBeTypeOf('number');
       }
     }
   });
@@ -209,30 +226,32 @@ describe('string lengths', () => {
  * has arrived is expected.
  */
 function onFreshConnection(method: string, path: string, chunks?: (string | Buffer)[], headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; body: unknown; contentType: string | null }>((resolve, reject) => {
-    let answered = false;
-    const length = chunks && !headers['transfer-encoding'] ? { 'content-length': String(chunks.reduce((n, c) => n + Buffer.byteLength(c), 0)) } : {};
-    const req = request(`${t.url}${path}`, { method, agent: false, headers: { Authorization: `Bearer ${t.a.key}`, ...headers, ...length } }, (res) => {
-      answered = true;
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => {
-        let body: unknown = text;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // HTML or empty: compared as text
-        }
-        resolve({ status: res.statusCode!, headers: res.headers, text, body, contentType: res.headers['content-type'] ?? null });
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string; body: unknown; contentType: string | null }>(
+    (resolve, reject) => {
+      let answered = false;
+      const length = chunks && !headers['transfer-encoding'] ? { 'content-length': String(chunks.reduce((n, c) => n + Buffer.byteLength(c), 0)) } : {};
+      const req = request(`${t.url}${path}`, { method, agent: false, headers: { Authorization: `Bearer ${t.a.key}`, ...headers, ...length } }, (res) => {
+        answered = true;
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // HTML or empty: compared as text
+          }
+          resolve({ status: res.statusCode!, headers: res.headers, text, body, contentType: res.headers['content-type'] ?? null });
+        });
       });
-    });
-    req.on('error', (error) => {
-      if (!answered) reject(error);
-    });
-    for (const chunk of chunks ?? []) req.write(chunk);
-    req.end();
-  });
+      req.on('error', (error) => {
+        if (!answered) reject(error);
+      });
+      for (const chunk of chunks ?? []) req.write(chunk);
+      req.end();
+    },
+  );
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -246,13 +265,20 @@ describe('body size: 1 MiB', () => {
     return JSON.stringify({ ...operation.body!.example, padding: 'x'.repeat(size - Buffer.byteLength(base)) });
   }
 
-  it('on every operation with a body: 1 MiB + 1 byte is 413 with the spec\'s body; exactly 1 MiB is accepted', async () => {
+  it("on every operation with a body: 1 MiB + 1 byte is 413 with the spec's body; exactly 1 MiB is accepted", async () => {
     for (const operation of spec.operations.filter((o) => o.body)) {
       const path = pathOf(operation);
       const tooLarge = await onFreshConnection(operation.method, path, [padded(operation, MiB + 1)], JSON_HEADERS);
       expect(tooLarge.status, `${operation.operationId}`).toBe(413);
       expect(tooLarge.body).toEqual(TOO_LARGE);
-      await assertConforms({ method: operation.method, path, status: 413, contentType: tooLarge.contentType, headers: tooLarge.headers as Record<string, string>, body: tooLarge.body });
+      await assertConforms({
+        method: operation.method,
+        path,
+        status: 413,
+        contentType: tooLarge.contentType,
+        headers: tooLarge.headers as Record<string, string>,
+        body: tooLarge.body,
+      });
       if (!safe(operation)) continue;
       const fits = await onFreshConnection(operation.method, path, [padded(operation, MiB)], JSON_HEADERS);
       expect(fits.status, `${operation.operationId} at exactly 1 MiB`).toBe(200);
@@ -267,7 +293,9 @@ describe('body size: 1 MiB', () => {
   });
 
   it('a gzip bomb (10 KB that inflates to 10 MiB) is 413, not inflated into memory and accepted', async () => {
-    const bomb = gzipSync(Buffer.from(JSON.stringify({ email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Bomb', padding: ' '.repeat(10 * MiB) })));
+    const bomb = gzipSync(
+      Buffer.from(JSON.stringify({ email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Bomb', padding: ' '.repeat(10 * MiB) })),
+    );
     expect(bomb.byteLength).toBeLessThan(64 * 1024);
     const response = await onFreshConnection('POST', '/api/payment-links', [bomb], { ...JSON_HEADERS, 'content-encoding': 'gzip' });
     expect(response.status).toBe(413);
@@ -301,7 +329,7 @@ describe('query string length', () => {
   it.each([
     ['4097 bytes', 4097],
     ['10 KB', 10 * 1024],
-  ])('%s on every operation -> 414 with the spec\'s body', async (_name, bytes) => {
+  ])("%s on every operation -> 414 with the spec's body", async (_name, bytes) => {
     // DELETEs included: the refusal comes before anything is looked up or changed.
     for (const operation of spec.operations) {
       const response = await call(operation, { query: query(bytes), body: operation.body?.example });
@@ -320,7 +348,7 @@ describe('query string length', () => {
     }
   });
 
-  it('100 KB is refused before the application with a JSON 4xx (Node\'s 16 KiB request-head limit), and the server keeps serving', async () => {
+  it("100 KB is refused before the application with a JSON 4xx (Node's 16 KiB request-head limit), and the server keeps serving", async () => {
     for (const operation of spec.operations) {
       const response = await api(t, t.a.key, operation.method, `${pathOf(operation)}${query(100 * 1024)}`, operation.body?.example);
       expect([414, 431], `${operation.operationId}: ${response.status}`).toContain(response.status);
@@ -334,5 +362,4 @@ describe('query string length', () => {
     const response = await api(t, t.a.key, 'GET', `/api/payment-links${query(10 * 1024)}`);
     expect(response.text.length).toBeLessThan(1024);
   });
-
 });

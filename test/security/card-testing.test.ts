@@ -55,7 +55,13 @@ async function paymentLink(t: TestService) {
   return data!.data;
 }
 
-async function payOpenLink(t: TestService, url: string, card: Record<string, string>, payer = new Payer(t.url), email = 'ali@example.com'): Promise<PageResponse> {
+async function payOpenLink(
+  t: TestService,
+  url: string,
+  card: Record<string, string>,
+  payer = new Payer(t.url),
+  email = 'ali@example.com',
+): Promise<PageResponse> {
   const form = await payer.open(pathOf(url));
   return payer.submit(form, { amount: '10.00', name: 'Ali', email, ...card });
 }
@@ -81,7 +87,20 @@ describe('per client address', () => {
   it('a burst of card attempts on one open link is cut off at the limit: no payment row, acquirer call or receipt past it', async () => {
     await withService({ pageLimits: { perAddress: 5 } }, async (t, provider) => {
       const link = await openLink(t);
-      const cards = [DECLINED_CARD, NO_FUNDS_CARD, ERROR_CARD, OTHER_CARD, GOOD_CARD, GOOD_CARD, DECLINED_CARD, GOOD_CARD, OTHER_CARD, NO_FUNDS_CARD, GOOD_CARD, GOOD_CARD];
+      const cards = [
+        DECLINED_CARD,
+        NO_FUNDS_CARD,
+        ERROR_CARD,
+        OTHER_CARD,
+        GOOD_CARD,
+        GOOD_CARD,
+        DECLINED_CARD,
+        GOOD_CARD,
+        OTHER_CARD,
+        NO_FUNDS_CARD,
+        GOOD_CARD,
+        GOOD_CARD,
+      ];
       const answers: PageResponse[] = [];
       for (const [i, card] of cards.entries()) answers.push(await payOpenLink(t, link.payment_url, card, new Payer(t.url), `chosen${i}@example.com`));
       expect(answers.map((a) => a.status)).toEqual([402, 402, 402, 402, 303, 429, 429, 429, 429, 429, 429, 429]);
@@ -100,7 +119,8 @@ describe('per client address', () => {
       expect(mistakes.status).toBe(422);
       expect((await payOpenLink(t, link.payment_url, GOOD_CARD)).status).toBe(303);
       expect((await payOpenLink(t, link.payment_url, GOOD_CARD, new Payer(t.url, { 'x-forwarded-for': '198.51.100.1' }))).status).toBe(303);
-      for (const forged of ['198.51.100.2', '203.0.113.9, 198.51.100.3']) expectTooMany(await payOpenLink(t, link.payment_url, GOOD_CARD, new Payer(t.url, { 'x-forwarded-for': forged })));
+      for (const forged of ['198.51.100.2', '203.0.113.9, 198.51.100.3'])
+        expectTooMany(await payOpenLink(t, link.payment_url, GOOD_CARD, new Payer(t.url, { 'x-forwarded-for': forged })));
       expect(provider.authorizations).toBe(2);
     });
   });
@@ -122,7 +142,10 @@ describe('per link and per card', () => {
     await withService({ pageLimits: { perLink: 4 }, trustProxyHops: 1 }, async (t, provider) => {
       const link = await openLink(t);
       const statuses: number[] = [];
-      for (let i = 0; i < 7; i += 1) statuses.push((await payOpenLink(t, link.payment_url, i % 2 ? DECLINED_CARD : GOOD_CARD, new Payer(t.url, { 'x-forwarded-for': `198.51.100.${i + 1}` }))).status);
+      for (let i = 0; i < 7; i += 1)
+        statuses.push(
+          (await payOpenLink(t, link.payment_url, i % 2 ? DECLINED_CARD : GOOD_CARD, new Payer(t.url, { 'x-forwarded-for': `198.51.100.${i + 1}` }))).status,
+        );
       expect(statuses).toEqual([303, 402, 303, 402, 429, 429, 429]);
       expect(await countRows(t, 'payments', { open_payment_link_id: link._id })).toBe(4);
       expect(provider.authorizations).toBe(4);
@@ -153,7 +176,9 @@ describe('per link and per card', () => {
 
   it('the activation page is limited per token too, before the acquirer is asked to save a card', async () => {
     await withService({ pageLimits: { perLink: 2 } }, async (t, provider) => {
-      const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan' } });
+      const { data } = await t.a.client.POST('/tokenizations/create-token', {
+        body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan' },
+      });
       const path = new URL(data!.data.activation_url).pathname;
       const statuses: number[] = [];
       for (const card of [DECLINED_CARD, NO_FUNDS_CARD, GOOD_CARD]) {
@@ -187,7 +212,8 @@ describe('one decline text for every decline reason', () => {
       const page = await payer.submit(await payer.open(pathOf(link.payment_url)), { name: 'Ali', ...card });
       expect(page.status).toBe(402);
       alerts.add(/<p class="alert" role="alert">([^<]*)<\/p>/.exec(page.html)?.[1] ?? '');
-      for (const telling of ['insufficient', 'processing', 'test cards', 'Try again in']) expect(page.html.replace(/<details>[\s\S]*<\/details>/, '')).not.toContain(telling);
+      for (const telling of ['insufficient', 'processing', 'test cards', 'Try again in'])
+        expect(page.html.replace(/<details>[\s\S]*<\/details>/, '')).not.toContain(telling);
       const [payment] = await t.sql('payments').where({ payment_link_id: link._id });
       expect(payment).toMatchObject({ status_id: 3, failure_code: code });
     }
@@ -197,7 +223,9 @@ describe('one decline text for every decline reason', () => {
   it('so does the activation page', async () => {
     const alerts = new Set<string>();
     for (const card of [DECLINED_CARD, NO_FUNDS_CARD, ERROR_CARD, OTHER_CARD]) {
-      const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan' } });
+      const { data } = await t.a.client.POST('/tokenizations/create-token', {
+        body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan' },
+      });
       const payer = new Payer(t.url);
       const page = await payer.submit(await payer.open(new URL(data!.data.activation_url).pathname), { name: 'Ali', ...card });
       expect(page.status).toBe(402);

@@ -36,7 +36,9 @@ describe('ids minted back to back for two businesses lead nowhere but to themsel
     const links: { id: string; kind: 'payment' | 'open' }[] = [];
     for (let i = 0; i < 4; i += 1) {
       for (const tenant of [t.a, t.b]) {
-        const paymentLink = await tenant.client.POST('/payment-links', { body: { email: `payer${i}@example.com`, currency: 'MYR', amount: 1000 + i, title: `Invoice ${i}` } });
+        const paymentLink = await tenant.client.POST('/payment-links', {
+          body: { email: `payer${i}@example.com`, currency: 'MYR', amount: 1000 + i, title: `Invoice ${i}` },
+        });
         links.push({ id: paymentLink.data!.data._id, kind: 'payment' });
         const openLink = await tenant.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: `Donations ${i}` } });
         links.push({ id: openLink.data!.data._id, kind: 'open' });

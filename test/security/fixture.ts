@@ -52,7 +52,8 @@ async function created(t: TestService, tenant: Tenant, path: string, body: Json,
 /** Pays through the hosted page, as a payer would; returns the payment id from the redirect. */
 /** One record of each kind for A, by the path parameter that names it (`payment_link_id`, ...). */
 export async function oneOfEach(t: TestService): Promise<Record<string, string>> {
-  const create = async (path: string, body: Record<string, unknown>) => ((await api(t, t.a.key, 'POST', path, body)).body as { data: { _id: string } }).data._id;
+  const create = async (path: string, body: Record<string, unknown>) =>
+    ((await api(t, t.a.key, 'POST', path, body)).body as { data: { _id: string } }).data._id;
   return {
     payment_link_id: await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' }),
     open_payment_link_id: await create('/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' }),
@@ -78,15 +79,54 @@ export async function activateThroughPage(t: TestService, activationUrl: string)
 
 /** Records of every kind and state for a tenant; `tag` keeps its references and e-mails its own. */
 export async function seed(t: TestService, tenant: Tenant, tag: string): Promise<TenantRecords> {
-  const idempotencyBody = { email: `payer-${tag}@example.com`, currency: 'MYR', amount: 1500, title: `Invoice ${tag}`, reference: `REF-${tag}`, reference_2: `R2-${tag}`, send_email: true };
+  const idempotencyBody = {
+    email: `payer-${tag}@example.com`,
+    currency: 'MYR',
+    amount: 1500,
+    title: `Invoice ${tag}`,
+    reference: `REF-${tag}`,
+    reference_2: `R2-${tag}`,
+    send_email: true,
+  };
   const idempotencyKey = `idem-${tag}-first-link`;
   const unpaid = await created(t, tenant, '/payment-links', idempotencyBody, { 'Idempotency-Key': idempotencyKey });
-  const paid = await created(t, tenant, '/payment-links', { email: `paid-${tag}@example.com`, currency: 'MYR', amount: 2500, title: `Paid ${tag}`, reference: `PAID-${tag}` });
-  const deleted = await created(t, tenant, '/payment-links', { email: `gone-${tag}@example.com`, currency: 'MYR', amount: 900, title: `Deleted ${tag}`, reference: `GONE-${tag}` });
-  const open = await created(t, tenant, '/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: `Donations ${tag}`, reference: `OPEN-${tag}`, reference_2: `OPEN2-${tag}` });
-  const openDeleted = await created(t, tenant, '/open-payment-links', { currency: 'SGD', minimum_amount: '5.00', title: `Old drive ${tag}`, reference: `OLD-${tag}` });
-  const pending = await created(t, tenant, '/tokenizations/create-token', { email: `card-${tag}@example.com`, title: `Card ${tag}`, description: `Plan ${tag}` });
-  const active = await created(t, tenant, '/tokenizations/create-token', { email: `active-${tag}@example.com`, title: `Active ${tag}`, description: `Saved ${tag}` });
+  const paid = await created(t, tenant, '/payment-links', {
+    email: `paid-${tag}@example.com`,
+    currency: 'MYR',
+    amount: 2500,
+    title: `Paid ${tag}`,
+    reference: `PAID-${tag}`,
+  });
+  const deleted = await created(t, tenant, '/payment-links', {
+    email: `gone-${tag}@example.com`,
+    currency: 'MYR',
+    amount: 900,
+    title: `Deleted ${tag}`,
+    reference: `GONE-${tag}`,
+  });
+  const open = await created(t, tenant, '/open-payment-links', {
+    currency: 'MYR',
+    minimum_amount: '10.00',
+    title: `Donations ${tag}`,
+    reference: `OPEN-${tag}`,
+    reference_2: `OPEN2-${tag}`,
+  });
+  const openDeleted = await created(t, tenant, '/open-payment-links', {
+    currency: 'SGD',
+    minimum_amount: '5.00',
+    title: `Old drive ${tag}`,
+    reference: `OLD-${tag}`,
+  });
+  const pending = await created(t, tenant, '/tokenizations/create-token', {
+    email: `card-${tag}@example.com`,
+    title: `Card ${tag}`,
+    description: `Plan ${tag}`,
+  });
+  const active = await created(t, tenant, '/tokenizations/create-token', {
+    email: `active-${tag}@example.com`,
+    title: `Active ${tag}`,
+    description: `Saved ${tag}`,
+  });
 
   const paymentIds = [
     await payThroughPage(t, paid.payment_url as string, {}),

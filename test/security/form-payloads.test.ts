@@ -58,17 +58,20 @@ describe('a slow-pattern payload in any field of a payer form', () => {
   });
 
   it.each(['name', 'card_number', 'expiry', 'cvc'])('activation page, %s: the ordinary 422 form page; no card saved', async (field) => {
-    const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan' } });
+    const { data } = await t.a.client.POST('/tokenizations/create-token', {
+      body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan' },
+    });
     const page = await postPayload(new URL(data!.data.activation_url).pathname, { name: 'Ali', ...GOOD_CARD }, field);
     expectFormError(page, field);
     const read = await t.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: data!.data._id } } });
     expect(read.data?.data.status).toBe('pending');
   });
 
-  it('an over-long field is reported together with the form\'s other mistakes', async () => {
+  it("an over-long field is reported together with the form's other mistakes", async () => {
     const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
     const page = await postPayload(pathOf(data!.data.payment_url), { amount: '1', name: '', email: 'nope', ...GOOD_CARD, cvc: '1' }, 'expiry');
     expectFormError(page, 'expiry');
-    for (const text of ['The amount must be at least MYR 10.00.', 'Enter your name.', 'Enter a valid email address.', 'The CVC must be 3 digits.']) expect(page.html).toContain(text);
+    for (const text of ['The amount must be at least MYR 10.00.', 'Enter your name.', 'Enter a valid email address.', 'The CVC must be 3 digits.'])
+      expect(page.html).toContain(text);
   });
 });

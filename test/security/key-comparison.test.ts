@@ -92,7 +92,12 @@ describe('API key lookup', () => {
 
 describe('CSRF token of the payer forms', () => {
   it('is compared with timingSafeEqual too, and a forced mismatch refuses the form', async () => {
-    const link = await raw(`${t.apiUrl}/open-payment-links`, { key: t.a.key, method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ currency: 'MYR', minimum_amount: '10.00', title: 'Donations' }) });
+    const link = await raw(`${t.apiUrl}/open-payment-links`, {
+      key: t.a.key,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ currency: 'MYR', minimum_amount: '10.00', title: 'Donations' }),
+    });
     const url = new URL((link.body as { data: { payment_url: string } }).data.payment_url);
     const payer = new Payer(t.url);
     const form = await payer.open(url.pathname + url.search);

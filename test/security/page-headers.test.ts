@@ -61,15 +61,19 @@ async function submitted(url: string, fields: Json, tamper: (form: { csrf: strin
 function oversized(url: string): Promise<PageResponse> {
   return new Promise((resolve, reject) => {
     const body = `name=${'x'.repeat(17 * 1024)}`;
-    const req = request(`${t.url}${localPath(url)}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) } }, (res) => {
-      let html = '';
-      res.on('data', (chunk) => (html += chunk));
-      res.on('end', () => {
-        const headers = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, String(value));
-        resolve({ status: res.statusCode!, html, headers, location: headers.get('location') });
-      });
-    });
+    const req = request(
+      `${t.url}${localPath(url)}`,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(body.length) } },
+      (res) => {
+        let html = '';
+        res.on('data', (chunk) => (html += chunk));
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, String(value));
+          resolve({ status: res.statusCode!, html, headers, location: headers.get('location') });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -95,7 +99,11 @@ const cases: Record<string, Case[]> = {
     { name: 'a paid link', status: 409, run: () => get(links.paid!.payment_url!) },
   ],
   'POST /payment/pay': [
-    { name: 'an expired form (bad CSRF token)', status: 403, run: () => submitted(links.payment!.payment_url!, { name: 'Payer', ...GOOD_CARD }, (f) => (f.csrf = 'x'.repeat(43))) },
+    {
+      name: 'an expired form (bad CSRF token)',
+      status: 403,
+      run: () => submitted(links.payment!.payment_url!, { name: 'Payer', ...GOOD_CARD }, (f) => (f.csrf = 'x'.repeat(43))),
+    },
     { name: 'invalid fields', status: 422, run: () => submitted(links.payment!.payment_url!, { name: '', card_number: '1' }) },
     { name: 'a declined card', status: 402, run: () => submitted(links.payment!.payment_url!, { name: 'Payer', ...DECLINED_CARD }) },
     { name: 'an oversized form', status: 413, run: () => oversized(links.payment!.payment_url!) },
@@ -116,10 +124,22 @@ const cases: Record<string, Case[]> = {
     { name: 'a deleted link', status: 410, run: () => get(links.openDeleted!.payment_url!) },
   ],
   'POST /payment/open-link/pay': [
-    { name: 'an expired form (bad CSRF token)', status: 403, run: () => submitted(links.open!.payment_url!, { amount: '10.00', name: 'Payer', email: 'p@example.com', ...GOOD_CARD }, (f) => (f.csrf = '')) },
+    {
+      name: 'an expired form (bad CSRF token)',
+      status: 403,
+      run: () => submitted(links.open!.payment_url!, { amount: '10.00', name: 'Payer', email: 'p@example.com', ...GOOD_CARD }, (f) => (f.csrf = '')),
+    },
     { name: 'invalid fields', status: 422, run: () => submitted(links.open!.payment_url!, { amount: '1', name: 'Payer', email: 'nope' }) },
-    { name: 'a declined card', status: 402, run: () => submitted(links.open!.payment_url!, { amount: '10.00', name: 'Payer', email: 'p@example.com', ...DECLINED_CARD }) },
-    { name: 'a payment (redirect)', status: 303, run: () => submitted(links.open!.payment_url!, { amount: '10.00', name: 'Payer', email: 'p@example.com', ...GOOD_CARD }) },
+    {
+      name: 'a declined card',
+      status: 402,
+      run: () => submitted(links.open!.payment_url!, { amount: '10.00', name: 'Payer', email: 'p@example.com', ...DECLINED_CARD }),
+    },
+    {
+      name: 'a payment (redirect)',
+      status: 303,
+      run: () => submitted(links.open!.payment_url!, { amount: '10.00', name: 'Payer', email: 'p@example.com', ...GOOD_CARD }),
+    },
     { name: 'an oversized form', status: 413, run: () => oversized(links.open!.payment_url!) },
   ],
   'GET /tokenization/activation/:token': [
@@ -129,7 +149,11 @@ const cases: Record<string, Case[]> = {
     { name: 'a malformed token', status: 404, run: () => get(`${t.url}/tokenization/activation/%3Cscript%3E`) },
   ],
   'POST /tokenization/activation/:token': [
-    { name: 'an expired form (bad attempt id)', status: 403, run: () => submitted(links.token!.activation_url!, { name: 'Payer', ...GOOD_CARD }, (f) => (f.attemptId = 'nope')) },
+    {
+      name: 'an expired form (bad attempt id)',
+      status: 403,
+      run: () => submitted(links.token!.activation_url!, { name: 'Payer', ...GOOD_CARD }, (f) => (f.attemptId = 'nope')),
+    },
     { name: 'invalid fields', status: 422, run: () => submitted(links.token!.activation_url!, { name: '', card_number: '42' }) },
     { name: 'a declined card', status: 402, run: () => submitted(links.token!.activation_url!, { name: 'Payer', ...DECLINED_CARD }) },
     { name: 'an oversized form', status: 413, run: () => oversized(links.token!.activation_url!) },
@@ -148,15 +172,26 @@ const cases: Record<string, Case[]> = {
   ],
 };
 // Last: it pays the link the earlier cases use.
-cases['POST /payment/pay']!.push({ name: 'a payment (redirect)', status: 303, run: () => submitted(links.payment!.payment_url!, { name: 'Payer', ...GOOD_CARD }) });
-cases['POST /tokenization/activation/:token']!.push({ name: 'a saved card (redirect)', status: 303, run: () => submitted(links.token!.activation_url!, { name: 'Payer', ...GOOD_CARD }) });
+cases['POST /payment/pay']!.push({
+  name: 'a payment (redirect)',
+  status: 303,
+  run: () => submitted(links.payment!.payment_url!, { name: 'Payer', ...GOOD_CARD }),
+});
+cases['POST /tokenization/activation/:token']!.push({
+  name: 'a saved card (redirect)',
+  status: 303,
+  run: () => submitted(links.token!.activation_url!, { name: 'Payer', ...GOOD_CARD }),
+});
 
 /** The policy's directives by name; fails on a second policy (a comma) or a repeated directive. */
 function directives(csp: string | null): Map<string, string[]> {
   expect(csp, 'no Content-Security-Policy').toBeTruthy();
   expect(csp!, 'more than one policy in the header').not.toContain(',');
   const map = new Map<string, string[]>();
-  for (const part of csp!.split(';').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of csp!
+    .split(';')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, ...values] = part.split(/\s+/);
     expect(map.has(name!.toLowerCase()), `directive ${name} twice`).toBe(false);
     map.set(name!.toLowerCase(), values);
@@ -178,7 +213,10 @@ function expectPageHeaders(where: string, response: PageResponse) {
     if (csp.has(name)) expect(csp.get(name), `${where}: ${name}`).toEqual(["'none'"]);
   }
   for (const [name, values] of csp) {
-    for (const value of values) expect(["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:'].includes(value) && name !== 'img-src', `${where}: ${name} ${value}`).toBe(false);
+    for (const value of values)
+      expect(["'unsafe-inline'", "'unsafe-eval'", '*', 'http:', 'https:', 'data:'].includes(value) && name !== 'img-src', `${where}: ${name} ${value}`).toBe(
+        false,
+      );
   }
   expect(h.get('x-content-type-options'), `${where}: nosniff`).toBe('nosniff');
   expect(h.get('cache-control') ?? '', `${where}: Cache-Control`).toMatch(/\bno-store\b/);
@@ -239,7 +277,10 @@ describe("the merchant's redirect_url in the policy", () => {
     const page = await get(link.payment_url!);
     expect(page.status).toBe(200);
     expectPageHeaders(`redirect_url ${redirectUrl}`, page);
-    return { csp: directives(page.headers.get('content-security-policy')), formAction: directives(page.headers.get('content-security-policy')).get('form-action') };
+    return {
+      csp: directives(page.headers.get('content-security-policy')),
+      formAction: directives(page.headers.get('content-security-policy')).get('form-action'),
+    };
   }
 
   it("allows the merchant's origin as a form target (the redirect after paying goes there)", async () => {

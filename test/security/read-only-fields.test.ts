@@ -106,7 +106,9 @@ const without = (row: Json, fields: string[]) => Object.fromEntries(Object.entri
 /** The GET that reads a resource back by id. */
 function readBack(operation: SpecOperation, id: string): Promise<Awaited<ReturnType<typeof api>>> {
   const resource = resourceOf(operation.template);
-  const get = spec.operations.find((o) => o.method === 'GET' && o.pathParams.length === 1 && resourceOf(o.template) === resource && o.template.split('/').length === 3)!;
+  const get = spec.operations.find(
+    (o) => o.method === 'GET' && o.pathParams.length === 1 && resourceOf(o.template) === resource && o.template.split('/').length === 3,
+  )!;
   return api(t, t.a.key, 'GET', apiPath(get.template, { [get.pathParams[0]!]: id }));
 }
 
@@ -114,7 +116,14 @@ async function write(operation: SpecOperation, body: Json, id?: string): Promise
   const path = apiPath(operation.template, id ? { [operation.pathParams[0]!]: id } : {});
   const response = await api(t, t.a.key, operation.method, path, body);
   expect(response.status, `${operation.method} ${path}: ${response.text}`).toBe(200);
-  await assertConforms({ method: operation.method, path, status: 200, contentType: response.contentType, headers: Object.fromEntries(response.headers), body: response.body });
+  await assertConforms({
+    method: operation.method,
+    path,
+    status: 200,
+    contentType: response.contentType,
+    headers: Object.fromEntries(response.headers),
+    body: response.body,
+  });
   return (response.body as { data: Json }).data;
 }
 
@@ -138,7 +147,8 @@ async function expectPayable(record: Json) {
 describe('what counts as read-only', () => {
   it('every write operation has read-only fields to attack, including those contract-notes name', async () => {
     const fields = new Set(writeOperations().flatMap(readOnlyFields));
-    for (const field of ['_id', 'business_id', 'status', 'status_id', 'paid', 'token', 'payment_url', 'activation_url', 'created_at', 'updated_at', 'card']) expect(fields).toContain(field);
+    for (const field of ['_id', 'business_id', 'status', 'status_id', 'paid', 'token', 'payment_url', 'activation_url', 'created_at', 'updated_at', 'card'])
+      expect(fields).toContain(field);
     for (const operation of writeOperations()) expect(readOnlyFields(operation), operation.operationId).toContain('_id');
   });
 
@@ -199,7 +209,9 @@ it("B's records whose _id and token were offered as hostile values are untouched
   expect(await dbView(t.sql, t.b.business.id)).toEqual(victimsStored);
   for (const [resource, victim] of Object.entries(victims)) {
     const create = createOf(resource);
-    const get = spec.operations.find((o) => o.method === 'GET' && o.pathParams.length === 1 && resourceOf(o.template) === resourceOf(create.template) && o.template.split('/').length === 3)!;
+    const get = spec.operations.find(
+      (o) => o.method === 'GET' && o.pathParams.length === 1 && resourceOf(o.template) === resourceOf(create.template) && o.template.split('/').length === 3,
+    )!;
     const read = await api(t, t.b.key, 'GET', apiPath(get.template, { [get.pathParams[0]!]: victim._id as string }));
     expect((read.body as { data: Json }).data).toEqual(victim);
   }

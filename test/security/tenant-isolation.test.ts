@@ -97,30 +97,48 @@ describe("B using A's ids on every path and method", () => {
 
   describe.each(HTTP_METHODS.map((method) => [method]))('%s', (method) => {
     // Thousands of requests, each followed by a look at all of A's data: minutes on a busy machine, not seconds.
-    it("on every templated path, with every id A owns: 404 (405 where the method is refused), exactly as for an unknown id; A's data unchanged", { timeout: 180_000 }, async () => {
-      for (const specPath of templates()) {
-        const body = hostileBody(specPath, method);
-        for (const query of queryVariants(specPath, method)) {
-          for (const foreign of allIdsOf(a)) {
-            const fill = (id: string) => Object.fromEntries(specPath.pathParams.map((name) => [name, id]));
-            const path = `${apiPath(specPath.template, fill(foreign))}${query}`;
-            const where = `${method} ${path}`;
-            const response = await attempt({ method, path, body });
-            // HEAD is answered as GET without a body (RFC 9110).
-            const defined = await operationFor(method === 'HEAD' ? 'GET' : method, path);
-            expect(response.status, `${where}: ${response.text}`).toBe(defined ? 404 : 405);
-            if (defined && method !== 'HEAD') await assertConforms({ method, path, status: response.status, contentType: response.contentType, headers: Object.fromEntries(response.headers), body: response.body });
+    it(
+      "on every templated path, with every id A owns: 404 (405 where the method is refused), exactly as for an unknown id; A's data unchanged",
+      { timeout: 180_000 },
+      async () => {
+        for (const specPath of templates()) {
+          const body = hostileBody(specPath, method);
+          for (const query of queryVariants(specPath, method)) {
+            for (const foreign of allIdsOf(a)) {
+              const fill = (id: string) => Object.fromEntries(specPath.pathParams.map((name) => [name, id]));
+              const path = `${apiPath(specPath.template, fill(foreign))}${query}`;
+              const where = `${method} ${path}`;
+              const response = await attempt({ method, path, body });
+              // HEAD is answered as GET without a body (RFC 9110).
+              const defined = await operationFor(method === 'HEAD' ? 'GET' : method, path);
+              expect(response.status, `${where}: ${response.text}`).toBe(defined ? 404 : 405);
+              if (defined && method !== 'HEAD')
+                await assertConforms({
+                  method,
+                  path,
+                  status: response.status,
+                  contentType: response.contentType,
+                  headers: Object.fromEntries(response.headers),
+                  body: response.body,
+                });
 
-            const unknown = await api(t, t.b.key, method, `${apiPath(specPath.template, fill(foreign.length === 64 ? UNKNOWN_TOKEN : UNKNOWN_ID))}${query}`, body);
-            expect({ status: response.status, body: response.body, allow: response.headers.get('allow') }, `${where} differs from an unknown id`).toEqual({
-              status: unknown.status,
-              body: unknown.body,
-              allow: unknown.headers.get('allow'),
-            });
+              const unknown = await api(
+                t,
+                t.b.key,
+                method,
+                `${apiPath(specPath.template, fill(foreign.length === 64 ? UNKNOWN_TOKEN : UNKNOWN_ID))}${query}`,
+                body,
+              );
+              expect({ status: response.status, body: response.body, allow: response.headers.get('allow') }, `${where} differs from an unknown id`).toEqual({
+                status: unknown.status,
+                body: unknown.body,
+                allow: unknown.headers.get('allow'),
+              });
+            }
           }
         }
-      }
-    });
+      },
+    );
   });
 
   it("the same GETs with B's own ids succeed: the 404s above are about ownership, not the request", async () => {
@@ -172,7 +190,9 @@ describe("B using A's ids on the paths without an id", () => {
       if (!list) continue;
       const filterFields = filtersOf(list).filter(({ schema }) => schema.type === 'string' && !schema.enum && !schema.format);
       const queries: [Record<string, unknown>, number][] = [
-        ...filterFields.flatMap(({ name }) => [...a.references, ...a.emails].map((value): [Record<string, unknown>, number] => [{ per_page: 100, [name]: value }, 200])),
+        ...filterFields.flatMap(({ name }) =>
+          [...a.references, ...a.emails].map((value): [Record<string, unknown>, number] => [{ per_page: 100, [name]: value }, 200]),
+        ),
         // Parameters the spec does not know are refused, never ignored into an unfiltered answer.
         [{ business_id: t.a.business.id }, 422],
         [{ id: a.live.paymentLink }, 422],
@@ -183,11 +203,19 @@ describe("B using A's ids on the paths without an id", () => {
       for (const [query, status] of queries) {
         const path = `${apiPath(specPath.template, {})}${queryString(query)}`;
         const response = await attempt({ method: 'GET', path });
-        await assertConforms({ method: 'GET', path, status: response.status, contentType: response.contentType, headers: Object.fromEntries(response.headers), body: response.body });
+        await assertConforms({
+          method: 'GET',
+          path,
+          status: response.status,
+          contentType: response.contentType,
+          headers: Object.fromEntries(response.headers),
+          body: response.body,
+        });
         expect(response.status, `${path}: ${response.text}`).toBe(status);
         for (const id of allIdsOf(a)) expect(response.text, `${path} leaks ${id}`).not.toContain(id);
         // B may hold records with the same reference (B copied A's body above): only B's may be listed.
-        if (response.status === 200) for (const row of (response.body as { data: { data: { business_id: number }[] } }).data.data) expect(row.business_id).toBe(t.b.business.id);
+        if (response.status === 200)
+          for (const row of (response.body as { data: { data: { business_id: number }[] } }).data.data) expect(row.business_id).toBe(t.b.business.id);
       }
     }
   });
@@ -198,7 +226,10 @@ describe("B using A's ids on the paths without an id", () => {
         // HEAD where GET is defined is that GET, answered without a body.
         if (specPath.operations[method] || (method === 'HEAD' && specPath.operations.GET)) continue;
         const path = apiPath(specPath.template, {});
-        const body = method === 'HEAD' || method === 'GET' || method === 'OPTIONS' ? undefined : { _id: a.live.paymentLink, ids: allIdsOf(a), business_id: t.a.business.id };
+        const body =
+          method === 'HEAD' || method === 'GET' || method === 'OPTIONS'
+            ? undefined
+            : { _id: a.live.paymentLink, ids: allIdsOf(a), business_id: t.a.business.id };
         const response = await attempt({ method, path, body });
         // GET /tokenizations/create-token is getToken with the id "create-token".
         expect(response.status, `${method} ${path}: ${response.text}`).toBe((await operationFor(method === 'HEAD' ? 'GET' : method, path)) ? 404 : 405);
@@ -238,7 +269,10 @@ describe("the hosted pages never join one business's payment to another's link",
     const payer = new Payer(t.url);
     const form = await payer.open(url.pathname + url.search);
     attempts += 1;
-    const replay = await payer.submit({ ...form, attemptId: b.attemptIds[1]! }, { amount: '99.00', name: 'Mallory', email: 'mallory@example.com', ...GOOD_CARD });
+    const replay = await payer.submit(
+      { ...form, attemptId: b.attemptIds[1]! },
+      { amount: '99.00', name: 'Mallory', email: 'mallory@example.com', ...GOOD_CARD },
+    );
     expect(replay.status).toBe(403);
     expect(replay.location).toBeNull();
     expect(await tenantView(t, t.a, a)).toEqual(baseline);

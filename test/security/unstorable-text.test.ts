@@ -29,7 +29,9 @@ afterAll(() => t?.close());
 
 /** Free-text fields: strings without a format or pattern of their own (those already refuse odd characters). */
 const textFields = (operation: SpecOperation) =>
-  Object.entries(propertiesOf(operation.body!.schema)).filter(([, schema]) => types(schema).includes('string') && !schema.enum && (!schema.format || schema.format === 'http-url'));
+  Object.entries(propertiesOf(operation.body!.schema)).filter(
+    ([, schema]) => types(schema).includes('string') && !schema.enum && (!schema.format || schema.format === 'http-url'),
+  );
 
 describe.each(UNSTORABLE)('%s', (_name, bad) => {
   it('in any text field of any write body -> 422 for that field, on either database', async () => {
@@ -40,7 +42,14 @@ describe.each(UNSTORABLE)('%s', (_name, bad) => {
         const path = apiPath(operation.template, ids);
         const response = await api(t, t.a.key, operation.method, path, { ...operation.body!.example, [field]: value });
         expect(response.status, `${operation.operationId} ${field}: ${response.text}`).toBe(422);
-        await assertConforms({ method: operation.method, path, status: 422, contentType: response.contentType, headers: Object.fromEntries(response.headers), body: response.body });
+        await assertConforms({
+          method: operation.method,
+          path,
+          status: 422,
+          contentType: response.contentType,
+          headers: Object.fromEntries(response.headers),
+          body: response.body,
+        });
         expect(Object.keys((response.body as { errors: object }).errors), `${operation.operationId} ${field}`).toEqual([field]);
         checked += 1;
       }
@@ -65,21 +74,38 @@ describe('in the query string of a list', () => {
       const path = `${apiPath(operation.template, ids)}${queryString({ [name]: 'REF\u00001' })}`;
       const response = await api(t, t.a.key, 'GET', path);
       expect(response.status, `${path}: ${response.text}`).toBe(422);
-      await assertConforms({ method: 'GET', path, status: 422, contentType: response.contentType, headers: Object.fromEntries(response.headers), body: response.body });
+      await assertConforms({
+        method: 'GET',
+        path,
+        status: 422,
+        contentType: response.contentType,
+        headers: Object.fromEntries(response.headers),
+        body: response.body,
+      });
       expect(Object.keys((response.body as { errors: object }).errors)).toEqual([errorKey]);
     }
   });
 
   // A lone surrogate cannot be percent-encoded as UTF-8; what arrives instead is invalid UTF-8.
-  it.each(['%ED%A0%80', '%FF', '%C0%AF', '%F4%90%80%80'])('invalid UTF-8 (%s) in any text filter is a 4xx or an empty page, never a server error', async (bytes) => {
-    for (const { operation, name } of textFilters()) {
-      const path = `${apiPath(operation.template, ids)}?${encodeURIComponent(name)}=REF${bytes}`;
-      const response = await api(t, t.a.key, 'GET', path);
-      expect(response.status, `${path}: ${response.text}`).toBeLessThan(500);
-      await assertConforms({ method: 'GET', path, status: response.status, contentType: response.contentType, headers: Object.fromEntries(response.headers), body: response.body });
-      if (response.status === 200) expect((response.body as { data: { total: number } }).data.total).toBe(0);
-    }
-  });
+  it.each(['%ED%A0%80', '%FF', '%C0%AF', '%F4%90%80%80'])(
+    'invalid UTF-8 (%s) in any text filter is a 4xx or an empty page, never a server error',
+    async (bytes) => {
+      for (const { operation, name } of textFilters()) {
+        const path = `${apiPath(operation.template, ids)}?${encodeURIComponent(name)}=REF${bytes}`;
+        const response = await api(t, t.a.key, 'GET', path);
+        expect(response.status, `${path}: ${response.text}`).toBeLessThan(500);
+        await assertConforms({
+          method: 'GET',
+          path,
+          status: response.status,
+          contentType: response.contentType,
+          headers: Object.fromEntries(response.headers),
+          body: response.body,
+        });
+        if (response.status === 200) expect((response.body as { data: { total: number } }).data.total).toBe(0);
+      }
+    },
+  );
 });
 
 describe("the payer's name on the hosted forms", () => {
@@ -105,8 +131,17 @@ describe("the payer's name on the hosted forms", () => {
 });
 
 it('a paired surrogate (an emoji) is ordinary text and is kept as sent', async () => {
-  const response = await api(t, t.a.key, 'POST', '/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Thanks 🙏', description: 'Café ☕ 😀' });
+  const response = await api(t, t.a.key, 'POST', '/api/payment-links', {
+    email: 'payer@example.com',
+    currency: 'MYR',
+    amount: 1000,
+    title: 'Thanks 🙏',
+    description: 'Café ☕ 😀',
+  });
   expect(response.status).toBe(200);
   const id = (response.body as { data: { _id: string } }).data._id;
-  expect(((await api(t, t.a.key, 'GET', `/api/payment-links/${id}`)).body as { data: object }).data).toMatchObject({ title: 'Thanks 🙏', description: 'Café ☕ 😀' });
+  expect(((await api(t, t.a.key, 'GET', `/api/payment-links/${id}`)).body as { data: object }).data).toMatchObject({
+    title: 'Thanks 🙏',
+    description: 'Café ☕ 😀',
+  });
 });

@@ -36,7 +36,11 @@ function sqliteFiles(databaseUrl: string): Map<string, Buffer> {
   const file = databaseUrl.slice('sqlite:'.length);
   const dir = dirname(file);
   const prefix = file.slice(dir.length + 1);
-  return new Map(readdirSync(dir).filter((name) => name.startsWith(prefix)).map((name) => [name, readFileSync(join(dir, name))]));
+  return new Map(
+    readdirSync(dir)
+      .filter((name) => name.startsWith(prefix))
+      .map((name) => [name, readFileSync(join(dir, name))]),
+  );
 }
 
 function expectNotInFiles(databaseUrl: string, secret: string): void {
@@ -110,7 +114,9 @@ describe('a webhook key at rest', () => {
     const { webhook_secret } = await t.sql('businesses').where({ id: t.a.business.id }).first();
     await t.sql('businesses').where({ id: t.b.business.id }).update({ webhook_url: 'https://b.example.com/hooks', webhook_secret });
     await expect(findWebhook(t.service.db, t.b.business.id, t.service.secretsKey)).rejects.toThrow(SecretUnreadableError);
-    await expect(findWebhook(t.service.db, t.b.business.id, t.service.secretsKey)).rejects.toThrow(/does not authenticate under the configured key .*sealed for another record/);
+    await expect(findWebhook(t.service.db, t.b.business.id, t.service.secretsKey)).rejects.toThrow(
+      /does not authenticate under the configured key .*sealed for another record/,
+    );
     expect(await findWebhook(t.service.db, t.a.business.id, t.service.secretsKey)).toEqual({ url: 'https://a.example.com/hooks', secret: SECRET });
   });
 });
@@ -144,9 +150,18 @@ describe('webhook keys stored in clear by an earlier version', () => {
         await store.close();
       }
 
-      const service = await startService({ databaseUrl: database.url, port: 0, host: '127.0.0.1', logger: silentLogger(), mail: { mailDir: join(dir, 'mail') }, secrets: secretsSettings(database.url) });
+      const service = await startService({
+        databaseUrl: database.url,
+        port: 0,
+        host: '127.0.0.1',
+        logger: silentLogger(),
+        mail: { mailDir: join(dir, 'mail') },
+        secrets: secretsSettings(database.url),
+      });
       try {
-        const rows = await service.db.all<{ id: number; name: string; webhook_secret: string | null }>(service.db.sql('businesses').select('id', 'name', 'webhook_secret').orderBy('id'));
+        const rows = await service.db.all<{ id: number; name: string; webhook_secret: string | null }>(
+          service.db.sql('businesses').select('id', 'name', 'webhook_secret').orderBy('id'),
+        );
         expect(rows.map((row) => row.name)).toEqual([...legacy.map(({ name }) => name), 'No Webhook']);
         expect(rows.at(-1)!.webhook_secret).toBeNull();
         for (const [i, { secret }] of legacy.entries()) {

@@ -44,7 +44,12 @@ const PROBES = [
 ];
 
 /** Addresses the e-mail format accepts that would break out of a single-quoted attribute or decode as an entity. */
-const EMAIL_PROBES = ["x'onfocus='window.__xss=1'autofocus='@example.com", 'x&quot@example.com', 'x&#34@example.com', "x'autofocus/onfocus='window.__xss=1'@example.com"];
+const EMAIL_PROBES = [
+  "x'onfocus='window.__xss=1'autofocus='@example.com",
+  'x&quot@example.com',
+  'x&#34@example.com',
+  "x'autofocus/onfocus='window.__xss=1'@example.com",
+];
 
 /** Sent with every `<` and `>` as a JSON \u escape, in half the creates: decoding must not bypass escaping. */
 const jsonWithEscapes = (body: unknown) => JSON.stringify(body).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
@@ -72,7 +77,8 @@ let control: ProbeRecords;
 function textFields(resource: string): [string, Schema][] {
   const create = spec.operations.find((o) => o.method === 'POST' && o.body && resourceOf(o.template) === resource)!;
   return Object.entries(propertiesOf(create.body!.schema)).filter(
-    ([, schema]) => types(schema).includes('string') && !types(schema).some((type) => type === 'integer' || type === 'number') && !schema.enum && schema.format !== 'iso4217',
+    ([, schema]) =>
+      types(schema).includes('string') && !types(schema).some((type) => type === 'integer' || type === 'number') && !schema.enum && schema.format !== 'iso4217',
   );
 }
 
@@ -83,10 +89,21 @@ function valueFor(field: string, schema: Schema, probe: string, index: number): 
   return probe.slice(0, schema.maxLength ?? probe.length);
 }
 
-async function createWith(resource: string, path: string, base: Json, probe: string, index: number, escapes: boolean): Promise<{ data: Json; sent: Record<string, string> }> {
+async function createWith(
+  resource: string,
+  path: string,
+  base: Json,
+  probe: string,
+  index: number,
+  escapes: boolean,
+): Promise<{ data: Json; sent: Record<string, string> }> {
   const sent = Object.fromEntries(textFields(resource).map(([field, schema]) => [field, valueFor(field, schema, probe, index)]));
   const body = { ...base, ...sent };
-  const response = await fetch(`${t.apiUrl}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${t.a.key}`, 'Content-Type': 'application/json' }, body: escapes ? jsonWithEscapes(body) : JSON.stringify(body) });
+  const response = await fetch(`${t.apiUrl}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${t.a.key}`, 'Content-Type': 'application/json' },
+    body: escapes ? jsonWithEscapes(body) : JSON.stringify(body),
+  });
   const json = (await response.json()) as { data: Json };
   expect(response.status, `${path} with ${JSON.stringify(probe)}: ${JSON.stringify(json)}`).toBe(200);
   for (const [field, value] of Object.entries(sent)) expect(json.data[field], `${path} ${field} stored as sent`).toBe(value);
@@ -98,7 +115,13 @@ async function createAll(probe: string, index: number): Promise<ProbeRecords> {
   const paymentLink = await createWith('payment-links', '/payment-links', { currency: 'MYR', amount: 1000, send_email: true }, probe, index, escapes);
   const openLink = await createWith('open-payment-links', '/open-payment-links', { currency: 'MYR', minimum_amount: '10.00' }, probe, index, escapes);
   const token = await createWith('tokenizations', '/tokenizations/create-token', {}, probe, index, escapes);
-  return { probe, paymentLink: paymentLink.data, openLink: openLink.data, token: token.data, sent: { 'payment-links': paymentLink.sent, 'open-payment-links': openLink.sent, tokenizations: token.sent } };
+  return {
+    probe,
+    paymentLink: paymentLink.data,
+    openLink: openLink.data,
+    token: token.data,
+    sent: { 'payment-links': paymentLink.sent, 'open-payment-links': openLink.sent, tokenizations: token.sent },
+  };
 }
 
 beforeAll(async () => {
@@ -136,7 +159,8 @@ async function watchedPage(context: BrowserContext): Promise<{ page: Page; watch
   page.on('pageerror', (error) => watch.errors.push(error.message));
   page.on('request', (request) => {
     const url = new URL(request.url());
-    const ours = url.origin === t.url && ['/assets/pay.css', '/favicon.ico', '/payment/pay', '/payment/open-link/pay', '/payment/thank-you'].includes(url.pathname);
+    const ours =
+      url.origin === t.url && ['/assets/pay.css', '/favicon.ico', '/payment/pay', '/payment/open-link/pay', '/payment/thank-you'].includes(url.pathname);
     const activation = url.origin === t.url && url.pathname.startsWith('/tokenization/activation/');
     if (!ours && !activation && url.protocol !== 'about:' && url.protocol !== 'data:') watch.strayRequests.push(request.url());
   });
@@ -202,83 +226,89 @@ describe.concurrent.each([
   });
   afterAll(() => context?.close());
 
-  it.each(PROBES.map((probe, index) => [probe, index] as const))('stored probe %j: payment, open-link and activation pages render it as text', async (probe, index) => {
-    const record = records[index]!;
-    const sentPayment = record.sent['payment-links']!;
-    const sentOpen = record.sent['open-payment-links']!;
-    const sentToken = record.sent.tokenizations!;
+  it.each(PROBES.map((probe, index) => [probe, index] as const))(
+    'stored probe %j: payment, open-link and activation pages render it as text',
+    async (probe, index) => {
+      const record = records[index]!;
+      const sentPayment = record.sent['payment-links']!;
+      const sentOpen = record.sent['open-payment-links']!;
+      const sentToken = record.sent.tokenizations!;
 
-    const { page, watch } = await watchedPage(context);
-    expect((await page.goto(record.paymentLink.payment_url as string))?.status()).toBe(200);
-    await expectInert(page, watch, `payment page ${JSON.stringify(probe)}`, shapes.payment);
-    expectRendered(await page.title(), sentPayment.title!, 'payment page <title>');
-    expectRendered(await textOf(page, 'h1'), sentPayment.title!, 'payment page heading');
-    expectRendered(await textOf(page, 'main h1 + p'), sentPayment.description!, 'payment page description');
-    expectRendered(await page.locator('#email').inputValue(), maskEmail(sentPayment.email!), 'payment page e-mail (masked)');
+      const { page, watch } = await watchedPage(context);
+      expect((await page.goto(record.paymentLink.payment_url as string))?.status()).toBe(200);
+      await expectInert(page, watch, `payment page ${JSON.stringify(probe)}`, shapes.payment);
+      expectRendered(await page.title(), sentPayment.title!, 'payment page <title>');
+      expectRendered(await textOf(page, 'h1'), sentPayment.title!, 'payment page heading');
+      expectRendered(await textOf(page, 'main h1 + p'), sentPayment.description!, 'payment page description');
+      expectRendered(await page.locator('#email').inputValue(), maskEmail(sentPayment.email!), 'payment page e-mail (masked)');
 
-    expect((await page.goto(record.openLink.payment_url as string))?.status()).toBe(200);
-    await expectInert(page, watch, `open-link page ${JSON.stringify(probe)}`, shapes.open);
-    expectRendered(await page.title(), sentOpen.title!, 'open-link page <title>');
-    expectRendered(await textOf(page, 'h1'), sentOpen.title!, 'open-link page heading');
-    expectRendered(await textOf(page, 'main h1 + p'), sentOpen.description!, 'open-link page description');
+      expect((await page.goto(record.openLink.payment_url as string))?.status()).toBe(200);
+      await expectInert(page, watch, `open-link page ${JSON.stringify(probe)}`, shapes.open);
+      expectRendered(await page.title(), sentOpen.title!, 'open-link page <title>');
+      expectRendered(await textOf(page, 'h1'), sentOpen.title!, 'open-link page heading');
+      expectRendered(await textOf(page, 'main h1 + p'), sentOpen.description!, 'open-link page description');
 
-    expect((await page.goto(record.token.activation_url as string))?.status()).toBe(200);
-    await expectInert(page, watch, `activation page ${JSON.stringify(probe)}`, shapes.activation);
-    expectRendered(await page.title(), sentToken.title!, 'activation page <title>');
-    expectRendered(await textOf(page, 'h1'), sentToken.title!, 'activation page heading');
-    expectRendered(await textOf(page, 'main h1 + p'), sentToken.description!, 'activation page description');
-    expectContained(await textOf(page, 'main p.muted'), sentToken.email!, 'activation page e-mail');
-    await page.close();
-  });
+      expect((await page.goto(record.token.activation_url as string))?.status()).toBe(200);
+      await expectInert(page, watch, `activation page ${JSON.stringify(probe)}`, shapes.activation);
+      expectRendered(await page.title(), sentToken.title!, 'activation page <title>');
+      expectRendered(await textOf(page, 'h1'), sentToken.title!, 'activation page heading');
+      expectRendered(await textOf(page, 'main h1 + p'), sentToken.description!, 'activation page description');
+      expectContained(await textOf(page, 'main p.muted'), sentToken.email!, 'activation page e-mail');
+      await page.close();
+    },
+  );
 
-  if (bypassCSP) it.each(PROBES.map((probe, index) => [probe, index] as const))("payer input %j echoed on a refused form stays text", async (probe, index) => {
-    const record = records[index]!;
-    const { page, watch } = await watchedPage(context);
+  if (bypassCSP)
+    it.each(PROBES.map((probe, index) => [probe, index] as const))('payer input %j echoed on a refused form stays text', async (probe, index) => {
+      const record = records[index]!;
+      const { page, watch } = await watchedPage(context);
 
-    // Open link: every field wrong (amount and e-mail invalid), so all three come back in the form.
-    await page.goto(record.openLink.payment_url as string);
-    await page.getByLabel('Amount').fill(probe);
-    await page.getByLabel('Name').fill(probe);
-    await page.getByLabel('Email').fill(probe);
-    await page.getByLabel('Card number').fill(DECLINED_CARD.card_number);
-    await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Pay' }).click()]);
-    await expectInert(page, watch, `open-link form echo ${JSON.stringify(probe)}`);
-    // Inputs hold the trimmed text, as the server reads it (cut at each input's maxlength by the browser).
-    for (const id of ['amount', 'name', 'email'] as const) expectRendered(await page.locator(`#${id}`).inputValue(), probe.slice(0, FIELD_MAX_LENGTH[id]).trim(), `open-link ${id} echo`);
-
-    // Payment link and activation: a declined card re-renders the form with the payer's name.
-    for (const url of [record.paymentLink.payment_url as string, record.token.activation_url as string]) {
-      await page.goto(url);
+      // Open link: every field wrong (amount and e-mail invalid), so all three come back in the form.
+      await page.goto(record.openLink.payment_url as string);
+      await page.getByLabel('Amount').fill(probe);
       await page.getByLabel('Name').fill(probe);
+      await page.getByLabel('Email').fill(probe);
       await page.getByLabel('Card number').fill(DECLINED_CARD.card_number);
-      await page.getByLabel('Expiry (MM/YY)').fill(DECLINED_CARD.expiry);
-      await page.getByLabel('CVC').fill(DECLINED_CARD.cvc);
-      const [response] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: /Pay|Save card/ }).click()]);
-      expect(response?.status(), url).toBe(402);
-      await expectInert(page, watch, `declined form echo ${JSON.stringify(probe)}`);
-      expectRendered(await page.locator('#name').inputValue(), probe.trim(), `${url} name echo`);
-    }
-    await page.close();
-  });
+      await Promise.all([page.waitForEvent('load'), page.getByRole('button', { name: 'Pay' }).click()]);
+      await expectInert(page, watch, `open-link form echo ${JSON.stringify(probe)}`);
+      // Inputs hold the trimmed text, as the server reads it (cut at each input's maxlength by the browser).
+      for (const id of ['amount', 'name', 'email'] as const)
+        expectRendered(await page.locator(`#${id}`).inputValue(), probe.slice(0, FIELD_MAX_LENGTH[id]).trim(), `open-link ${id} echo`);
 
-  if (bypassCSP) it.each(PROBES.map((probe) => [probe] as const))('reflected probe %j in page URLs and the thank-you query is never rendered', async (probe) => {
-    const encoded = encodeURIComponent(probe);
-    const { page, watch } = await watchedPage(context);
-    for (const path of [
-      `/payment/thank-you?payment_id=${encoded}&payment_link_id=${encoded}&payment_status=${encoded}&${encoded}=${encoded}`,
-      `/payment/thank-you?payment_id=${records[0]!.paymentLink._id as string}&payment_link_id=${encoded}&payment_status=1`,
-      `/payment/pay?id=${encoded}`,
-      `/payment/open-link/pay?id=${encoded}`,
-      `/tokenization/activation/${encoded}`,
-    ]) {
-      const response = await page.goto(`${t.url}${path}`);
-      expect(response?.status(), path).toBeLessThan(500);
-      await expectInert(page, watch, `${path}`);
-      expect(await page.content(), `${path} reflects the probe`).not.toContain(probe.slice(0, 12));
-      rendered += 1;
-    }
-    await page.close();
-  });
+      // Payment link and activation: a declined card re-renders the form with the payer's name.
+      for (const url of [record.paymentLink.payment_url as string, record.token.activation_url as string]) {
+        await page.goto(url);
+        await page.getByLabel('Name').fill(probe);
+        await page.getByLabel('Card number').fill(DECLINED_CARD.card_number);
+        await page.getByLabel('Expiry (MM/YY)').fill(DECLINED_CARD.expiry);
+        await page.getByLabel('CVC').fill(DECLINED_CARD.cvc);
+        const [response] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: /Pay|Save card/ }).click()]);
+        expect(response?.status(), url).toBe(402);
+        await expectInert(page, watch, `declined form echo ${JSON.stringify(probe)}`);
+        expectRendered(await page.locator('#name').inputValue(), probe.trim(), `${url} name echo`);
+      }
+      await page.close();
+    });
+
+  if (bypassCSP)
+    it.each(PROBES.map((probe) => [probe] as const))('reflected probe %j in page URLs and the thank-you query is never rendered', async (probe) => {
+      const encoded = encodeURIComponent(probe);
+      const { page, watch } = await watchedPage(context);
+      for (const path of [
+        `/payment/thank-you?payment_id=${encoded}&payment_link_id=${encoded}&payment_status=${encoded}&${encoded}=${encoded}`,
+        `/payment/thank-you?payment_id=${records[0]!.paymentLink._id as string}&payment_link_id=${encoded}&payment_status=1`,
+        `/payment/pay?id=${encoded}`,
+        `/payment/open-link/pay?id=${encoded}`,
+        `/tokenization/activation/${encoded}`,
+      ]) {
+        const response = await page.goto(`${t.url}${path}`);
+        expect(response?.status(), path).toBeLessThan(500);
+        await expectInert(page, watch, `${path}`);
+        expect(await page.content(), `${path} reflects the probe`).not.toContain(probe.slice(0, 12));
+        rendered += 1;
+      }
+      await page.close();
+    });
 });
 
 describe('after the payer acts', () => {
@@ -335,7 +365,11 @@ describe('javascript: and other non-http URLs', () => {
       for (const [field, schema] of Object.entries(propertiesOf(operation.body!.schema))) {
         if (schema.format !== 'http-url') continue;
         for (const value of BAD_URLS) {
-          const ids = { payment_link_id: records[0]!.paymentLink._id as string, open_payment_link_id: records[0]!.openLink._id as string, token_id: records[0]!.token._id as string };
+          const ids = {
+            payment_link_id: records[0]!.paymentLink._id as string,
+            open_payment_link_id: records[0]!.openLink._id as string,
+            token_id: records[0]!.token._id as string,
+          };
           const response = await api(t, t.a.key, operation.method, apiPath(operation.template, ids), { ...operation.body!.example, [field]: value });
           expect(response.status, `${operation.operationId} ${field}=${JSON.stringify(value)}`).toBe(422);
           expect(Object.keys((response.body as { errors: object }).errors)).toEqual([field]);

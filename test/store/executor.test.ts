@@ -16,8 +16,17 @@ beforeAll(async () => {
 });
 
 const token = (id = newId()) => ({
-  _id: id, business_id: businessId, email: 'a@example.com', phone_no: null, redirect_url: null, title: 't', description: 'd',
-  token: newId() + newId() + newId().slice(0, 16), status: 'pending', created_at: '2026-01-01T00:00:00.000000Z', updated_at: '2026-01-01T00:00:00.000000Z',
+  _id: id,
+  business_id: businessId,
+  email: 'a@example.com',
+  phone_no: null,
+  redirect_url: null,
+  title: 't',
+  description: 'd',
+  token: newId() + newId() + newId().slice(0, 16),
+  status: 'pending',
+  created_at: '2026-01-01T00:00:00.000000Z',
+  updated_at: '2026-01-01T00:00:00.000000Z',
 });
 /** Counted on a connection of its own: what any other process would see. */
 const count = async () => Number((await store.sql('tokens').count({ n: '*' }).first())!.n);
@@ -104,7 +113,11 @@ describe('the executor', () => {
     const ids = rows.map((row) => row._id);
     const queries = [
       (sql: typeof store.sql) => sql('tokens').whereIn('_id', ids).orderBy('_id', 'desc'),
-      (sql: typeof store.sql) => sql('tokens').select('_id', 'status', sql.raw('? as status', ['shadowed'])).whereIn('_id', ids).orderBy('_id'),
+      (sql: typeof store.sql) =>
+        sql('tokens')
+          .select('_id', 'status', sql.raw('? as status', ['shadowed']))
+          .whereIn('_id', ids)
+          .orderBy('_id'),
       (sql: typeof store.sql) => sql('tokens').count({ n: '*' }).whereIn('_id', ids),
     ];
     for (const query of queries) {

@@ -9,8 +9,16 @@ const store = useMigratedDatabase('counts');
 
 function link(businessId: number) {
   return {
-    _id: newId(), business_id: businessId, email: 'a@example.com', currency: 'MYR', amount: 1000, title: 't', status: 'Active', paid: false,
-    created_at: '2026-01-01T00:00:00.000000Z', updated_at: '2026-01-01T00:00:00.000000Z',
+    _id: newId(),
+    business_id: businessId,
+    email: 'a@example.com',
+    currency: 'MYR',
+    amount: 1000,
+    title: 't',
+    status: 'Active',
+    paid: false,
+    created_at: '2026-01-01T00:00:00.000000Z',
+    updated_at: '2026-01-01T00:00:00.000000Z',
   };
 }
 
@@ -59,19 +67,34 @@ describe('daily counts', () => {
     };
     const check = async () => {
       for (const statuses of [['Active'], ['Paid'], ['Active', 'Paid']]) {
-        for (const [from, to] of [[undefined, undefined], ['2026-03-01', '2026-03-01'], ['2026-03-01', '2026-03-02'], ['2026-03-03', '2026-03-31'], ['2026-02-01', '2026-04-01']] as const) {
+        for (const [from, to] of [
+          [undefined, undefined],
+          ['2026-03-01', '2026-03-01'],
+          ['2026-03-01', '2026-03-02'],
+          ['2026-03-03', '2026-03-31'],
+          ['2026-02-01', '2026-04-01'],
+        ] as const) {
           const days = from && to ? range(from, to) : undefined;
-          for (const business of [a, b]) expect(await dailyCount(store.db, business, 'payment_links', statuses, days), `${business} ${statuses} ${from}..${to}`).toBe(await counted(business, statuses, from, to));
+          for (const business of [a, b])
+            expect(await dailyCount(store.db, business, 'payment_links', statuses, days), `${business} ${statuses} ${from}..${to}`).toBe(
+              await counted(business, statuses, from, to),
+            );
         }
       }
     };
     await check();
     await store.sql('payment_links').where({ _id: rows[0]!._id }).update({ status: 'Paid', paid: true }); // status changes
     await check();
-    await store.sql('payment_links').where({ _id: rows[2]!._id }).update({ deleted_at: at('2026-03-06') }); // soft delete
+    await store
+      .sql('payment_links')
+      .where({ _id: rows[2]!._id })
+      .update({ deleted_at: at('2026-03-06') }); // soft delete
     await check();
     await store.sql('payment_links').where({ _id: rows[2]!._id }).update({ deleted_at: null }); // restore
-    await store.sql('payment_links').where({ _id: rows[3]!._id }).update({ created_at: at('2026-03-02') }); // moved to another day
+    await store
+      .sql('payment_links')
+      .where({ _id: rows[3]!._id })
+      .update({ created_at: at('2026-03-02') }); // moved to another day
     await store.sql('payment_links').where({ _id: rows[1]!._id }).update({ title: 'renamed' }); // no bucket changes
     await check();
     await store.sql('payment_links').where({ _id: rows[1]!._id }).delete(); // hard delete

@@ -23,7 +23,15 @@ export async function startChild(env: Record<string, string>, port: number, scri
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
     // The suites' webhook receivers listen on loopback, which production refuses.
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), WEBHOOK_ALLOW_PRIVATE: 'on', ...secretsEnv(env.DATABASE_URL ?? ''), ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      WEBHOOK_ALLOW_PRIVATE: 'on',
+      ...secretsEnv(env.DATABASE_URL ?? ''),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -33,10 +41,14 @@ export async function startChild(env: Record<string, string>, port: number, scri
   let gone = false;
   void exited.then(() => (gone = true));
   try {
-    await waitFor(`the service to listen (output so far: ${output})`, () => {
-      if (gone) throw new Error(`the service exited early:\n${output}`);
-      return output.includes('listening on');
-    }, 30_000);
+    await waitFor(
+      `the service to listen (output so far: ${output})`,
+      () => {
+        if (gone) throw new Error(`the service exited early:\n${output}`);
+        return output.includes('listening on');
+      },
+      30_000,
+    );
   } catch (error) {
     // Nobody else holds this process yet: a child that never listened must not outlive the test.
     if (!gone) child.kill('SIGKILL');

@@ -44,7 +44,8 @@ export async function assertConforms(observed: ObservedResponse): Promise<void> 
     throw new ContractViolation(`${where}: content type ${observed.contentType}, expected application/json`);
   }
   const result = spec.validateResponse(observed.body, operation, observed.status);
-  if (!result.valid) throw new ContractViolation(`${where}: body does not match the schema: ${JSON.stringify(result.errors)}\n${JSON.stringify(observed.body)}`);
+  if (!result.valid)
+    throw new ContractViolation(`${where}: body does not match the schema: ${JSON.stringify(result.errors)}\n${JSON.stringify(observed.body)}`);
   // Headers the spec marks required must be there; every declared header that is there must match.
   const declared = (operation.responses[String(observed.status)] as { headers?: Record<string, { required?: boolean }> }).headers ?? {};
   const present = new Set(Object.keys(observed.headers).map((name) => name.toLowerCase()));

@@ -32,7 +32,10 @@ export class Payer {
   }
 
   async get(path: string): Promise<PageResponse> {
-    const response = await fetch(new URL(path, this.origin), { headers: { ...this.headers, ...(this.cookie ? { cookie: this.cookie } : {}) }, redirect: 'manual' });
+    const response = await fetch(new URL(path, this.origin), {
+      headers: { ...this.headers, ...(this.cookie ? { cookie: this.cookie } : {}) },
+      redirect: 'manual',
+    });
     this.remember(response.headers);
     return { status: response.status, html: await response.text(), headers: response.headers, location: response.headers.get('location') };
   }

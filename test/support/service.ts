@@ -125,7 +125,10 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 }
 
 /** Raw HTTP for what the typed client cannot send (bad JSON, wrong methods, odd headers). */
-export async function raw(url: string, init: RequestInit & { key?: string } = {}): Promise<{ status: number; headers: Headers; contentType: string | null; body: unknown; text: string }> {
+export async function raw(
+  url: string,
+  init: RequestInit & { key?: string } = {},
+): Promise<{ status: number; headers: Headers; contentType: string | null; body: unknown; text: string }> {
   const headers = new Headers(init.headers);
   if (init.key) headers.set('Authorization', `Bearer ${init.key}`);
   const response = await fetch(url, { ...init, headers });

@@ -80,7 +80,10 @@ describe('the layering', () => {
 
   it('finds http/ importing a feature or the store, store/ importing a room above it, and pages reaching the store', () => {
     const broken = new Map([
-      [join(SERVER, 'http', 'x.ts'), "import { paymentLinkHandlers } from '../handlers/payment-links.js';\nimport type { Executor } from '../store/executor.js';"],
+      [
+        join(SERVER, 'http', 'x.ts'),
+        "import { paymentLinkHandlers } from '../handlers/payment-links.js';\nimport type { Executor } from '../store/executor.js';",
+      ],
       [join(SERVER, 'store', 'x.ts'), "import { checkout } from '../usecases/checkout.js';"],
       [join(SERVER, 'pages', 'x.ts'), "export { findPayment } from '../store/payments.js';"],
     ]);
@@ -93,11 +96,9 @@ describe('the layering', () => {
   });
 
   it('the check sees type imports, re-exports and dynamic imports', () => {
-    expect(importsOf("import type { Executor } from '../store/executor.js';\nexport { x } from '../handlers/a.js';\nconst m = await import('../pages/p.js');")).toEqual([
-      '../store/executor.js',
-      '../handlers/a.js',
-      '../pages/p.js',
-    ]);
+    expect(
+      importsOf("import type { Executor } from '../store/executor.js';\nexport { x } from '../handlers/a.js';\nconst m = await import('../pages/p.js');"),
+    ).toEqual(['../store/executor.js', '../handlers/a.js', '../pages/p.js']);
     expect(roomOf(join(SERVER, 'http', 'app.ts'))).toBe('http');
     expect(roomOf(join(SERVER, 'start.ts'))).toBe('start');
     expect(roomOf(join(ROOT, 'shared', 'html.ts'))).toBe('shared');

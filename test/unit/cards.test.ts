@@ -32,14 +32,20 @@ describe('card checks', () => {
   });
 
   it('wants a 3-digit CVC, or 4 digits for American Express', () => {
-    expect(checkCard({ number: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' }, now)).toMatchObject({ ok: true, card: { last4: '4242', brand: 'visa', expMonth: 12, expYear: 2030 } });
+    expect(checkCard({ number: '4242 4242 4242 4242', expiry: '12/30', cvc: '123' }, now)).toMatchObject({
+      ok: true,
+      card: { last4: '4242', brand: 'visa', expMonth: 12, expYear: 2030 },
+    });
     expect(checkCard({ number: '4242424242424242', expiry: '12/30', cvc: '1234' }, now)).toEqual({ ok: false, errors: { cvc: 'The CVC must be 3 digits.' } });
     expect(checkCard({ number: '378282246310005', expiry: '12/30', cvc: '123' }, now)).toEqual({ ok: false, errors: { cvc: 'The CVC must be 4 digits.' } });
   });
 
   it('reports every bad field at once', () => {
     const checked = checkCard({ number: '1234', expiry: 'soon', cvc: '' }, now);
-    expect(checked).toEqual({ ok: false, errors: { number: 'The card number is not valid.', expiry: 'Enter the expiry date as MM/YY.', cvc: 'The CVC must be 3 digits.' } });
+    expect(checked).toEqual({
+      ok: false,
+      errors: { number: 'The card number is not valid.', expiry: 'Enter the expiry date as MM/YY.', cvc: 'The CVC must be 3 digits.' },
+    });
   });
 });
 
@@ -70,7 +76,10 @@ describe('sandbox acquirer', () => {
 
   it('saves cards with brand, last four and expiry only', async () => {
     const saved = await provider.saveCard(card('5555555555554444'));
-    expect(saved).toEqual({ outcome: 'saved', card: { providerToken: expect.stringMatching(/^sbx_card_/), brand: 'mastercard', last4: '4444', expMonth: 12, expYear: 2030 } });
+    expect(saved).toEqual({
+      outcome: 'saved',
+      card: { providerToken: expect.stringMatching(/^sbx_card_/), brand: 'mastercard', last4: '4444', expMonth: 12, expYear: 2030 },
+    });
     expect(await provider.saveCard(card('4000000000000002'))).toMatchObject({ outcome: 'declined', code: 'card_declined' });
   });
 });

@@ -18,15 +18,18 @@ describe('x-codeSamples in the rendered reference', () => {
     expect(JSON.stringify(spec)).not.toContain('x-codeSamples');
   });
 
-  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))('%s has a curl and a client sample of its own', (_name, { path, method, operation }) => {
-    const samples = operation['x-codeSamples'] as CodeSample[];
-    expect(samples.map((s) => s.label)).toEqual(['curl', 'Client']);
-    const [curl, client] = samples as [CodeSample, CodeSample];
-    expect(curl.source).toMatch(new RegExp(`^curl -X ${method.toUpperCase()} "\\$PAYMENTS_API${path.replace(/\{[^{}]+\}/g, '[0-9a-f]{24}')}"`));
-    expect(client.source).toContain(`payments.${method.toUpperCase()}('${path}'`);
-    const example = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json']?.example;
-    const sent = /-d '(.*)'$/s.exec(curl.source)?.[1];
-    if (example === undefined) expect(sent).toBeUndefined();
-    else expect(JSON.parse(sent!.replace(/'\\''/g, "'"))).toEqual(example);
-  });
+  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
+    '%s has a curl and a client sample of its own',
+    (_name, { path, method, operation }) => {
+      const samples = operation['x-codeSamples'] as CodeSample[];
+      expect(samples.map((s) => s.label)).toEqual(['curl', 'Client']);
+      const [curl, client] = samples as [CodeSample, CodeSample];
+      expect(curl.source).toMatch(new RegExp(`^curl -X ${method.toUpperCase()} "\\$PAYMENTS_API${path.replace(/\{[^{}]+\}/g, '[0-9a-f]{24}')}"`));
+      expect(client.source).toContain(`payments.${method.toUpperCase()}('${path}'`);
+      const example = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json']?.example;
+      const sent = /-d '(.*)'$/s.exec(curl.source)?.[1];
+      if (example === undefined) expect(sent).toBeUndefined();
+      else expect(JSON.parse(sent!.replace(/'\\''/g, "'"))).toEqual(example);
+    },
+  );
 });

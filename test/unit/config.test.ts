@@ -20,7 +20,13 @@ describe('loadConfig: defaults', () => {
   });
 
   it('reads the environment it is given, not process.env', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://app@db/payments', PORT: '8080', HOST: '127.0.0.1', PUBLIC_URL: 'https://pay.example.com', SECRETS_KEY });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://app@db/payments',
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'https://pay.example.com',
+      SECRETS_KEY,
+    });
     expect(config).toMatchObject({ databaseUrl: 'postgres://app@db/payments', port: 8080, host: '127.0.0.1', publicUrl: 'https://pay.example.com' });
   });
 });

@@ -61,7 +61,14 @@ describe('assertConforms accepts what openapi.yaml declares', () => {
   it('accepts a declared error status with an error body', async () => {
     await expect(assertConforms(getPaymentLink({ status: 404, body: { message: 'Payment link not found.' } }))).resolves.toBeUndefined();
     await expect(
-      assertConforms(getPaymentLink({ method: 'POST', path: '/api/payment-links', status: 422, body: { message: 'The given data was invalid.', errors: { amount: ['The amount must be at least 500.'] } } })),
+      assertConforms(
+        getPaymentLink({
+          method: 'POST',
+          path: '/api/payment-links',
+          status: 422,
+          body: { message: 'The given data was invalid.', errors: { amount: ['The amount must be at least 500.'] } },
+        }),
+      ),
     ).resolves.toBeUndefined();
   });
 });
@@ -87,7 +94,9 @@ describe('assertConforms rejects departures from openapi.yaml', () => {
 
   it('rejects a PaymentLinkEnvelope without paid', async () => {
     const { paid: _paid, ...withoutPaid } = PAYMENT_LINK_ENVELOPE.data;
-    await expect(assertConforms(getPaymentLink({ body: { ...PAYMENT_LINK_ENVELOPE, data: withoutPaid } }))).rejects.toThrow(/body does not match the schema.*paid/);
+    await expect(assertConforms(getPaymentLink({ body: { ...PAYMENT_LINK_ENVELOPE, data: withoutPaid } }))).rejects.toThrow(
+      /body does not match the schema.*paid/,
+    );
   });
 
   it('rejects an envelope without meta, or with success false', async () => {
@@ -97,7 +106,9 @@ describe('assertConforms rejects departures from openapi.yaml', () => {
   });
 
   it('rejects timestamps without six fractional digits', async () => {
-    await expect(assertConforms(getPaymentLink({ body: withData({ created_at: '2022-05-19T08:36:38.897Z' }) }))).rejects.toThrow(/body does not match the schema/);
+    await expect(assertConforms(getPaymentLink({ body: withData({ created_at: '2022-05-19T08:36:38.897Z' }) }))).rejects.toThrow(
+      /body does not match the schema/,
+    );
     await expect(assertConforms(getPaymentLink({ body: withData({ updated_at: '2022-05-19 08:36:38.897+00' }) }))).rejects.toThrow(ContractViolation);
     const badMeta = { ...PAYMENT_LINK_ENVELOPE, meta: { timestamp: '2022-05-19T08:36:38Z', timezone: 'UTC' } };
     await expect(assertConforms(getPaymentLink({ body: badMeta }))).rejects.toThrow(ContractViolation);
@@ -111,22 +122,27 @@ describe('assertConforms rejects departures from openapi.yaml', () => {
 
   it('rejects an error body without message, and a 422 without errors', async () => {
     await expect(assertConforms(getPaymentLink({ status: 404, body: {} }))).rejects.toThrow(ContractViolation);
-    await expect(assertConforms(getPaymentLink({ method: 'POST', path: '/api/payment-links', status: 422, body: { message: 'The given data was invalid.' } }))).rejects.toThrow(
-      ContractViolation,
-    );
+    await expect(
+      assertConforms(getPaymentLink({ method: 'POST', path: '/api/payment-links', status: 422, body: { message: 'The given data was invalid.' } })),
+    ).rejects.toThrow(ContractViolation);
   });
 
   it('rejects a 429 without an integer Retry-After header', async () => {
-    const tooMany = (headers: Record<string, string>) => getPaymentLink({ status: 429, headers: { ...RATE_LIMIT_HEADERS, ...headers }, body: { message: 'Too Many Attempts.' } });
+    const tooMany = (headers: Record<string, string>) =>
+      getPaymentLink({ status: 429, headers: { ...RATE_LIMIT_HEADERS, ...headers }, body: { message: 'Too Many Attempts.' } });
     await expect(assertConforms(tooMany({ 'retry-after': '30' }))).resolves.toBeUndefined();
     await expect(assertConforms(tooMany({}))).rejects.toThrow(/required headers missing: Retry-After/);
     await expect(assertConforms(tooMany({ 'retry-after': 'soon' }))).rejects.toThrow(/headers do not match/);
   });
 
   it('rejects a response without the rate-limit and request-id headers every /api response carries', async () => {
-    await expect(assertConforms(getPaymentLink({ headers: {} }))).rejects.toThrow(/required headers missing: X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id/);
+    await expect(assertConforms(getPaymentLink({ headers: {} }))).rejects.toThrow(
+      /required headers missing: X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id/,
+    );
     await expect(assertConforms(getPaymentLink({ headers: { ...RATE_LIMIT_HEADERS, 'x-request-id': 'two words' } }))).rejects.toThrow(/headers do not match/);
-    await expect(assertConforms(getPaymentLink({ headers: { ...RATE_LIMIT_HEADERS, 'x-ratelimit-remaining': 'many' } }))).rejects.toThrow(/headers do not match/);
+    await expect(assertConforms(getPaymentLink({ headers: { ...RATE_LIMIT_HEADERS, 'x-ratelimit-remaining': 'many' } }))).rejects.toThrow(
+      /headers do not match/,
+    );
   });
 
   it('rejects a body that is not JSON at all', async () => {

@@ -6,7 +6,14 @@ import { FIELD_MAX_LENGTH, checkName, readCard, readField, readFields, type Fiel
 import { parseExpiry } from '../../server/payments/cards.js';
 
 const FIELDS = Object.keys(FIELD_MAX_LENGTH) as FieldName[];
-const VALID: Record<FieldName, string> = { name: 'Aisyah', email: 'aisyah@example.com', amount: '25.00', card_number: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' };
+const VALID: Record<FieldName, string> = {
+  name: 'Aisyah',
+  email: 'aisyah@example.com',
+  amount: '25.00',
+  card_number: '4242 4242 4242 4242',
+  expiry: '12/39',
+  cvc: '123',
+};
 
 /** Payloads that make backtracking patterns slow: long runs with a rejecting end. */
 const PAYLOADS = ['1' + ' '.repeat(16_000) + 'x', '1'.repeat(16_000) + 'x', 'a@' + 'a'.repeat(16_000) + '!', '0'.repeat(16_000) + '.' + '0'.repeat(100) + ','];

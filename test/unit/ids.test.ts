@@ -44,7 +44,12 @@ describe('newId: ObjectId-shaped identifiers that tell nothing about each other'
     const tails = ids.map((id) => id.slice(8));
 
     it('no two share any part of their random 8 bytes at the same place (no fixed process bytes)', () => {
-      for (const [start, end] of [[0, 10], [10, 16], [0, 6], [6, 16]] as const) {
+      for (const [start, end] of [
+        [0, 10],
+        [10, 16],
+        [0, 6],
+        [6, 16],
+      ] as const) {
         const parts = new Set(tails.map((tail) => tail.slice(start, end)));
         expect(parts.size, `hex ${start}-${end} of the random part`).toBeGreaterThan(ids.length * 0.99);
       }

@@ -21,7 +21,9 @@ describe("Laravel's input middleware", () => {
   });
 
   it('turns empty strings into null and trims every string of a body, leaving other values alone', () => {
-    expect(laravelInput({ title: '   ', description: '', email: ' payer@example.com ', amount: 1000, send_email: false, phone_no: null, tags: [' a ', ''] })).toEqual({
+    expect(
+      laravelInput({ title: '   ', description: '', email: ' payer@example.com ', amount: 1000, send_email: false, phone_no: null, tags: [' a ', ''] }),
+    ).toEqual({
       title: null,
       description: null,
       email: 'payer@example.com',

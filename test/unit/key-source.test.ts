@@ -89,7 +89,9 @@ describe('the key file on SQLite', () => {
     for (const content of ['', 'not a key\n']) {
       writeFileSync(join(dir, 'secrets.key'), content, { mode: 0o600 });
       expect(() => loadMasterKey(`sqlite:${join(dir, 'db.sqlite')}`)).toThrow(SecretsKeyError);
-      expect(() => loadMasterKey(`sqlite:${join(dir, 'db.sqlite')}`)).toThrow(`the secrets key file ${join(dir, 'secrets.key')} does not hold a key: it must be 32 bytes`);
+      expect(() => loadMasterKey(`sqlite:${join(dir, 'db.sqlite')}`)).toThrow(
+        `the secrets key file ${join(dir, 'secrets.key')} does not hold a key: it must be 32 bytes`,
+      );
       expect(readFileSync(join(dir, 'secrets.key'), 'utf8')).toBe(content);
     }
   });
@@ -133,8 +135,14 @@ describe('the key file on SQLite', () => {
         for (const racer of racers) racer.child.stdin.write(`${file}\n`);
         const results = (await Promise.all(answers)).map((line) => JSON.parse(line) as { path: string; id: string; created: boolean });
         const onDisk = new MasterKey(parseMasterKey(readFileSync(file, 'utf8')));
-        expect(results.map((result) => result.id), `round ${round}`).toEqual(results.map(() => onDisk.id));
-        expect(results.filter((result) => result.created), `round ${round}`).toHaveLength(1);
+        expect(
+          results.map((result) => result.id),
+          `round ${round}`,
+        ).toEqual(results.map(() => onDisk.id));
+        expect(
+          results.filter((result) => result.created),
+          `round ${round}`,
+        ).toHaveLength(1);
         expect(readdirSync(dir), `round ${round}`).toEqual(['secrets.key']);
         expect(statSync(file).mode & 0o777).toBe(0o600);
       }

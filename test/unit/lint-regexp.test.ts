@@ -24,6 +24,8 @@ describe('eslint with eslint-plugin-regexp over server code', () => {
   });
 
   it('accepts the expiry pattern now in use', async () => {
-    expect(await ruleErrors("export const EXPIRY = /^(\\d{1,2})\\/?(\\d{2}|\\d{4})$/;\nexport const compact = (text: string) => text.replace(/\\s/g, '');\n")).toEqual([]);
+    expect(
+      await ruleErrors("export const EXPIRY = /^(\\d{1,2})\\/?(\\d{2}|\\d{4})$/;\nexport const compact = (text: string) => text.replace(/\\s/g, '');\n"),
+    ).toEqual([]);
   });
 });

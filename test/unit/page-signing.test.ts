@@ -26,7 +26,8 @@ describe('thank-you signatures', () => {
     for (const changed of [{ payment_id: '6284ff16d4b1c2a3e4f50004' }, { payment_link_id: '6284ff16d4b1c2a3e4f50002' }, { payment_status: '3' }]) {
       expect(verifyThankYou(key, { ...params, ...changed }, signature)).toBe(false);
     }
-    for (const given of [undefined, '', signature.slice(1), `${signature}A`, [signature], signature.toUpperCase()]) expect(verifyThankYou(key, params, given)).toBe(false);
+    for (const given of [undefined, '', signature.slice(1), `${signature}A`, [signature], signature.toUpperCase()])
+      expect(verifyThankYou(key, params, given)).toBe(false);
     expect(verifyThankYou(pageKeys(pagesKey()).thankYou, params, signature)).toBe(false);
   });
 

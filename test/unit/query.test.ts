@@ -3,7 +3,11 @@ import { parseQuery } from '../../server/http/query.js';
 
 describe('parseQuery', () => {
   it('keeps each parameter under the name openapi.yaml gives it, brackets and all, decoded', () => {
-    expect(parseQuery('per_page=5&filter[status]=Paid&filter%5Bemail%5D=a%40b.c')).toEqual({ per_page: '5', 'filter[status]': 'Paid', 'filter[email]': 'a@b.c' });
+    expect(parseQuery('per_page=5&filter[status]=Paid&filter%5Bemail%5D=a%40b.c')).toEqual({
+      per_page: '5',
+      'filter[status]': 'Paid',
+      'filter[email]': 'a@b.c',
+    });
     expect(parseQuery('')).toEqual({});
   });
 

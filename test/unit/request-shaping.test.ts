@@ -30,15 +30,57 @@ function queryKeys(operation: ContractOperation): string[] {
   return parametersOf(operation).flatMap((parameter) => [parameter.name]);
 }
 
-const pathSegment = fc.oneof(fc.stringMatching(/^[0-9a-f]{24}$/), fc.string({ minLength: 1, maxLength: 12 }), fc.constantFrom('create-token', '%', '..', '%E2%82'));
-const queryValue = fc.oneof(junkText, fc.constantFrom('1', '0', '-1', '100', '101', 'true', 'false', 'Active', 'Paid', '2022-01-01,2022-01-31', '2022-02-30,2022-03-01', 'created_at', '-created_at', ''));
+const pathSegment = fc.oneof(
+  fc.stringMatching(/^[0-9a-f]{24}$/),
+  fc.string({ minLength: 1, maxLength: 12 }),
+  fc.constantFrom('create-token', '%', '..', '%E2%82'),
+);
+const queryValue = fc.oneof(
+  junkText,
+  fc.constantFrom(
+    '1',
+    '0',
+    '-1',
+    '100',
+    '101',
+    'true',
+    'false',
+    'Active',
+    'Paid',
+    '2022-01-01,2022-01-31',
+    '2022-02-30,2022-03-01',
+    'created_at',
+    '-created_at',
+    '',
+  ),
+);
 const jsonBody = fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 2 },
   { arbitrary: fc.jsonValue({ maxDepth: 2 }), weight: 1 },
   {
     arbitrary: fc.dictionary(
-      fc.constantFrom('email', 'currency', 'amount', 'minimum_amount', 'title', 'description', 'redirect_url', 'reference', 'reference_2', 'send_email', 'phone_no', 'extra'),
-      fc.oneof(fc.string({ maxLength: 60 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('MYR', 'myr', 'payer@example.com', '1000', '10.50', 'https://example.com/x', 'javascript:alert(1)')),
+      fc.constantFrom(
+        'email',
+        'currency',
+        'amount',
+        'minimum_amount',
+        'title',
+        'description',
+        'redirect_url',
+        'reference',
+        'reference_2',
+        'send_email',
+        'phone_no',
+        'extra',
+      ),
+      fc.oneof(
+        fc.string({ maxLength: 60 }),
+        fc.integer(),
+        fc.double(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.constantFrom('MYR', 'myr', 'payer@example.com', '1000', '10.50', 'https://example.com/x', 'javascript:alert(1)'),
+      ),
     ),
     weight: 4,
   },
@@ -75,10 +117,18 @@ describe('request shaping', () => {
           if (!matched) return; // a segment the router does not take as one (the contract's router says 404 too)
           const params = matched.params(path, matched.captures(path), {});
           const querystring = queryString(generated.pairs, generated.rawBrackets).replace(/^\?/, '');
-          const headers: Record<string, string> = { 'content-type': 'application/json', ...(generated.idempotencyKey !== undefined && { 'idempotency-key': generated.idempotencyKey }) };
+          const headers: Record<string, string> = {
+            'content-type': 'application/json',
+            ...(generated.idempotencyKey !== undefined && { 'idempotency-key': generated.idempotencyKey }),
+          };
           const text = generated.body === undefined ? undefined : JSON.stringify(generated.body);
-          const ours = operation.validate(shapeRequest({ params, querystring, headers, body: text === undefined ? undefined : JSON.parse(text), mediaType: 'application/json' }));
-          const theirs = contract.api.validateRequest({ method: operation.method, path, headers, query: parseQuery(querystring) as never, body: text }, contract.api.getOperation(operation.operationId)!);
+          const ours = operation.validate(
+            shapeRequest({ params, querystring, headers, body: text === undefined ? undefined : JSON.parse(text), mediaType: 'application/json' }),
+          );
+          const theirs = contract.api.validateRequest(
+            { method: operation.method, path, headers, query: parseQuery(querystring) as never, body: text },
+            contract.api.getOperation(operation.operationId)!,
+          );
           expect(comparable(ours)).toEqual(comparable(theirs.errors));
           compared += 1;
         }),

@@ -27,7 +27,8 @@ describe('amountStringRule: bounds of an amount sent as an integer string', () =
   });
 
   it('reports strings that are not integers as Laravel does (the schema pattern only restates this for tools)', () => {
-    for (const amount of ['12.5', 'abc', '-500', '', ' 600', '1e3']) expect(amountStringRule({ amount })).toEqual({ amount: ['The amount must be an integer.'] });
+    for (const amount of ['12.5', 'abc', '-500', '', ' 600', '1e3'])
+      expect(amountStringRule({ amount })).toEqual({ amount: ['The amount must be an integer.'] });
   });
 
   it('ignores a missing amount and a body that is not an object', () => {

@@ -73,7 +73,14 @@ describe('sealSecret / openSecret', () => {
 
   it('refuses text that is not a sealed value, such as a key stored in clear, or a truncated one', () => {
     const sealed = sealSecret(key, SECRET, CONTEXT);
-    const cases = [SECRET, '', 'v2:' + sealed.slice(3), sealed.split(':').slice(0, 4).join(':'), `${sealed}:extra`, sealed.replace(/:[\w-]{16}:/, ':not base64!:')];
+    const cases = [
+      SECRET,
+      '',
+      'v2:' + sealed.slice(3),
+      sealed.split(':').slice(0, 4).join(':'),
+      `${sealed}:extra`,
+      sealed.replace(/:[\w-]{16}:/, ':not base64!:'),
+    ];
     for (const value of cases) expect(() => openSecret(key, value, CONTEXT), value).toThrow(SecretUnreadableError);
     expect(() => openSecret(key, SECRET, CONTEXT)).toThrow('the stored value is not a sealed secret (v1:...)');
     const shortIv = sealed.split(':');
@@ -122,7 +129,14 @@ describe('parseMasterKey', () => {
   const bytes = randomBytes(32);
 
   it('reads 64 hexadecimal characters, base64 (44 with padding, 43 without) and base64url, ignoring surrounding whitespace', () => {
-    for (const text of [bytes.toString('hex'), bytes.toString('hex').toUpperCase(), bytes.toString('base64'), bytes.toString('base64').replace(/=$/, ''), bytes.toString('base64url'), ` ${bytes.toString('hex')}\n`]) {
+    for (const text of [
+      bytes.toString('hex'),
+      bytes.toString('hex').toUpperCase(),
+      bytes.toString('base64'),
+      bytes.toString('base64').replace(/=$/, ''),
+      bytes.toString('base64url'),
+      ` ${bytes.toString('hex')}\n`,
+    ]) {
       expect(parseMasterKey(text), text).toEqual(bytes);
     }
   });
@@ -138,6 +152,8 @@ describe('parseMasterKey', () => {
     ['non-hex characters', 'g'.repeat(64)],
   ])('refuses %s, saying what it expects and never the value', (_name, text) => {
     expect(() => parseMasterKey(text)).toThrow(MasterKeyFormatError);
-    expect(() => parseMasterKey(text)).toThrow(`must be 32 bytes written as 64 hexadecimal characters or in base64 (44 characters), got ${text.trim().length} characters; generate one with: openssl rand -hex 32`);
+    expect(() => parseMasterKey(text)).toThrow(
+      `must be 32 bytes written as 64 hexadecimal characters or in base64 (44 characters), got ${text.trim().length} characters; generate one with: openssl rand -hex 32`,
+    );
   });
 });

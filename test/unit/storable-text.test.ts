@@ -11,13 +11,16 @@ import { SPEC_PATH } from '../../server/paths.js';
 const NOT_STORABLE = ['\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'];
 
 describe('isHttpUrl: control characters and lone surrogates', () => {
-  it.each(['\u0000', '\u0001', '\u001f', '\u007f', '\uD800', '\uDFFF'])('rejects %j in the path, query or fragment, which the URL parser would percent-encode', (char) => {
-    for (const url of [`https://merchant.example.com/a${char}b`, `https://merchant.example.com/?q=${char}`, `https://merchant.example.com/#${char}`]) {
-      // The parser alone would accept it: the rule has to be ours.
-      expect(() => new URL(url)).not.toThrow();
-      expect(isHttpUrl(url)).toBe(false);
-    }
-  });
+  it.each(['\u0000', '\u0001', '\u001f', '\u007f', '\uD800', '\uDFFF'])(
+    'rejects %j in the path, query or fragment, which the URL parser would percent-encode',
+    (char) => {
+      for (const url of [`https://merchant.example.com/a${char}b`, `https://merchant.example.com/?q=${char}`, `https://merchant.example.com/#${char}`]) {
+        // The parser alone would accept it: the rule has to be ours.
+        expect(() => new URL(url)).not.toThrow();
+        expect(isHttpUrl(url)).toBe(false);
+      }
+    },
+  );
 
   it('accepts characters outside the Basic Multilingual Plane, written as surrogate pairs', () => {
     expect(isHttpUrl('https://merchant.example.com/thanks/\u{1F600}?q=\u{10FFFF}')).toBe(true);
@@ -28,10 +31,18 @@ describe('isHttpUrl: control characters and lone surrogates', () => {
 describe('the text rule of openapi.yaml: the storable-text format, and a pattern tools can copy', () => {
   const { schemas, parameters } = (
     parse(readFileSync(SPEC_PATH, 'utf8')) as {
-      components: { schemas: Record<string, { properties: Record<string, { pattern?: string; format?: string }> }>; parameters: Record<string, { schema: { pattern?: string; format?: string } }> };
+      components: {
+        schemas: Record<string, { properties: Record<string, { pattern?: string; format?: string }> }>;
+        parameters: Record<string, { schema: { pattern?: string; format?: string } }>;
+      };
     }
   ).components;
-  const fields = [schemas.TokenCreate!.properties.title!, schemas.PaymentLinkWrite!.properties.description!, schemas.OpenPaymentLinkUpdate!.properties.reference_2!, parameters.EmailFilter!.schema];
+  const fields = [
+    schemas.TokenCreate!.properties.title!,
+    schemas.PaymentLinkWrite!.properties.description!,
+    schemas.OpenPaymentLinkUpdate!.properties.reference_2!,
+    parameters.EmailFilter!.schema,
+  ];
 
   it('is the same format and pattern wherever free text is accepted', () => {
     expect(new Set(fields.map((field) => field.format))).toEqual(new Set(['storable-text']));

@@ -258,7 +258,15 @@ describe('laravelErrors: field order', () => {
     });
     expect(Object.keys(laravelErrors(errors, BODY))).toEqual(['currency', 'email', 'amount', 'title', 'phone_no', 'description', 'redirect_url']);
     // The reverse input order gives the same output order.
-    expect(Object.keys(laravelErrors([...errors].reverse(), BODY))).toEqual(['currency', 'email', 'amount', 'title', 'phone_no', 'description', 'redirect_url']);
+    expect(Object.keys(laravelErrors([...errors].reverse(), BODY))).toEqual([
+      'currency',
+      'email',
+      'amount',
+      'title',
+      'phone_no',
+      'description',
+      'redirect_url',
+    ]);
   });
 });
 
@@ -270,7 +278,11 @@ describe('mergeFieldErrors: rule errors next to schema errors', () => {
 
   it('adds rule errors of fields the schema accepted, in schema order', () => {
     const schemaErrors = forBody({ title: 'x'.repeat(51), email: 'x' });
-    const merged = mergeFieldErrors(schemaErrors, { amount: ['The amount must be at least 500.'], minimum_amount: ['The minimum amount must be a number.'] }, BODY);
+    const merged = mergeFieldErrors(
+      schemaErrors,
+      { amount: ['The amount must be at least 500.'], minimum_amount: ['The minimum amount must be a number.'] },
+      BODY,
+    );
     expect(merged).toEqual({
       email: ['The email must be a valid email address.'],
       amount: ['The amount must be at least 500.'],

@@ -9,7 +9,10 @@ function signed(data: Record<string, unknown>, options: { key?: string; at?: Dat
   const body = JSON.stringify({ trigger_at: '2026-11-23T10:00:00.000000Z', event: 'payment.created', data: { ...data, hash: eventHash(key, data) } });
   const at = options.at ?? new Date();
   const id = options.id ?? 'evt_1';
-  return { body, headers: { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(key).sign(id, at, body) } };
+  return {
+    body,
+    headers: { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(key).sign(id, at, body) },
+  };
 }
 
 const data = { payment_id: 'p1', attempt_id: 'a1', payment_amount: '10.00', payment_currency: 'MYR', payment_status: 1, payment_link_reference: null };
@@ -44,7 +47,11 @@ describe('verifyWebhook', () => {
   it('rejects a correctly signed request whose data.hash does not match', () => {
     const at = new Date();
     const body = JSON.stringify({ event: 'payment.created', data: { ...data, hash: '0'.repeat(64) } });
-    const headers = { 'webhook-id': 'evt_2', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(KEY).sign('evt_2', at, body) };
+    const headers = {
+      'webhook-id': 'evt_2',
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(KEY).sign('evt_2', at, body),
+    };
     expect(() => verifyWebhook(body, headers, KEY)).toThrow('data.hash does not match');
   });
 

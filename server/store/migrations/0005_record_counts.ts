@@ -38,8 +38,12 @@ export async function up(knex: Knex): Promise<void> {
   } else {
     for (const name of TABLES) {
       await knex.raw(`create trigger ${name}_count_insert after insert on ${name} when new.deleted_at is null begin ${bump(name, 'new', 1)}; end`);
-      await knex.raw(`create trigger ${name}_count_delete_soft after update of deleted_at on ${name} when old.deleted_at is null and new.deleted_at is not null begin ${bump(name, 'old', -1)}; end`);
-      await knex.raw(`create trigger ${name}_count_restore after update of deleted_at on ${name} when old.deleted_at is not null and new.deleted_at is null begin ${bump(name, 'new', 1)}; end`);
+      await knex.raw(
+        `create trigger ${name}_count_delete_soft after update of deleted_at on ${name} when old.deleted_at is null and new.deleted_at is not null begin ${bump(name, 'old', -1)}; end`,
+      );
+      await knex.raw(
+        `create trigger ${name}_count_restore after update of deleted_at on ${name} when old.deleted_at is not null and new.deleted_at is null begin ${bump(name, 'new', 1)}; end`,
+      );
       await knex.raw(`create trigger ${name}_count_delete after delete on ${name} when old.deleted_at is null begin ${bump(name, 'old', -1)}; end`);
     }
   }

@@ -41,11 +41,17 @@ export async function up(knex: Knex): Promise<void> {
           if tg_op in ('INSERT', 'UPDATE') and new.deleted_at is null then ${bump(kind, column, 'new', 1)}; end if;
           return null;
         end $$`);
-      await knex.raw(`create trigger ${table}_daily after insert or update of ${column}, deleted_at, created_at, business_id or delete on ${table} for each row execute function ${table}_daily()`);
+      await knex.raw(
+        `create trigger ${table}_daily after insert or update of ${column}, deleted_at, created_at, business_id or delete on ${table} for each row execute function ${table}_daily()`,
+      );
     } else {
       await knex.raw(`create trigger ${table}_daily_insert after insert on ${table} when new.deleted_at is null begin ${bump(kind, column, 'new', 1)}; end`);
-      await knex.raw(`create trigger ${table}_daily_update_old after update of ${column}, deleted_at, created_at, business_id on ${table} when old.deleted_at is null begin ${bump(kind, column, 'old', -1)}; end`);
-      await knex.raw(`create trigger ${table}_daily_update_new after update of ${column}, deleted_at, created_at, business_id on ${table} when new.deleted_at is null begin ${bump(kind, column, 'new', 1)}; end`);
+      await knex.raw(
+        `create trigger ${table}_daily_update_old after update of ${column}, deleted_at, created_at, business_id on ${table} when old.deleted_at is null begin ${bump(kind, column, 'old', -1)}; end`,
+      );
+      await knex.raw(
+        `create trigger ${table}_daily_update_new after update of ${column}, deleted_at, created_at, business_id on ${table} when new.deleted_at is null begin ${bump(kind, column, 'new', 1)}; end`,
+      );
       await knex.raw(`create trigger ${table}_daily_delete after delete on ${table} when old.deleted_at is null begin ${bump(kind, column, 'old', -1)}; end`);
     }
   }

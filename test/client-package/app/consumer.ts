@@ -15,18 +15,29 @@ export async function everyOperation(payments: PaymentsClient): Promise<string[]
   const openId = open.data!.data._id;
   await payments.GET('/open-payment-links', { params: { query: { page: 1, per_page: 10, 'filter[status]': true } } });
   await payments.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: openId } } });
-  await payments.PUT('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: openId } }, body: { title: 'Donations', currency: 'MYR', minimum_amount: '10.50' } });
+  await payments.PUT('/open-payment-links/{open_payment_link_id}', {
+    params: { path: { open_payment_link_id: openId } },
+    body: { title: 'Donations', currency: 'MYR', minimum_amount: '10.50' },
+  });
   const total = await payments.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: openId } } });
   seen.push(String(total.data?.data.total_amount));
-  await payments.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: openId }, query: { 'filter[limit]': 5 } } });
+  await payments.GET('/open-payment-links/{open_payment_link_id}/top-collection', {
+    params: { path: { open_payment_link_id: openId }, query: { 'filter[limit]': 5 } },
+  });
   await payments.DELETE('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: openId } } });
 
-  const created = await payments.POST('/payment-links', { body: { email: 'p@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' }, headers: { 'Idempotency-Key': crypto.randomUUID() } });
+  const created = await payments.POST('/payment-links', {
+    body: { email: 'p@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' },
+    headers: { 'Idempotency-Key': crypto.randomUUID() },
+  });
   const link: PaymentLink | undefined = created.data?.data;
   if (!link) throw new Error('createPaymentLink');
   await payments.GET('/payment-links', { params: { query: { 'filter[email]': 'p@example.com' } } });
   await payments.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } });
-  await payments.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } }, body: { email: 'p@example.com', currency: 'MYR', amount: 1500, title: 'Invoice' } });
+  await payments.PUT('/payment-links/{payment_link_id}', {
+    params: { path: { payment_link_id: link._id } },
+    body: { email: 'p@example.com', currency: 'MYR', amount: 1500, title: 'Invoice' },
+  });
   await payments.DELETE('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } });
 
   // Typed errors: a 422 names its fields.

@@ -24,14 +24,29 @@ const openId = open.data.data._id;
 const path = { open_payment_link_id: openId };
 note('listOpenPaymentLinks', await payments.GET('/open-payment-links', { params: { query: { 'filter[status]': true } } }));
 note('getOpenPaymentLink', await payments.GET('/open-payment-links/{open_payment_link_id}', { params: { path } }));
-note('updateOpenPaymentLink', await payments.PUT('/open-payment-links/{open_payment_link_id}', { params: { path }, body: { title: 'Donations 2026', currency: 'MYR', minimum_amount: 10 } }));
+note(
+  'updateOpenPaymentLink',
+  await payments.PUT('/open-payment-links/{open_payment_link_id}', {
+    params: { path },
+    body: { title: 'Donations 2026', currency: 'MYR', minimum_amount: 10 },
+  }),
+);
 note('getOpenPaymentLinkTotalCollection', await payments.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path } }));
-note('getOpenPaymentLinkTopCollection', await payments.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path, query: { 'filter[limit]': 5 } } }));
+note(
+  'getOpenPaymentLinkTopCollection',
+  await payments.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path, query: { 'filter[limit]': 5 } } }),
+);
 note('deleteOpenPaymentLink', await payments.DELETE('/open-payment-links/{open_payment_link_id}', { params: { path } }));
 
 note('listPaymentLinks', await payments.GET('/payment-links', { params: { query: { per_page: 50, 'filter[status]': 'Active' } } }));
 note('getPaymentLink', await payments.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: linkId } } }));
-note('updatePaymentLink', await payments.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: linkId } }, body: { email: 'payer@example.com', currency: 'MYR', amount: 1500, title: 'Invoice 1001' } }));
+note(
+  'updatePaymentLink',
+  await payments.PUT('/payment-links/{payment_link_id}', {
+    params: { path: { payment_link_id: linkId } },
+    body: { email: 'payer@example.com', currency: 'MYR', amount: 1500, title: 'Invoice 1001' },
+  }),
+);
 note('deletePaymentLink', await payments.DELETE('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: linkId } } }));
 
 const refused = await payments.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 499, title: 'Invoice 1001' } });
