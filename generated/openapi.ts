@@ -237,6 +237,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payments
+         * @description A page of the business's payments: every attempt a payer made on its payment links and open
+         *     links, paid, pending or failed, newest first unless `sort=created_at`. Filters are exact
+         *     matches and combine with AND. The `payment_id` a webhook or a redirect carries is the `_id`.
+         */
+        get: operations["listPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/{payment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the payment (the `payment_id` of webhooks and redirects). Anything that is not one of the business's payments is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50020
+                 */
+                payment_id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a payment
+         * @description One of the business's payments: what was paid, by whom, for which link, its state and, for a
+         *     failed attempt, why. Another business's payment is a 404.
+         */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -537,6 +586,65 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["PaymentLinkPage"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        /** @description One attempt a payer made to pay a payment link or an open payment link. */
+        Payment: {
+            _id: components["schemas"]["ObjectId"];
+            /** Format: int64 */
+            business_id: number;
+            /** @description The payment link paid, or null for an open link's payment. */
+            payment_link_id: components["schemas"]["ObjectId"] | null;
+            /** @description The open payment link paid, or null for a payment link's payment. */
+            open_payment_link_id: components["schemas"]["ObjectId"] | null;
+            /**
+             * Format: int64
+             * @description In cents (100 = one unit of the currency).
+             */
+            amount: number;
+            currency: string;
+            /**
+             * @description `pending` while the acquirer has not answered (an attempt cut short stays pending).
+             * @enum {string}
+             */
+            status: "paid" | "pending" | "failed";
+            /**
+             * Format: int32
+             * @description The seed's code of `status`, as webhooks carry it; 1 paid, 2 pending, 3 failed.
+             * @enum {integer}
+             */
+            payment_status: 1 | 2 | 3;
+            /** @enum {string} */
+            method: "card";
+            /** @description The acquirer that took the payment (`sandbox`). */
+            provider: string;
+            /** @description The acquirer's reference of a paid payment. */
+            provider_reference: string | null;
+            payer_name: string | null;
+            payer_email: string | null;
+            card_brand: string | null;
+            card_last4: string | null;
+            /** @description Why a failed attempt failed, e.g. `card_declined`, `insufficient_funds`, `processing_error`. */
+            failure_code: string | null;
+            failure_message: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        PaymentEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Payment"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        PaymentPage: components["schemas"]["Paginator"] & {
+            data: components["schemas"]["Payment"][];
+        };
+        PaymentPageEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["PaymentPage"];
             errors: null;
             meta: components["schemas"]["Meta"];
         };
@@ -1022,6 +1130,36 @@ export interface components {
          * @example 6284ff16d4b1c2a3e4f50002
          */
         OpenPaymentLinkId: string;
+        /**
+         * @description The `_id` of the payment (the `payment_id` of webhooks and redirects). Anything that is not one of the business's payments is a 404.
+         * @example 6284ff16d4b1c2a3e4f50020
+         */
+        PaymentId: string;
+        /**
+         * @description Only payments in this state.
+         * @example paid
+         */
+        PaymentStatusFilter: "paid" | "pending" | "failed";
+        /**
+         * @description Only payments made on this payment link.
+         * @example 6284ff16d4b1c2a3e4f50003
+         */
+        PaymentLinkIdFilter: components["schemas"]["ObjectId"];
+        /**
+         * @description Only payments made on this open payment link.
+         * @example 6284ff16d4b1c2a3e4f50002
+         */
+        OpenPaymentLinkIdFilter: components["schemas"]["ObjectId"];
+        /**
+         * @description Only payments made with this method.
+         * @example card
+         */
+        PaymentMethodFilter: "card";
+        /**
+         * @description Only payments whose payer gave exactly this e-mail (case-sensitive).
+         * @example payer@example.com
+         */
+        PayerEmailFilter: string;
         /**
          * @description The `_id` of the payment link. Anything that is not one of the business's live links is a 404.
          * @example 6284ff16d4b1c2a3e4f50003
@@ -1960,6 +2098,212 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["PaymentLinkNotFound"];
             409: components["responses"]["PaymentLinkPaid"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listPayments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. A page past the last is an empty page. A list reaches its first 10000
+                 *     records: the first record of a page must be among them (`(page - 1) * per_page < 10000`,
+                 *     so at most page 667 at 15 per page, page 100 at 100 per page), beyond which the answer is a
+                 *     422 saying how far the list reaches. Narrow a longer list with `filter[created_at_between]`,
+                 *     or use `sort=created_at` to start from the oldest records.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Records per page.
+                 * @example 15
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `-created_at` (newest first, the default) or `created_at` (oldest first).
+                 * @example -created_at
+                 */
+                sort?: components["parameters"]["Sort"];
+                /**
+                 * @description Only payments in this state.
+                 * @example paid
+                 */
+                "filter[status]"?: components["parameters"]["PaymentStatusFilter"];
+                /**
+                 * @description Only payments made on this payment link.
+                 * @example 6284ff16d4b1c2a3e4f50003
+                 */
+                "filter[payment_link_id]"?: components["parameters"]["PaymentLinkIdFilter"];
+                /**
+                 * @description Only payments made on this open payment link.
+                 * @example 6284ff16d4b1c2a3e4f50002
+                 */
+                "filter[open_payment_link_id]"?: components["parameters"]["OpenPaymentLinkIdFilter"];
+                /**
+                 * @description Only payments made with this method.
+                 * @example card
+                 */
+                "filter[method]"?: components["parameters"]["PaymentMethodFilter"];
+                /**
+                 * @description Only payments whose payer gave exactly this e-mail (case-sensitive).
+                 * @example payer@example.com
+                 */
+                "filter[email]"?: components["parameters"]["PayerEmailFilter"];
+                /**
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payments. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "current_page": 1,
+                     *         "data": [
+                     *           {
+                     *             "_id": "6284ff16d4b1c2a3e4f50020",
+                     *             "business_id": 1,
+                     *             "payment_link_id": "6284ff16d4b1c2a3e4f50003",
+                     *             "open_payment_link_id": null,
+                     *             "amount": 1000,
+                     *             "currency": "MYR",
+                     *             "status": "paid",
+                     *             "payment_status": 1,
+                     *             "method": "card",
+                     *             "provider": "sandbox",
+                     *             "provider_reference": "sandbox_3f2a9c0d6b1e4f7a",
+                     *             "payer_name": "Aisyah Rahman",
+                     *             "payer_email": "payer@example.com",
+                     *             "card_brand": "visa",
+                     *             "card_last4": "4242",
+                     *             "failure_code": null,
+                     *             "failure_message": null,
+                     *             "created_at": "2022-05-19T08:38:01.120000Z",
+                     *             "updated_at": "2022-05-19T08:38:01.450000Z"
+                     *           }
+                     *         ],
+                     *         "first_page_url": "http://localhost:3000/api/payments?page=1",
+                     *         "from": 1,
+                     *         "last_page": 1,
+                     *         "last_page_url": "http://localhost:3000/api/payments?page=1",
+                     *         "next_page_url": null,
+                     *         "path": "http://localhost:3000/api/payments",
+                     *         "per_page": 15,
+                     *         "prev_page_url": null,
+                     *         "to": 1,
+                     *         "total": 1
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-19 08:40:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentPageEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the payment (the `payment_id` of webhooks and redirects). Anything that is not one of the business's payments is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50020
+                 */
+                payment_id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f50021",
+                     *         "business_id": 1,
+                     *         "payment_link_id": null,
+                     *         "open_payment_link_id": "6284ff16d4b1c2a3e4f50002",
+                     *         "amount": 2500,
+                     *         "currency": "MYR",
+                     *         "status": "failed",
+                     *         "payment_status": 3,
+                     *         "method": "card",
+                     *         "provider": "sandbox",
+                     *         "provider_reference": null,
+                     *         "payer_name": "Aisyah Rahman",
+                     *         "payer_email": "payer@example.com",
+                     *         "card_brand": "visa",
+                     *         "card_last4": "0002",
+                     *         "failure_code": "card_declined",
+                     *         "failure_message": "The card was declined.",
+                     *         "created_at": "2022-05-19T08:39:10.010000Z",
+                     *         "updated_at": "2022-05-19T08:39:10.200000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-19 08:40:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description No payment of this business has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Payment not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];

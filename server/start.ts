@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_OUTBOX, DEFAULT_RATE_LIMIT, type MailSettings, type OutboxConfig } from './config.js';
 import { openPaymentLinkHandlers } from './handlers/open-payment-links.js';
 import { paymentLinkHandlers } from './handlers/payment-links.js';
+import { paymentHandlers } from './handlers/payments.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { createHttpApp } from './http/app.js';
 import { loadContract, warmUp } from './http/contract.js';
@@ -143,7 +144,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const limiter = createRateLimiter(db, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
     const callers = new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS);
     const ctx: UseCaseContext = { db, publicUrl, provider: options.provider ?? new SandboxProvider(), outbox: { nudge: () => worker?.nudge() } };
-    const handlers = { ...tokenizationHandlers, ...openPaymentLinkHandlers, ...paymentLinkHandlers } satisfies Handlers<UseCaseContext>;
+    const handlers = { ...tokenizationHandlers, ...openPaymentLinkHandlers, ...paymentLinkHandlers, ...paymentHandlers } satisfies Handlers<UseCaseContext>;
     let draining = false;
     const app = createHttpApp({
       contract,

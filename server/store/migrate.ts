@@ -11,6 +11,7 @@ import * as dailyCounts from './migrations/0007_daily_counts.js';
 import * as sealedWebhookSecrets from './migrations/0008_sealed_webhook_secrets.js';
 import * as rateLimitWindowLength from './migrations/0009_rate_limit_window_length.js';
 import * as tokenActivationAttempts from './migrations/0010_token_activation_attempts.js';
+import * as paymentFilters from './migrations/0011_payment_filters.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -23,6 +24,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0008_sealed_webhook_secrets': sealedWebhookSecrets,
   '0009_rate_limit_window_length': rateLimitWindowLength,
   '0010_token_activation_attempts': tokenActivationAttempts,
+  '0011_payment_filters': paymentFilters,
 };
 
 const source: Knex.MigrationSource<string> = {

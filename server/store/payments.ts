@@ -1,6 +1,7 @@
 import type { DateRange } from '../domain/time.js';
 import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING } from '../domain/statuses.js';
 import type { Executor } from './executor.js';
+import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pagination.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 /** A successful payment made through an open payment link. */
@@ -190,4 +191,32 @@ export async function listPaymentsForLink(db: Executor, linkId: string): Promise
       .orderBy([{ column: 'created_at' }, { column: '_id' }]),
   );
   return rows.map(toPayment);
+}
+
+/** `GET /api/payments` filters; each an exact match, all combined. */
+export interface PaymentFilters {
+  statusId?: number;
+  paymentLinkId?: string;
+  openPaymentLinkId?: string;
+  method?: string;
+  payerEmail?: string;
+  createdBetween?: DateRange;
+}
+
+/** A business's payment by id. */
+export async function findBusinessPayment(db: Executor, businessId: number, id: string): Promise<PaymentRecord | undefined> {
+  const row = await db.first<PaymentRecord>(db.sql('payments').where({ business_id: businessId, _id: id }));
+  return row ? toPayment(row) : undefined;
+}
+
+/** A page of a business's payments; every filter is served by an index that starts with business_id (migration 0011). */
+export async function listPayments(db: Executor, businessId: number, filters: PaymentFilters, page: PageRequest): Promise<Page<PaymentRecord>> {
+  const query = db.sql('payments').where({ business_id: businessId });
+  if (filters.statusId !== undefined) query.where('status_id', filters.statusId);
+  if (filters.paymentLinkId !== undefined) query.where('payment_link_id', filters.paymentLinkId);
+  if (filters.openPaymentLinkId !== undefined) query.where('open_payment_link_id', filters.openPaymentLinkId);
+  if (filters.method !== undefined) query.where('method', filters.method);
+  if (filters.payerEmail !== undefined) query.where('payer_email', filters.payerEmail);
+  whereCreatedBetween(query, filters.createdBetween);
+  return fetchPage(db, query, page, toPayment);
 }

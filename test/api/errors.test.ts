@@ -7,11 +7,12 @@ import type { PaymentsClient } from '../../client/index.js';
 import { loadContract } from '../../server/http/contract.js';
 import { issueKey, revokeKey } from '../../server/store/api-keys.js';
 import { assertConforms, assertErrorBody, operationFor } from '../support/contract.js';
+import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
 /** Ids of business A's records, used wherever a path needs one. */
-const ids = { token: '', openLink: '', paymentLink: '' };
+const ids = { token: '', openLink: '', paymentLink: '', payment: '' };
 let revokedKey = '';
 
 const MiB = 1024 * 1024;
@@ -98,6 +99,18 @@ const ops: Op[] = [
     path: () => `/open-payment-links/${ids.openLink}/top-collection`,
     call: (c, headers) =>
       c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: ids.openLink } }, headers }),
+  },
+  {
+    operationId: 'listPayments',
+    method: 'GET',
+    path: () => '/payments',
+    call: (c, headers) => c.GET('/payments', { headers }),
+  },
+  {
+    operationId: 'getPayment',
+    method: 'GET',
+    path: () => `/payments/${ids.payment}`,
+    call: (c, headers) => c.GET('/payments/{payment_id}', { params: { path: { payment_id: ids.payment } }, headers }),
   },
   {
     operationId: 'createPaymentLink',
@@ -193,6 +206,12 @@ beforeAll(async () => {
   ids.token = token.data!.data._id;
   ids.openLink = openLink.data!.data._id;
   ids.paymentLink = paymentLink.data!.data._id;
+  // A payment, on a link of its own (a paid link cannot be deleted, and the tests below delete theirs).
+  const paidLink = (await t.a.client.POST('/payment-links', { body: paymentLinkBody })).data!.data;
+  const payer = new Payer(t.url);
+  const payUrl = new URL(paidLink.payment_url);
+  const paid = await payer.submit(await payer.open(payUrl.pathname + payUrl.search), { name: 'Payer', ...GOOD_CARD });
+  ids.payment = new URL(paid.location!, t.url).searchParams.get('payment_id')!;
 
   // A key that worked, then was revoked.
   revokedKey = (await issueKey(t.service.db, t.a.business.id)).key;

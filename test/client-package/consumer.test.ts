@@ -99,9 +99,11 @@ describe('the client package a consumer installs', () => {
       'getPaymentLink',
       'updatePaymentLink',
       'deletePaymentLink',
+      'listPayments',
+      'getPayment',
     ];
     expect(Object.keys(result.statuses).sort()).toEqual([...operations].sort());
-    for (const operation of operations) expect(result.statuses[operation], operation).toBe(200);
+    for (const operation of operations) expect(result.statuses[operation], operation).toBe(operation === 'getPayment' ? 404 : 200);
     expect(result.validation).toEqual({ amount: ['The amount must be at least 500.'] });
     expect(result.missing).toBe(404);
     expect(result.webhookRefused).toBe(true);

@@ -40,6 +40,11 @@ export async function everyOperation(payments: PaymentsClient): Promise<string[]
   });
   await payments.DELETE('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } });
 
+  const page = await payments.GET('/payments', { params: { query: { 'filter[status]': 'failed', 'filter[payment_link_id]': link._id } } });
+  for (const payment of page.data?.data.data ?? []) seen.push(`${payment.status} ${payment.failure_code ?? ''}`);
+  const lookup = await payments.GET('/payments/{payment_id}', { params: { path: { payment_id: link._id } } });
+  if (lookup.response.status === 404) seen.push(lookup.error?.message ?? '');
+
   // Typed errors: a 422 names its fields.
   const refused = await payments.POST('/payment-links', { body: { email: 'p@example.com', currency: 'MYR', amount: 499, title: 'Invoice' } });
   if (refused.response.status === 422 && isValidationError(refused.error)) {

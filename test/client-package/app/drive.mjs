@@ -49,6 +49,11 @@ note(
 );
 note('deletePaymentLink', await payments.DELETE('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: linkId } } }));
 
+const paymentsPage = await payments.GET('/payments', { params: { query: { 'filter[status]': 'paid' } } });
+note('listPayments', paymentsPage);
+// Nothing was paid in this program: the lookup answers the typed 404.
+note('getPayment', await payments.GET('/payments/{payment_id}', { params: { path: { payment_id: 'ffffffffffffffffffffffff' } } }));
+
 const refused = await payments.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 499, title: 'Invoice 1001' } });
 const validation = isValidationError(refused.error) ? refused.error.errors : null;
 const missing = await payments.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: linkId } } });
