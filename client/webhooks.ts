@@ -10,8 +10,9 @@ import type { components } from '../generated/openapi.js';
 import { eventHash } from '../shared/webhook-signature.js';
 
 export type PaymentCreatedEvent = components['schemas']['PaymentCreatedEvent'];
+export type PaymentFailedEvent = components['schemas']['PaymentFailedEvent'];
 export type TokenActivatedEvent = components['schemas']['TokenActivatedEvent'];
-export type WebhookEvent = PaymentCreatedEvent | TokenActivatedEvent;
+export type WebhookEvent = PaymentCreatedEvent | PaymentFailedEvent | TokenActivatedEvent;
 export { WebhookVerificationError };
 
 export { eventHash };

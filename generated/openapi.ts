@@ -309,6 +309,29 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment attempt failed
+         * @description Sent to the business's webhook URL after every failed attempt to pay a payment link or an open
+         *     link (declined card, acquirer error, a link paid meanwhile), so a merchant's books see every
+         *     outcome. Same fields as `payment.created`, with `payment_status` 3, the reason in
+         *     `payment_message` and `failure_code`. See the Webhooks tag for signatures and retries.
+         */
+        post: operations["paymentFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "token.activated": {
         parameters: {
             query?: never;
@@ -714,6 +737,44 @@ export interface components {
                 payment_message: string;
                 /** @enum {string} */
                 payment_method: "card";
+                /**
+                 * @description The legacy seed signature: lowercase hex HMAC-SHA256, keyed with the signature key, over
+                 *     the key followed by the other `data` values in order, with no separators and no
+                 *     timestamp. A captured request passes it forever, so it cannot stop replays: verify the
+                 *     Standard Webhooks headers (`webhook-signature`, `webhook-timestamp`) and drop repeated
+                 *     `webhook-id`s, as the Webhooks tag describes.
+                 */
+                hash: string;
+            };
+        };
+        PaymentFailedEvent: {
+            trigger_at: components["schemas"]["Timestamp"];
+            /** @constant */
+            event: "payment.failed";
+            /** @description The fields appear in this order, which is the order `hash` is computed in. */
+            data: {
+                payment_id: components["schemas"]["ObjectId"];
+                /** @description The checkout attempt (one per submitted payment form). */
+                attempt_id: string;
+                /** @description In currency units with two decimals, e.g. `"10.00"`. */
+                payment_amount: string;
+                payment_currency: string;
+                /**
+                 * Format: int32
+                 * @description Always 3 (failed).
+                 * @constant
+                 */
+                payment_status: 3;
+                payment_time: components["schemas"]["Timestamp"];
+                payment_link_id: components["schemas"]["ObjectId"];
+                payment_link_reference: string | null;
+                payment_link_reference_2: string | null;
+                /** @description Why the attempt failed, in words a merchant can show (`failure_message` of the payment). */
+                payment_message: string;
+                /** @enum {string} */
+                payment_method: "card";
+                /** @description Why, as a code: `card_declined`, `insufficient_funds`, `processing_error`, `link_unavailable`. */
+                failure_code: string;
                 /**
                  * @description The legacy seed signature: lowercase hex HMAC-SHA256, keyed with the signature key, over
                  *     the key followed by the other `data` values in order, with no separators and no
@@ -2340,6 +2401,49 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event; anything else, a timeout (10 s) or a refused connection is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentFailedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-05-19T08:36:39.102000Z",
+                 *       "event": "payment.failed",
+                 *       "data": {
+                 *         "payment_id": "6284ff16d4b1c2a3e4f50010",
+                 *         "attempt_id": "3f2a9c0d6b1e4f7a8c5d2e9b0a1f3c4d",
+                 *         "payment_amount": "10.00",
+                 *         "payment_currency": "MYR",
+                 *         "payment_status": 3,
+                 *         "payment_time": "2022-05-19T08:36:39.097000Z",
+                 *         "payment_link_id": "6284ff16d4b1c2a3e4f50003",
+                 *         "payment_link_reference": "INV-1001",
+                 *         "payment_link_reference_2": null,
+                 *         "payment_message": "The card was declined.",
+                 *         "payment_method": "card",
+                 *         "failure_code": "card_declined",
+                 *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentFailedEvent"];
             };
         };
         responses: {

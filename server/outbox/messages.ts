@@ -132,6 +132,32 @@ export function paymentCreatedEvent(
   };
 }
 
+export interface FailedPayment extends PaidPayment {
+  failure_code: string | null;
+  failure_message: string | null;
+}
+
+/** `payment.failed`: the fields of `payment.created`, in the same order, with the reason after them. */
+export function paymentFailedEvent(
+  eventId: string,
+  payment: FailedPayment,
+  link: { _id: string; reference: string | null; reference_2: string | null },
+): StoredEvent {
+  const created = paymentCreatedEvent(eventId, payment, link);
+  return {
+    id: eventId,
+    body: {
+      ...created.body,
+      event: 'payment.failed',
+      data: {
+        ...created.body.data,
+        payment_message: payment.failure_message ?? 'The payment failed.',
+        failure_code: payment.failure_code ?? 'processing_error',
+      },
+    },
+  };
+}
+
 export function tokenActivatedEvent(eventId: string, token: { _id: string; card_brand: string; card_last4: string; activated_at: string }): StoredEvent {
   return {
     id: eventId,

@@ -13,7 +13,7 @@ import { claimPaymentLinkAsPaid } from '../store/payment-links.js';
 import { PAYMENT_FAILED, PAYMENT_PAID } from '../domain/statuses.js';
 import { findPaymentByAttempt, insertPendingPayment, markPaymentFailed, markPaymentPaid, type PaymentRecord } from '../store/payments.js';
 import type { UseCaseContext } from './context.js';
-import { notifyPaymentSucceeded } from './notify.js';
+import { notifyPaymentFailed, notifyPaymentSucceeded } from './notify.js';
 
 export interface PaymentTarget {
   kind: 'payment_link' | 'open_payment_link';
@@ -82,15 +82,26 @@ export async function checkout(ctx: UseCaseContext, request: CheckoutRequest): P
   }
 
   const cardSummary = { card_brand: card.brand, card_last4: card.last4 };
+  const linkFields = { _id: target.id, reference: target.reference, reference_2: target.reference_2 };
+  // A failed attempt and its payment.failed event commit together.
+  const fail = async (failure: { code: string; message: string }) => {
+    const failed = await db.transaction(async (trx) => {
+      const payment = await markPaymentFailed(trx, pending._id, failure, cardSummary);
+      await notifyPaymentFailed(trx, payment, linkFields);
+      return payment;
+    });
+    ctx.outbox.nudge();
+    return failed;
+  };
   let authorization;
   try {
     authorization = await provider.authorize({ reference: pending._id, amount: request.amount, currency: target.currency, card, description: target.title });
   } catch (error) {
-    await markPaymentFailed(db, pending._id, { code: 'processing_error', message: 'The payment could not be processed.' }, cardSummary);
+    await fail({ code: 'processing_error', message: 'The payment could not be processed.' });
     throw error;
   }
   if (authorization.outcome === 'declined') {
-    const payment = await markPaymentFailed(db, pending._id, { code: authorization.code, message: authorization.message }, cardSummary);
+    const payment = await fail({ code: authorization.code, message: authorization.message });
     return { result: 'declined', payment, message: authorization.message };
   }
 
@@ -108,6 +119,6 @@ export async function checkout(ctx: UseCaseContext, request: CheckoutRequest): P
   }
 
   await provider.void(authorization.authorizationId);
-  const payment = await markPaymentFailed(db, pending._id, { code: 'link_unavailable', message: UNAVAILABLE_MESSAGE }, cardSummary);
+  const payment = await fail({ code: 'link_unavailable', message: UNAVAILABLE_MESSAGE });
   return { result: 'unavailable', payment };
 }

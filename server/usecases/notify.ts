@@ -7,10 +7,12 @@ import { enqueue } from '../store/outbox.js';
 import {
   cardSavedEmail,
   paymentCreatedEvent,
+  paymentFailedEvent,
   paymentRequestEmail,
   receiptEmail,
   tokenActivatedEvent,
   type EmailMessage,
+  type FailedPayment,
   type PaidPayment,
   type PaymentLinkForEmail,
 } from '../outbox/messages.js';
@@ -57,6 +59,21 @@ export async function notifyPaymentSucceeded(
       payload: paymentCreatedEvent(`evt_${newId()}`, payment, link),
     });
   }
+}
+
+/** A failed attempt: the business's books hear of it (the payer was told on the page; no e-mail). */
+export async function notifyPaymentFailed(
+  db: Executor,
+  payment: FailedPayment & { business_id: number },
+  link: { _id: string; reference: string | null; reference_2: string | null },
+): Promise<void> {
+  if (!(await hasWebhook(db, payment.business_id))) return;
+  await enqueue(db, {
+    business_id: payment.business_id,
+    channel: 'webhook',
+    topic: 'payment.failed',
+    payload: paymentFailedEvent(`evt_${newId()}`, payment, link),
+  });
 }
 
 export async function notifyTokenActivated(
