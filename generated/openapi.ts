@@ -1202,15 +1202,15 @@ export interface components {
          */
         PaymentStatusFilter: "paid" | "pending" | "failed";
         /**
-         * @description Only payments made on this payment link.
+         * @description Only payments made on this payment link (an id that is not one of the business's links matches nothing).
          * @example 6284ff16d4b1c2a3e4f50003
          */
-        PaymentLinkIdFilter: components["schemas"]["ObjectId"];
+        PaymentLinkIdFilter: string;
         /**
-         * @description Only payments made on this open payment link.
+         * @description Only payments made on this open payment link (an id that is not one of the business's links matches nothing).
          * @example 6284ff16d4b1c2a3e4f50002
          */
-        OpenPaymentLinkIdFilter: components["schemas"]["ObjectId"];
+        OpenPaymentLinkIdFilter: string;
         /**
          * @description Only payments made with this method.
          * @example card
@@ -2193,12 +2193,12 @@ export interface operations {
                  */
                 "filter[status]"?: components["parameters"]["PaymentStatusFilter"];
                 /**
-                 * @description Only payments made on this payment link.
+                 * @description Only payments made on this payment link (an id that is not one of the business's links matches nothing).
                  * @example 6284ff16d4b1c2a3e4f50003
                  */
                 "filter[payment_link_id]"?: components["parameters"]["PaymentLinkIdFilter"];
                 /**
-                 * @description Only payments made on this open payment link.
+                 * @description Only payments made on this open payment link (an id that is not one of the business's links matches nothing).
                  * @example 6284ff16d4b1c2a3e4f50002
                  */
                 "filter[open_payment_link_id]"?: components["parameters"]["OpenPaymentLinkIdFilter"];

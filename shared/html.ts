@@ -26,19 +26,22 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
 
 export function page(title: string, body: Html): string {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${title}</title>
-        <link rel="stylesheet" href="/assets/pay.css" />
-      </head>
-      <body>
-        <main class="card">${body}</main>
-        <footer>Payment Collection Service · sandbox</footer>
-      </body>
-    </html> `.value;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<link rel="stylesheet" href="/assets/pay.css">
+</head>
+<body>
+<main class="card">
+${body}
+</main>
+<footer>Payment Collection Service · sandbox</footer>
+</body>
+</html>
+`.value;
 }
 
 export const STYLESHEET = `*{box-sizing:border-box}

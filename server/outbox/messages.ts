@@ -15,25 +15,11 @@ export interface EmailMessage {
 const amount = (currency: string, cents: number) => `${currency} ${formatUnits(cents)}`;
 
 function emailHtml(heading: string, lines: unknown[], action?: { label: string; url: string }): string {
-  return html`<!doctype html>
-    <html>
-      <body style="font-family:system-ui,sans-serif;color:#1d2430;max-width:520px;margin:auto;padding:16px">
-        <h2 style="margin:0 0 12px">${heading}</h2>
-        ${lines.map((line) => html`<p>${line}</p>`)}
-        ${
-          action
-            ? html`<p>
-                  <a
-                    href="${action.url}"
-                    style="display:inline-block;background:#1f5eff;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold"
-                    >${action.label}</a
-                  >
-                </p>
-                <p style="color:#5b6472;font-size:13px">Or open ${action.url}</p>`
-            : ''
-        }
-      </body>
-    </html>`.value;
+  return html`<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1d2430;max-width:520px;margin:auto;padding:16px">
+<h2 style="margin:0 0 12px">${heading}</h2>
+${lines.map((line) => html`<p>${line}</p>`)}
+${action ? html`<p><a href="${action.url}" style="display:inline-block;background:#1f5eff;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${action.label}</a></p><p style="color:#5b6472;font-size:13px">Or open ${action.url}</p>` : ''}
+</body></html>`.value;
 }
 
 export interface PaymentLinkForEmail {

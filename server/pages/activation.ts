@@ -35,23 +35,23 @@ function respond(ctx: Koa.Context, status: number, title: string, body: Html, re
 
 function activationForm(token: TokenRecord, state: FormState): Html {
   return html`<h1>${token.title}</h1>
-    <p>${token.description}</p>
-    <p class="muted">Save a card for ${token.email}. Nothing is charged now.</p>
-    ${alertBox(state.alert)}
-    <form method="post" action="/tokenization/activation/${token.token}" novalidate>
-      ${hiddenFields(state)}
-      ${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
-      ${cardFields(state.errors)}
-      <button type="submit">Save card</button>
-    </form>
-    ${sandboxCards()}`;
+<p>${token.description}</p>
+<p class="muted">Save a card for ${token.email}. Nothing is charged now.</p>
+${alertBox(state.alert)}
+<form method="post" action="/tokenization/activation/${token.token}" novalidate>
+${hiddenFields(state)}
+${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
+${cardFields(state.errors)}
+<button type="submit">Save card</button>
+</form>
+${sandboxCards()}`;
 }
 
 function savedPage(token: TokenRecord): Html {
   const card = token.card;
   return html`<h1>Card saved</h1>
-    <p class="success" role="status">${card ? `${card.brand.toUpperCase()} ending in ${card.last4} is saved` : 'Your card is saved'} for ${token.title}.</p>
-    <p class="muted">You can close this page.</p>`;
+<p class="success" role="status">${card ? `${card.brand.toUpperCase()} ending in ${card.last4} is saved` : 'Your card is saved'} for ${token.title}.</p>
+<p class="muted">You can close this page.</p>`;
 }
 
 function afterActivation(deps: PageDeps, token: TokenRecord): string {

@@ -79,24 +79,23 @@ interface FieldOptions {
 
 export function field({ id, label, value, errors, attributes }: FieldOptions): Html {
   const error = errors[id];
-  return html`<label for="${id}"
-    >${label}
-    <input id="${id}" name="${id}" value="${value ?? ''}" ${attributes}${error ? html` aria-invalid="true" aria-describedby="${id}_error"` : ''} />
-    ${error ? html`<span class="error" id="${id}_error">${error}</span>` : ''}</label
-  >`;
+  return html`<label for="${id}">${label}
+<input id="${id}" name="${id}" value="${value ?? ''}" ${attributes}${error ? html` aria-invalid="true" aria-describedby="${id}_error"` : ''}>
+${error ? html`<span class="error" id="${id}_error">${error}</span>` : ''}</label>`;
 }
 
 /** Card number, expiry and CVC: never echoed back into the page after a submit. */
 export function cardFields(errors: FormErrors): Html {
   return html`${field({ id: 'card_number', label: 'Card number', errors, attributes: html`inputmode="numeric" autocomplete="cc-number" required maxlength="${FIELD_MAX_LENGTH.card_number}"` })}
-    <div class="row">
-      ${field({ id: 'expiry', label: 'Expiry (MM/YY)', errors, attributes: html`autocomplete="cc-exp" placeholder="MM/YY" required maxlength="${FIELD_MAX_LENGTH.expiry}"` })}
-      ${field({ id: 'cvc', label: 'CVC', errors, attributes: html`inputmode="numeric" autocomplete="cc-csc" required maxlength="${FIELD_MAX_LENGTH.cvc}"` })}
-    </div>`;
+<div class="row">
+${field({ id: 'expiry', label: 'Expiry (MM/YY)', errors, attributes: html`autocomplete="cc-exp" placeholder="MM/YY" required maxlength="${FIELD_MAX_LENGTH.expiry}"` })}
+${field({ id: 'cvc', label: 'CVC', errors, attributes: html`inputmode="numeric" autocomplete="cc-csc" required maxlength="${FIELD_MAX_LENGTH.cvc}"` })}
+</div>`;
 }
 
 export function hiddenFields(state: FormState): Html {
-  return html`<input type="hidden" name="csrf_token" value="${state.csrf}" /> <input type="hidden" name="attempt_id" value="${state.attemptId}" />`;
+  return html`<input type="hidden" name="csrf_token" value="${state.csrf}">
+<input type="hidden" name="attempt_id" value="${state.attemptId}">`;
 }
 
 export function alertBox(message: string | undefined): Html {
@@ -105,19 +104,11 @@ export function alertBox(message: string | undefined): Html {
 
 export function sandboxCards(): Html {
   const rows = Object.entries(SANDBOX_TEST_CARDS).map(
-    ([number, card]) =>
-      html`<tr>
-        <td><code>${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code></td>
-        <td>${card.description}</td>
-      </tr>`,
+    ([number, card]) => html`<tr><td><code>${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code></td><td>${card.description}</td></tr>`,
   );
-  return html`<details>
-    <summary>Sandbox test cards</summary>
-    <p class="muted">Any future expiry date and any CVC of the right length.</p>
-    <table>
-      ${rows}
-    </table>
-  </details>`;
+  return html`<details><summary>Sandbox test cards</summary>
+<p class="muted">Any future expiry date and any CVC of the right length.</p>
+<table>${rows}</table></details>`;
 }
 
 /** Checks the card fields of a submission; the card is only returned when all of them are valid. */

@@ -8,6 +8,5 @@ export const CARD_DECLINED = 'Your card was declined.';
 
 /** A page that only explains something: unknown, removed, paid or expired things. */
 export function messagePage(heading: string, message: string) {
-  return html`<h1>${heading}</h1>
-    <p class="muted">${message}</p>`;
+  return html`<h1>${heading}</h1><p class="muted">${message}</p>`;
 }

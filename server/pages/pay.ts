@@ -143,15 +143,18 @@ function payForm(link: Payable, state: FormState) {
           attributes: html`type="email" autocomplete="email" required maxlength="${FIELD_MAX_LENGTH.email}"`,
         });
   return html`<h1>${target.title}</h1>
-    ${link.description ? html`<p>${link.description}</p>` : ''} ${heading} ${alertBox(state.alert)}
-    <form method="post" action="${link.action}" novalidate>
-      ${hiddenFields(state)}
-      ${amountField}${link.minimumAmount !== undefined ? html`<span class="muted" id="amount_hint">In ${target.currency}, at least ${formatUnits(link.minimumAmount)}.</span>` : ''}
-      ${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
-      ${emailField} ${cardFields(errors)}
-      <button type="submit">Pay</button>
-    </form>
-    ${sandboxCards()}`;
+${link.description ? html`<p>${link.description}</p>` : ''}
+${heading}
+${alertBox(state.alert)}
+<form method="post" action="${link.action}" novalidate>
+${hiddenFields(state)}
+${amountField}${link.minimumAmount !== undefined ? html`<span class="muted" id="amount_hint">In ${target.currency}, at least ${formatUnits(link.minimumAmount)}.</span>` : ''}
+${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
+${emailField}
+${cardFields(errors)}
+<button type="submit">Pay</button>
+</form>
+${sandboxCards()}`;
 }
 
 function respond(ctx: Koa.Context, status: number, title: string, body: ReturnType<typeof html>, redirectUrl: string | null = null): void {

@@ -24,14 +24,9 @@ export function thankYouPage(deps: PageDeps): Koa.Middleware {
     const body =
       matches && payment.status_id === PAYMENT_PAID
         ? html`<h1>Thank you</h1>
-            <p class="success" role="status">
-              Payment received:
-              <strong>${payment.currency} ${formatUnits(payment.amount)}</strong
-              >${payment.card_last4 ? ` by ${String(payment.card_brand).toUpperCase()} ending in ${payment.card_last4}` : ''}.
-            </p>
-            <p class="muted">Reference ${payment._id}. You can close this page.</p>`
-        : html`<h1>Thank you</h1>
-            <p class="muted">You can close this page.</p>`;
+<p class="success" role="status">Payment received: <strong>${payment.currency} ${formatUnits(payment.amount)}</strong>${payment.card_last4 ? ` by ${String(payment.card_brand).toUpperCase()} ending in ${payment.card_last4}` : ''}.</p>
+<p class="muted">Reference ${payment._id}. You can close this page.</p>`
+        : html`<h1>Thank you</h1><p class="muted">You can close this page.</p>`;
     setPageSecurityHeaders(ctx);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page('Thank you', body);

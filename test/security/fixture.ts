@@ -12,8 +12,9 @@ export const KIND_OF_PARAM: Record<string, Kind> = {
   token_id: 'token',
   open_payment_link_id: 'openLink',
   payment_link_id: 'paymentLink',
+  payment_id: 'payment',
 };
-export type Kind = 'token' | 'openLink' | 'paymentLink';
+export type Kind = 'token' | 'openLink' | 'paymentLink' | 'payment';
 
 export interface TenantRecords {
   /** Every id of each kind, live, paid, active or deleted. */
@@ -58,6 +59,15 @@ export async function oneOfEach(t: TestService): Promise<Record<string, string>>
     payment_link_id: await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' }),
     open_payment_link_id: await create('/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' }),
     token_id: await create('/api/tokenizations/create-token', { email: 'payer@example.com', title: 'Card', description: 'Plan' }),
+    payment_id: await payThroughPage(
+      t,
+      (
+        (await api(t, t.a.key, 'POST', '/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Paid' })).body as {
+          data: { payment_url: string };
+        }
+      ).data.payment_url,
+      {},
+    ),
   };
 }
 
@@ -144,8 +154,9 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
       paymentLink: [unpaid, paid, deleted].map((r) => r._id as string),
       openLink: [open, openDeleted].map((r) => r._id as string),
       token: [pending, active].map((r) => r._id as string),
+      payment: paymentIds,
     },
-    live: { paymentLink: unpaid._id as string, openLink: open._id as string, token: pending._id as string },
+    live: { paymentLink: unpaid._id as string, openLink: open._id as string, token: pending._id as string, payment: paymentIds[0]! },
     tokenValues: [pending, active].map((r) => r.token as string),
     paymentIds,
     attemptIds,
@@ -158,7 +169,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
 
 /** Every identifier a tenant owns, of any kind: each may be tried in any id slot. */
 export function allIdsOf(records: TenantRecords): string[] {
-  return [...records.ids.paymentLink, ...records.ids.openLink, ...records.ids.token, ...records.tokenValues, ...records.paymentIds];
+  return [...records.ids.paymentLink, ...records.ids.openLink, ...records.ids.token, ...records.tokenValues, ...records.ids.payment];
 }
 
 /** The largest value a query parameter allows, e.g. per_page or filter[limit]. */

@@ -15,6 +15,8 @@ export interface Schema {
   maximum?: number;
   minimum?: number;
   format?: string;
+  /** Keywords that only restate, for tools, a check the service reports in its own words (a format or a rule). */
+  'x-restates'?: string[];
   enum?: unknown[];
   pattern?: string;
   allOf?: Schema[];
@@ -155,4 +157,14 @@ export function types(schema: Schema): string[] {
 /** The resource an operation works on, from the first segment of its path. */
 export function resourceOf(template: string): string {
   return template.split('/')[1]!;
+}
+
+/** Free text: a string with no format of its own beyond the storable-text rule every text field has. */
+export function isFreeText(schema: Schema): boolean {
+  return !schema.format || schema.format === 'storable-text';
+}
+
+/** A maxLength the service enforces and reports as such (not one that restates a format). */
+export function hasOwnMaxLength(schema: Schema): schema is Schema & { maxLength: number } {
+  return typeof schema.maxLength === 'number' && !(schema['x-restates'] ?? []).includes('maxLength');
 }
