@@ -115,14 +115,21 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     const successes = Number((await sql('payments').where({ status_id: 1 }).count({ n: '*' }).first())!.n);
     expect(successes).toBe(6);
 
-    // Each notification once: six receipts and six webhooks, whichever instance delivered them.
-    await waitFor('six receipts and six webhooks', () => smtp.messages.length >= 6 && receiver.requests.length >= 6, 30_000);
+    // Each notification once, whichever instance delivered it: six receipts, six payment.created, and
+    // one payment.failed for each payer whose card was authorized after another payer had won the link.
+    const failed = Number((await sql('payments').where({ status_id: 3 }).count({ n: '*' }).first())!.n);
+    await waitFor('every receipt and webhook', () => smtp.messages.length >= 6 && receiver.requests.length >= 6 + failed, 30_000);
     await sleep(1_000);
     expect(smtp.messages).toHaveLength(6);
-    expect(receiver.requests).toHaveLength(6);
+    expect(receiver.requests).toHaveLength(6 + failed);
     const events = receiver.requests.map((r) => verifyWebhook(r.raw, r.headers as Record<string, string>, SECRET));
-    expect(new Set(events.map((e) => (e.data as { payment_link_id: string }).payment_link_id))).toEqual(new Set(ids));
-    expect(new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size).toBe(6);
+    const created = events.filter((e) => e.event === 'payment.created');
+    expect(created).toHaveLength(6);
+    expect(new Set(created.map((e) => (e.data as { payment_link_id: string }).payment_link_id))).toEqual(new Set(ids));
+    expect(events.filter((e) => e.event === 'payment.failed').every((e) => (e.data as { failure_code: string }).failure_code === 'link_unavailable')).toBe(
+      true,
+    );
+    expect(new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size).toBe(6 + failed);
     const deliveredBy = new Set((await sql('outbox_attempts').select('worker')).map((row: { worker: string }) => String(row.worker).split(':')[1]));
     expect(deliveredBy.size).toBeGreaterThanOrEqual(1);
     expect((await listOutbox(db)).every((entry) => entry.status === 'delivered' && entry.attempts === 1)).toBe(true);
