@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { runScale } from './bench/scale.js';
+import { freePort } from './soak/server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -47,11 +48,10 @@ interface Server {
   stop(): Promise<void>;
 }
 
-let nextPort = 40_000 + Math.floor(Math.random() * 10_000);
-
 /** Starts a process (compiled JavaScript, or TypeScript through tsx) and resolves once it has printed `listening on`. */
 async function startProcess(script: string, env: Record<string, string>): Promise<Server & { startedAt: number }> {
-  const port = nextPort++;
+  // A port the system just handed out: a fixed range met ports other programs held (EADDRINUSE).
+  const port = await freePort();
   const startedAt = performance.now();
   // The service writes an access line per request. They go to a file, as a production log would,
   // not through a pipe this process (which also runs autocannon) would have to drain.
