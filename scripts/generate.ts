@@ -30,7 +30,7 @@ async function renderTypes(): Promise<string> {
   return banner + astToString(ast);
 }
 
-function renderDocs(): void {
+function renderDocs(document: ParsedSpec['document']): void {
   let cli: string;
   try {
     cli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
@@ -40,7 +40,7 @@ function renderDocs(): void {
   }
   // The reference is rendered from openapi.yaml plus the request samples made from it (code-samples.ts).
   const input = join(mkdtempSync(join(tmpdir(), 'payments-docs-')), 'openapi.json');
-  writeFileSync(input, JSON.stringify(withCodeSamples(parseYaml(readFileSync(specPath, 'utf8')) as Record<string, unknown>)));
+  writeFileSync(input, JSON.stringify(withCodeSamples(document as unknown as Record<string, unknown>)));
   const result = spawnSync(process.execPath, [cli, 'build-docs', input, '--inlineBundle', '--title', 'Payment Collection Service API', '-o', docsPath], {
     cwd: root,
     encoding: 'utf8',
@@ -54,9 +54,7 @@ function renderDocs(): void {
 }
 
 /** The document the server loads at start-up instead of parsing the YAML (built, not committed). */
-function writeParsedSpec(): void {
-  const text = readFileSync(specPath, 'utf8');
-  const parsed: ParsedSpec = { source_sha256: specHash(text), document: parseYaml(text) as ParsedSpec['document'] };
+function writeParsedSpec(parsed: ParsedSpec): void {
   mkdirSync(dirname(PARSED_SPEC_PATH), { recursive: true });
   writeFileSync(PARSED_SPEC_PATH, JSON.stringify(parsed));
   console.log(`generate: wrote ${PARSED_SPEC_PATH}`);
@@ -78,8 +76,10 @@ async function main(args: string[]): Promise<number> {
     writeFileSync(typesPath, types);
     console.log(`generate: wrote ${typesPath}`);
   }
-  writeParsedSpec();
-  renderDocs();
+  const text = readFileSync(specPath, 'utf8');
+  const parsed: ParsedSpec = { source_sha256: specHash(text), document: parseYaml(text) as ParsedSpec['document'] };
+  writeParsedSpec(parsed);
+  renderDocs(parsed.document);
   return 0;
 }
 

@@ -5,11 +5,7 @@
 // only the successful paths are measured.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { SPEC_PATH } from '../../server/http/contract.js';
-import { isCurrencyCode } from '../../server/domain/currency.js';
-import { isStorableText } from '../../server/domain/text.js';
-import { parseDateRange } from '../../server/domain/time.js';
-import { isHttpUrl } from '../../server/domain/urls.js';
+import { CUSTOM_FORMATS, SPEC_PATH } from '../../server/http/contract.js';
 import type { CallerBusiness } from '../../server/http/operations.js';
 import { peerService, type PeerReply } from './peer-service.js';
 
@@ -22,12 +18,7 @@ app.use(
     validateRequests: { allErrors: true },
     validateResponses: false,
     validateSecurity: false,
-    formats: {
-      iso4217: { type: 'string', validate: isCurrencyCode },
-      'http-url': { type: 'string', validate: isHttpUrl },
-      'date-range': { type: 'string', validate: (value: string) => parseDateRange(value) !== null },
-      'storable-text': { type: 'string', validate: isStorableText },
-    },
+    formats: Object.fromEntries(Object.entries(CUSTOM_FORMATS).map(([name, validate]) => [name, { type: 'string', validate }])),
   }),
 );
 

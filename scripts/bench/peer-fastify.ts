@@ -3,11 +3,7 @@
 // dereferenced them, then doing the service's own work: key check, handler, use case and store
 // (peer-service.ts). Only the successful paths are measured.
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
-import { isCurrencyCode } from '../../server/domain/currency.js';
-import { isStorableText } from '../../server/domain/text.js';
-import { parseDateRange } from '../../server/domain/time.js';
-import { isHttpUrl } from '../../server/domain/urls.js';
-import { loadContract } from '../../server/http/contract.js';
+import { CUSTOM_FORMATS, loadContract } from '../../server/http/contract.js';
 import type { CallerBusiness } from '../../server/http/operations.js';
 import { peerService, type PeerReply } from './peer-service.js';
 
@@ -40,12 +36,10 @@ const app = Fastify({
   ajv: {
     customOptions: { strict: false, allErrors: true },
     plugins: [
-      (ajv) =>
-        ajv
-          .addFormat('iso4217', isCurrencyCode)
-          .addFormat('http-url', isHttpUrl)
-          .addFormat('date-range', (value: string) => parseDateRange(value) !== null)
-          .addFormat('storable-text', isStorableText),
+      (ajv) => {
+        for (const [name, validate] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, validate);
+        return ajv;
+      },
     ],
   },
 });

@@ -105,7 +105,7 @@ function isWholeBodyMissing(error: ErrorObject): boolean {
  * custom formats nor its body rules, what the service checks with those (Currency's codes, DateRange's
  * shape, the bounds of an amount sent as text): the format's or the rule's own message reports it.
  */
-function restatesFormat(error: ErrorObject): boolean {
+function restatesOwnCheck(error: ErrorObject): boolean {
   const listed = (error.parentSchema as { 'x-restates'?: unknown } | undefined)?.['x-restates'];
   return Array.isArray(listed) && listed.includes(error.keyword);
 }
@@ -121,7 +121,7 @@ export function laravelErrors(errors: ErrorObject[], bodySchema?: unknown): Fiel
   const decisive = new Map<string, string>();
   const others = new Map<string, string[]>();
   for (const error of errors) {
-    if (restatesFormat(error)) continue;
+    if (restatesOwnCheck(error)) continue;
     const field = fieldOf(error);
     if (field === null) {
       if (isWholeBodyMissing(error)) {

@@ -15,6 +15,7 @@ import {
   type FailedPayment,
   type PaidPayment,
   type PaymentLinkForEmail,
+  type StoredEvent,
 } from '../outbox/messages.js';
 
 async function businessName(db: Executor, businessId: number): Promise<string> {
@@ -23,6 +24,11 @@ async function businessName(db: Executor, businessId: number): Promise<string> {
 
 async function enqueueEmail(db: Executor, businessId: number, topic: string, message: EmailMessage): Promise<void> {
   await enqueue(db, { business_id: businessId, channel: 'email', topic, payload: { message, messageId: `<${newId()}.${topic}@payment-collection-service>` } });
+}
+
+/** A webhook event for the business, if it has a webhook. */
+async function enqueueWebhook(db: Executor, businessId: number, event: StoredEvent): Promise<void> {
+  if (await hasWebhook(db, businessId)) await enqueue(db, { business_id: businessId, channel: 'webhook', topic: event.body.event, payload: event });
 }
 
 export async function notifyPaymentRequest(db: Executor, businessId: number, link: PaymentLinkForEmail): Promise<void> {
@@ -51,14 +57,7 @@ export async function notifyPaymentSucceeded(
       receiptEmail(name, { to: payment.payer_email, currency: payment.currency, amount: payment.amount, title: link.title, payment_id: payment._id, card }),
     );
   }
-  if (await hasWebhook(db, payment.business_id)) {
-    await enqueue(db, {
-      business_id: payment.business_id,
-      channel: 'webhook',
-      topic: 'payment.created',
-      payload: paymentCreatedEvent(`evt_${newId()}`, payment, link),
-    });
-  }
+  await enqueueWebhook(db, payment.business_id, paymentCreatedEvent(`evt_${newId()}`, payment, link));
 }
 
 /** A failed attempt: the business's books hear of it (the payer was told on the page; no e-mail). */
@@ -67,13 +66,7 @@ export async function notifyPaymentFailed(
   payment: FailedPayment & { business_id: number },
   link: { _id: string; reference: string | null; reference_2: string | null },
 ): Promise<void> {
-  if (!(await hasWebhook(db, payment.business_id))) return;
-  await enqueue(db, {
-    business_id: payment.business_id,
-    channel: 'webhook',
-    topic: 'payment.failed',
-    payload: paymentFailedEvent(`evt_${newId()}`, payment, link),
-  });
+  await enqueueWebhook(db, payment.business_id, paymentFailedEvent(`evt_${newId()}`, payment, link));
 }
 
 export async function notifyTokenActivated(
@@ -87,7 +80,5 @@ export async function notifyTokenActivated(
     'token.activated',
     cardSavedEmail(name, { to: token.email, title: token.title, card: `${token.card_brand.toUpperCase()} ending in ${token.card_last4}` }),
   );
-  if (await hasWebhook(db, token.business_id)) {
-    await enqueue(db, { business_id: token.business_id, channel: 'webhook', topic: 'token.activated', payload: tokenActivatedEvent(`evt_${newId()}`, token) });
-  }
+  await enqueueWebhook(db, token.business_id, tokenActivatedEvent(`evt_${newId()}`, token));
 }
