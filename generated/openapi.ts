@@ -53,6 +53,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/tokenizations/{token_id}/charges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the token record (not the token value). Anything that is not one of the business's tokens is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50001
+                 */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Charge a saved card
+         * @description Charges the card the payer saved on an `active` token, without the payer present (a
+         *     merchant-initiated charge through the business's payment provider). The result is a payment
+         *     (the same resource as `GET /api/payments/{payment_id}`, with `tokenization_id` set and no link):
+         *     200 when paid, or `pending` when the provider settles later. A decline is not a validation
+         *     error: the answer is 402 with the payment recorded as `failed` and the reason, and a
+         *     `payment.failed` webhook is sent (also when the provider refuses the request itself, e.g. a
+         *     revoked account key: `failure_code` `processing_error`); a paid charge sends `payment.created` and e-mails the payer a
+         *     receipt. When the provider's answer does not arrive (a timeout), the money may have been taken,
+         *     so the charge is not failed: the answer is 202 with the payment `pending`, and the service asks
+         *     the provider again under the same reference (it never charges twice) until `payment.created` or
+         *     `payment.failed` settles it. A token whose payer has not saved a card yet is 409. Send an
+         *     `Idempotency-Key` so a retried request never charges twice: the pending payment is recorded,
+         *     with this 202 kept for the key, before the provider is asked, so a retry while it is being
+         *     asked (or after the service stopped while asking) gets that 202 with the payment `pending`
+         *     (`Idempotent-Replayed: true`) and the webhook settles it; once the provider answered, a retry
+         *     gets the final answer.
+         *
+         *     Sandbox cards that save fine but fail when charged: `4000 0000 0000 0341` (declined,
+         *     `card_declined`) and `4000 0000 0000 0069` (`expired_card`).
+         */
+        post: operations["createCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/open-payment-links": {
         parameters: {
             query?: never;
@@ -103,7 +147,9 @@ export interface paths {
          * @description Replaces the writable fields with the body (same rules as create; `currency`,
          *     `minimum_amount` and `title` are required again) and returns the updated link.
          *     `send_email` is validated as a boolean; an open link has no payer address, so nothing is
-         *     e-mailed.
+         *     e-mailed. A later `expires_at` (or none) and a `max_payments` above `payments_count` (or
+         *     none) make an expired or exhausted link active; a `max_payments` it has reached makes it
+         *     exhausted; a paused link stays paused.
          */
         put: operations["updateOpenPaymentLink"];
         post?: never;
@@ -113,6 +159,58 @@ export interface paths {
          *     payment page tells payers the link is no longer available.
          */
         delete: operations["deleteOpenPaymentLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open-payment-links/{open_payment_link_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the open payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50002
+                 */
+                open_payment_link_id: components["parameters"]["OpenPaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause an open payment link
+         * @description Stops the link taking payments: `state` becomes `paused` (`status_id` 2) and its page tells payers it is paused (HTTP 410). It stays paused until resumed, past its `expires_at` too. Pausing a paused link changes nothing (200). An expired or exhausted link cannot be paused (409).
+         */
+        post: operations["pauseOpenPaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open-payment-links/{open_payment_link_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the open payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50002
+                 */
+                open_payment_link_id: components["parameters"]["OpenPaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume an open payment link
+         * @description Lets a paused link take payments again (`state` `active`). Resuming an active link changes nothing (200). An expired or exhausted link cannot be resumed (409), nor a paused one whose `expires_at` has passed or whose `payments_count` has reached `max_payments` (it stays paused): give it a later `expires_at` or a higher `max_payments` with PUT first.
+         */
+        post: operations["resumeOpenPaymentLink"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -136,6 +234,14 @@ export interface paths {
          * @description Sums the link's successful payments (collections) whose creation date falls in
          *     `filter[created_at_between]` (whole history when absent). `total_amount` is in currency
          *     units. With `filter[limit]=N` the body also lists the N most recent of those collections.
+         *
+         *     Refunds do not take a payment out of the collections: a paid payment refunded in part or in
+         *     full still counts in `total_count`, and in `total_amount` at the amount paid, and is listed
+         *     at that amount. `total_refunded` is what has been refunded of those same payments (refunds
+         *     the provider has not settled yet included; a failed refund gave nothing back and is not), so
+         *     `total_amount - total_refunded` is what the link has kept. The date range picks payments by
+         *     when they were made, not refunds by when they were asked: a refund asked today of a payment
+         *     made in the range counts in that range's `total_refunded`.
          */
         get: operations["getOpenPaymentLinkTotalCollection"];
         put?: never;
@@ -164,8 +270,44 @@ export interface paths {
          * @description The link's largest successful payments, biggest first (ties: most recent first), limited by
          *     `filter[limit]` (default 10, at most 100) and optionally restricted to
          *     `filter[created_at_between]`. Amounts are in currency units.
+         *
+         *     Refunds do not change the ranking: a payment refunded in part or in full keeps its place and
+         *     is shown at the amount paid (its `amount_refunded` is on `GET /api/payments/{payment_id}`;
+         *     the link's refunded total on `total-collection`).
          */
         get: operations["getOpenPaymentLinkTopCollection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/open-payment-links/{open_payment_link_id}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the open payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50002
+                 */
+                open_payment_link_id: components["parameters"]["OpenPaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * QR code of an open payment link
+         * @description The link's `payment_url` as a QR code, to print on a counter card or show on a screen: payers
+         *     scan it and land on the link's payment page. SVG by default; PNG when `Accept` prefers
+         *     `image/png` (e.g. `Accept: image/png`). The code holds exactly `payment_url` (error
+         *     correction level M, a quiet zone of 4 modules); the SVG has a `viewBox` and no fixed size, so
+         *     it scales to any size, and the PNG has 8 pixels per module. A deleted link, or another
+         *     business's, is a 404 (JSON). The hosted page `{PUBLIC_URL}/payment/open-link/poster?id={_id}`
+         *     prints the same code on an A4 poster with the link's title and minimum amount.
+         */
+        get: operations["getOpenPaymentLinkQrCode"];
         put?: never;
         post?: never;
         delete?: never;
@@ -222,7 +364,8 @@ export interface paths {
         /**
          * Replace a payment link
          * @description Replaces the writable fields with the body (same fields and rules as create) and returns the
-         *     updated link. A paid link cannot be updated (409). With `send_email: true` the payer is
+         *     updated link. A paid link cannot be updated (409). A later `expires_at` (or none) makes an
+         *     `Expired` link `Active`; a `Paused` link stays `Paused`. With `send_email: true` the payer is
          *     e-mailed the link again.
          */
         put: operations["updatePaymentLink"];
@@ -232,6 +375,89 @@ export interface paths {
          * @description Soft-deletes an unpaid link and returns it as it was. A paid link cannot be deleted (409).
          */
         delete: operations["deletePaymentLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-links/{payment_link_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50003
+                 */
+                payment_link_id: components["parameters"]["PaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a payment link
+         * @description Stops the link taking payment: `status` becomes `Paused` and its page tells payers it is paused (HTTP 410). It stays `Paused` until resumed, past its `expires_at` too. Pausing a paused link changes nothing (200). A paid or expired link cannot be paused (409).
+         */
+        post: operations["pausePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-links/{payment_link_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50003
+                 */
+                payment_link_id: components["parameters"]["PaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a payment link
+         * @description Lets a paused link take payment again (`status` `Active`). Resuming an active link changes nothing (200). A paid link, or one whose `expires_at` has passed (`Expired`, or `Paused` past it), cannot be resumed (409): give it a later `expires_at` with PUT first.
+         */
+        post: operations["resumePaymentLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment-links/{payment_link_id}/qr": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50003
+                 */
+                payment_link_id: components["parameters"]["PaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * QR code of a payment link
+         * @description The link's `payment_url` as a QR code, to print on an invoice or show on a screen: the payer
+         *     scans it and lands on the link's payment page. SVG by default; PNG when `Accept` prefers
+         *     `image/png` (e.g. `Accept: image/png`). The code holds exactly `payment_url` (error
+         *     correction level M, a quiet zone of 4 modules); the SVG has a `viewBox` and no fixed size, so
+         *     it scales to any size, and the PNG has 8 pixels per module. A paid link still has its code
+         *     (its page tells the payer it is paid); a deleted link, or another business's, is a 404 (JSON).
+         */
+        get: operations["getPaymentLinkQrCode"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -247,8 +473,25 @@ export interface paths {
         /**
          * List payments
          * @description A page of the business's payments: every attempt a payer made on its payment links and open
-         *     links, paid, pending or failed, newest first unless `sort=created_at`. Filters are exact
-         *     matches and combine with AND. The `payment_id` a webhook or a redirect carries is the `_id`.
+         *     links and every charge on a saved card, paid (refunded or not), pending or failed, newest
+         *     first unless `sort=created_at`. Filters are exact matches and combine with AND. The
+         *     `payment_id` a webhook or a redirect carries is the `_id`.
+         *
+         *     **Reconciliation export.** With `Accept: text/csv` the answer is every matching payment (the
+         *     same filters; `page`, `per_page` and `sort` do not apply), oldest first, as CSV (RFC 4180,
+         *     CRLF line ends, a header line), streamed as it is read, so an export of any length can be
+         *     downloaded. Each payment is a `payment` line followed by one `refund` line per refund asked of
+         *     it. Columns: `line` (payment or refund), `id`, `payment_id`, `created_at`, `updated_at`,
+         *     `status` (the payment's, or the refund's: succeeded, failed, pending), `payment_status`,
+         *     `method`, `provider`, `provider_reference`, `payment_link_id`, `open_payment_link_id`,
+         *     `tokenization_id`, `reference` (the payment's, on its refund lines too), `description`, `payer_name`,
+         *     `payer_email`, `currency`, `amount`, `refunded`, `net` (amounts in currency units with two
+         *     decimals; `net` is what the business keeps of a payment: amount less refunded when paid,
+         *     0 otherwise, so the sum of `net` over payment lines is what was collected),
+         *     `card_brand`, `card_last4`, `failure_code`, `failure_message`, `reason` (a refund line: the
+         *     refund's reason; empty on a payment line). Text a payer typed that a
+         *     spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`) is written after an
+         *     apostrophe.
          */
         get: operations["listPayments"];
         put?: never;
@@ -286,6 +529,255 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/{payment_id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the payment (the `payment_id` of webhooks and redirects). Anything that is not one of the business's payments is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50020
+                 */
+                payment_id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a payment's refunds
+         * @description Every refund asked of the payment, oldest first, whatever its status.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        /**
+         * Refund a payment
+         * @description Gives back part or all of a paid payment through its provider. `amount` (cents) defaults to
+         *     what is left to refund; a payment can be refunded several times, never for more in all than
+         *     was paid: concurrent refunds of one payment are checked against each other, so they cannot
+         *     together pass the amount paid. The answer is the refund, `succeeded`, `failed` (the provider
+         *     refused it; nothing was given back, and the amount can be refunded again), or `pending` (the
+         *     provider settles it later). A settled refund sends `refund.succeeded` or `refund.failed`.
+         *     The payment then shows `amount_refunded` and the status `partially_refunded` or `refunded`
+         *     (its `payment_status` stays 1: the payment was made). Send an `Idempotency-Key` so a retried
+         *     request never refunds twice: the refund is recorded as `pending`, its amount set aside, with
+         *     that answer kept for the key, before the provider is asked, so a retry while it is being asked
+         *     (or after the call failed with a 500, or the service stopped while asking) gets the refund
+         *     `pending` (`Idempotent-Replayed: true`) and `refund.succeeded` or `refund.failed` settles it;
+         *     once the provider answered, a retry gets the final answer.
+         *
+         *     409 for a payment that is not paid or already fully refunded; 422 for an amount above what
+         *     is left. Sandbox: payments made with `4000 0000 0000 5126` succeed, but their refunds fail.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook events
+         * @description The webhook events sent to the business, newest first unless `sort=created_at`, with how
+         *     their delivery went: `delivery_success=false` lists the ones that have not arrived (failed at
+         *     least once and not delivered since, or given up). Events are kept for `OUTBOX_RETENTION_DAYS`
+         *     (30 by default) after they are delivered or given up, then pruned.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (`evt_` and 24 hex digits, the `webhook-id` of its deliveries). Anything that is not one of the business's events is a 404.
+                 * @example evt_6284ff16d4b1c2a3e4f50050
+                 */
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook event and its delivery attempts
+         * @description The event as it was sent, and every attempt to deliver it (when, how long, the HTTP status the receiver answered or the error).
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (`evt_` and 24 hex digits, the `webhook-id` of its deliveries). Anything that is not one of the business's events is a 404.
+                 * @example evt_6284ff16d4b1c2a3e4f50050
+                 */
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a webhook event again
+         * @description Delivers the event again now, whatever became of it: delivered, given up, or waiting for a
+         *     retry (it is brought forward), to every endpoint it went to, or with `webhook_endpoint_id`
+         *     to that one endpoint alone (even one the event never went to, e.g. registered since). It
+         *     carries the same `webhook-id`, so a receiver that already processed it can tell. An event
+         *     being delivered at this moment is a 409.
+         */
+        post: operations["resendEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The business's endpoints, oldest first (at most 16), without their signing keys. The first is the one `set-webhook` manages.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers a URL to receive the business's events, all of them (`enabled_events: ["*"]`, the
+         *     default) or the ones listed. The URL must pass the rules every delivery passes (see the
+         *     Webhooks tag): `http` or `https`, its host resolving only to public addresses, not the
+         *     service itself; its host is resolved now, and a URL refused is a 422 saying why. A business
+         *     has at most 16 endpoints (409 beyond). The answer carries the endpoint's signing key
+         *     (`secret`) this once: keep it, it is never shown again (rotate-secret issues a new one), except
+         *     to a retry with the same Idempotency-Key, which gets the same answer.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{webhook_endpoint_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+                 * @example we_6284ff16d4b1c2a3e4f50070
+                 */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description One of the business's endpoints, without its signing key.
+         */
+        get: operations["getWebhookEndpoint"];
+        /**
+         * Change a webhook endpoint
+         * @description Changes the fields given and leaves the others as they are. A new `url` passes the same rules
+         *     as on create. Deliveries waiting for a retry go to the endpoint as it is when they are sent;
+         *     a disabled endpoint is sent nothing (events for it while disabled are not kept for it, and
+         *     deliveries waiting for it are given up; resend them from /api/events once it is enabled).
+         */
+        put: operations["updateWebhookEndpoint"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes the endpoint and returns it as it was. Deliveries still waiting for it are given up; its past deliveries stay listed under /api/events.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{webhook_endpoint_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+                 * @example we_6284ff16d4b1c2a3e4f50070
+                 */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new signing key
+         * @description Issues a new signing key, shown this once. For 24 hours (`previous_secret_expires_at`) the
+         *     key it replaces signs too: each delivery's `webhook-signature` header carries both
+         *     signatures, space-separated (`v1,<new> v1,<old>`), so a receiver verifies with whichever key
+         *     it holds while it is switched over; `data.hash` uses the new key. Rotating again within the
+         *     24 hours ends the older key's overlap at once.
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{webhook_endpoint_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+                 * @example we_6284ff16d4b1c2a3e4f50070
+                 */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Sends a `ping` event to this endpoint alone, whatever events it asks for, signed and retried
+         *     like any other. The answer is the event as queued; follow its delivery with
+         *     `GET /api/events/{event_id}`. A disabled endpoint is a 409.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -299,8 +791,9 @@ export interface webhooks {
         put?: never;
         /**
          * A payment succeeded
-         * @description Sent to the business's webhook URL after every successful payment, through a payment link or
-         *     an open link. See the Webhooks tag for signatures and retries.
+         * @description Sent to the business's webhook URL after every successful payment: through a payment link or
+         *     an open link, or a charge on a saved card (`payment_reference_model` `tokenization`). See the
+         *     Webhooks tag for signatures and retries.
          */
         post: operations["paymentCreatedWebhook"];
         delete?: never;
@@ -320,12 +813,89 @@ export interface webhooks {
         put?: never;
         /**
          * A payment attempt failed
-         * @description Sent to the business's webhook URL after every failed attempt to pay a payment link or an open
-         *     link (declined card, acquirer error, a link paid meanwhile), so a merchant's books see every
-         *     outcome. Same fields as `payment.created`, with `payment_status` 3, the reason in
+         * @description Sent to the business's webhook URL after every payment that failed, once each, so a merchant's
+         *     books see every outcome:
+         *     - an attempt to pay a payment link or an open link (declined card, acquirer error, a link
+         *       that stopped taking payments meanwhile: paid, paused, expired, exhausted or deleted);
+         *     - a charge on a saved card (`POST /api/tokenizations/{token_id}/charges`) the acquirer
+         *       declined or could not process: the request's 402 (or 500), with `payment_reference_model`
+         *       `tokenization`, `payment_reference_id` the token and `payment_link_id` null;
+         *     - an attempt or a charge left pending by a process that stopped before the acquirer's answer
+         *       was recorded, which the pending sweep fails as `abandoned` after 15 minutes (no money was
+         *       taken).
+         *
+         *     Same fields as `payment.created`, with `payment_status` 3, `charge_amount` 0, the reason in
          *     `payment_message` and `failure_code`. See the Webhooks tag for signatures and retries.
          */
         post: operations["paymentFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund succeeded
+         * @description Sent once a refund has given the money back (at once with the sandbox; when the provider
+         *     settles it otherwise). `payment_amount_refunded` is the payment's refunded total after it.
+         *     Signed and retried like `payment.created`.
+         */
+        post: operations["refundSucceededWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "refund.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A refund failed
+         * @description Sent when the provider refused a refund: nothing was given back, and the amount can be
+         *     refunded again. Same fields as `refund.succeeded`, with the reason in `failure_code` and
+         *     `failure_message`. Signed and retried like `payment.created`.
+         */
+        post: operations["refundFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment_link.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A link expired
+         * @description Sent when an active payment link or open link passes its `expires_at`: a sweep that runs
+         *     every minute marks it expired and announces it, once. A link that is paid, paused, exhausted
+         *     or deleted when its `expires_at` passes is not announced (a paused link stays paused, see
+         *     Records and states); a link a `PUT` makes active again is announced again if it expires
+         *     again. Signed and retried like `payment.created`.
+         */
+        post: operations["paymentLinkExpiredWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -346,6 +916,26 @@ export interface webhooks {
          * @description Sent when a token becomes active. Signed and retried like `payment.created`.
          */
         post: operations["tokenActivatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description Sent to one endpoint when the business asks for it (`POST /api/webhook-endpoints/{id}/test`). Signed and retried like `payment.created`.
+         */
+        post: operations["pingWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -460,6 +1050,16 @@ export interface components {
             reference?: string | null;
             /** Format: storable-text */
             reference_2?: string | null;
+            /**
+             * Format: date-time
+             * @description When the link stops taking payment (ISO 8601 with a time zone, e.g. `2026-12-31T23:59:59+08:00`), in the future; null or absent for never. Checked when each payment is recorded.
+             */
+            expires_at?: string | null;
+            /**
+             * Format: int32
+             * @description The most payments the link takes (then it is `exhausted`); null or absent for no limit. Concurrent payers never pass it.
+             */
+            max_payments?: number | null;
         };
         OpenPaymentLinkUpdate: {
             currency: components["schemas"]["Currency"];
@@ -473,6 +1073,16 @@ export interface components {
             reference?: string | null;
             /** Format: storable-text */
             reference_2?: string | null;
+            /**
+             * Format: date-time
+             * @description When the link stops taking payment (ISO 8601 with a time zone, e.g. `2026-12-31T23:59:59+08:00`), in the future; null or absent for never. Checked when each payment is recorded.
+             */
+            expires_at?: string | null;
+            /**
+             * Format: int32
+             * @description The most payments the link takes (then it is `exhausted`); null or absent for no limit. Concurrent payers never pass it.
+             */
+            max_payments?: number | null;
             /** @description Accepted for compatibility; an open link has no payer address, so nothing is sent. */
             send_email?: boolean;
         };
@@ -490,12 +1100,33 @@ export interface components {
             reference_2: string | null;
             /**
              * Format: int32
-             * @description 1 active, 2 inactive (reserved for a deactivated link).
+             * @description 1 active (takes payments), 2 inactive (`state` says why).
              * @enum {integer}
              */
             status_id: 1 | 2;
             /** @description true while the link is active (`status_id` 1). */
             status: boolean;
+            /**
+             * @description Why the link takes payments or not: `active`; `paused` by the merchant (`POST .../pause`,
+             *     `.../resume`); `expired` once `expires_at` has passed while it was active; `exhausted`
+             *     once it has taken `max_payments` payments. A PUT with a later `expires_at` or a higher
+             *     `max_payments` makes an expired or exhausted link active again; a paused one stays paused,
+             *     past its `expires_at` or `max_payments` too, until resumed (see Records and states).
+             * @enum {string}
+             */
+            state: "active" | "paused" | "expired" | "exhausted";
+            /** @description When the link stops taking payments, or null for never. */
+            expires_at: components["schemas"]["Timestamp"] | null;
+            /**
+             * Format: int32
+             * @description The most payments the link takes, or null for no limit.
+             */
+            max_payments: number | null;
+            /**
+             * Format: int64
+             * @description The successful payments it has taken.
+             */
+            payments_count: number;
             /** @description `{PUBLIC_URL}/payment/open-link/pay?id={_id}`. */
             payment_url: string;
             created_at: components["schemas"]["Timestamp"];
@@ -527,6 +1158,11 @@ export interface components {
             reference?: string | null;
             /** Format: storable-text */
             reference_2?: string | null;
+            /**
+             * Format: date-time
+             * @description When the link stops taking payment (ISO 8601 with a time zone, e.g. `2026-12-31T23:59:59+08:00`), in the future; null or absent for never. Checked when each payment is recorded.
+             */
+            expires_at?: string | null;
             /** @description true to e-mail the payer the link; input only, never returned. */
             send_email?: boolean;
         };
@@ -547,9 +1183,17 @@ export interface components {
             redirect_url: string | null;
             reference: string | null;
             reference_2: string | null;
-            /** @enum {string} */
-            status: "Active" | "Paid";
+            /**
+             * @description `Active` takes its payment, `Paid` has taken it; `Paused` by the merchant
+             *     (`POST .../pause`, `.../resume`), `Expired` once `expires_at` has passed while it was
+             *     `Active` (a paused link stays `Paused`). Only an `Active` link can be paid; the pay page of
+             *     any other says why (HTTP 409 paid, 410 otherwise).
+             * @enum {string}
+             */
+            status: "Active" | "Paid" | "Paused" | "Expired";
             paid: boolean;
+            /** @description When the link stops taking payment, or null for never. */
+            expires_at: components["schemas"]["Timestamp"] | null;
             /** @description `{PUBLIC_URL}/payment/pay?id={_id}`. */
             payment_url: string;
             created_at: components["schemas"]["Timestamp"];
@@ -612,43 +1256,151 @@ export interface components {
             errors: null;
             meta: components["schemas"]["Meta"];
         };
-        /** @description One attempt a payer made to pay a payment link or an open payment link. */
+        ChargeCreate: {
+            /**
+             * Format: int32
+             * @description Cents (100 = one unit), 500..3000000 as for a payment link, as a JSON integer or an integer string.
+             */
+            amount: number | string;
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: storable-text
+             * @description What the charge is for; the token's `title` when absent. Shown on the payer's receipt.
+             */
+            description?: string | null;
+            /**
+             * Format: storable-text
+             * @description The merchant's own reference, kept on the payment (`filter[reference]`) and sent in webhooks as `payment_link_reference`.
+             */
+            reference?: string | null;
+        };
+        ChargeDeclined: {
+            /** @constant */
+            success: false;
+            /** @description The provider's reason, as `data.failure_message`. */
+            message: string;
+            data: components["schemas"]["Payment"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        RefundCreate: {
+            /**
+             * Format: int64
+             * @description Cents to give back; what is left to refund of the payment when absent.
+             */
+            amount?: number;
+            /**
+             * Format: storable-text
+             * @description Why, in the merchant's words; kept on the refund and sent in its webhooks.
+             */
+            reason?: string | null;
+        };
+        /** @description Money given back from a paid payment. */
+        Refund: {
+            _id: components["schemas"]["ObjectId"];
+            payment_id: components["schemas"]["ObjectId"];
+            /**
+             * Format: int64
+             * @description In cents.
+             */
+            amount: number;
+            currency: string;
+            /**
+             * @description `pending` until the provider settles it; a `failed` refund gave nothing back. On Stripe a refund can
+             *     fail after it succeeded (the card was closed since): it then reads `failed`, its amount is given
+             *     back to the payment, and `refund.failed` follows `refund.succeeded`.
+             * @enum {string}
+             */
+            status: "succeeded" | "failed" | "pending";
+            /**
+             * @description The merchant's reason; for a refund the service made itself, why: a payment an acquirer took after
+             *     its link could no longer be paid, or a refund made in the acquirer's own dashboard.
+             */
+            reason: string | null;
+            /** @description The provider's reference of the refund (Stripe's `re_...`), once it has one. */
+            provider_reference: string | null;
+            /** @description Why a failed refund failed, e.g. `refund_declined`, or Stripe's `expired_or_canceled_card`. */
+            failure_code: string | null;
+            failure_message: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        RefundEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Refund"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        RefundListEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Refund"][];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        /** @description One attempt a payer made to pay a payment link or an open payment link, or a charge on a token's saved card. */
         Payment: {
             _id: components["schemas"]["ObjectId"];
             /** Format: int64 */
             business_id: number;
-            /** @description The payment link paid, or null for an open link's payment. */
+            /** @description The payment link paid, or null for an open link's payment or a charge. */
             payment_link_id: components["schemas"]["ObjectId"] | null;
-            /** @description The open payment link paid, or null for a payment link's payment. */
+            /** @description The open payment link paid, or null for a payment link's payment or a charge. */
             open_payment_link_id: components["schemas"]["ObjectId"] | null;
+            /** @description The token whose saved card was charged (`POST /api/tokenizations/{token_id}/charges`), or null for a link's payment. */
+            tokenization_id: components["schemas"]["ObjectId"] | null;
             /**
              * Format: int64
              * @description In cents (100 = one unit of the currency).
              */
             amount: number;
+            /**
+             * Format: int64
+             * @description Cents refunded so far, refunds still pending at the provider included; never more than `amount`.
+             */
+            amount_refunded: number;
             currency: string;
             /**
-             * @description `pending` while the acquirer has not answered (an attempt cut short stays pending).
+             * @description `pending` while the acquirer has not answered (an attempt cut short stays pending until the
+             *     pending sweep settles it), while the payer is on a hosted acquirer's page, and while a bank
+             *     confirms an online-banking payment; a paid payment is `partially_refunded` once some of it is
+             *     refunded and `refunded` once all of it is.
              * @enum {string}
              */
-            status: "paid" | "pending" | "failed";
+            status: "paid" | "pending" | "failed" | "partially_refunded" | "refunded";
             /**
              * Format: int32
-             * @description The seed's code of `status`, as webhooks carry it; 1 paid, 2 pending, 3 failed.
+             * @description The seed's code, as webhooks carry it; 1 paid (refunded or not), 2 pending, 3 failed.
              * @enum {integer}
              */
             payment_status: 1 | 2 | 3;
-            /** @enum {string} */
-            method: "card";
-            /** @description The acquirer that took the payment (`sandbox`). */
+            /**
+             * @description How the payer paid: `card`, `fpx` (Malaysian online banking) or `grabpay`. On Stripe the payer
+             *     chooses on Stripe's page: a payment still open there reads `card` until the choice is known.
+             * @enum {string}
+             */
+            method: "card" | "fpx" | "grabpay";
+            /** @description The acquirer that took the payment (`sandbox` or `stripe`); refunds go back through it. */
             provider: string;
-            /** @description The acquirer's reference of a paid payment. */
+            /** @description The acquirer's reference of the payment once it has one (Stripe's PaymentIntent, `pi_...`), for reconciling with the acquirer's own records. */
             provider_reference: string | null;
             payer_name: string | null;
+            /** @description The payer's e-mail; for a charge, the token's. */
             payer_email: string | null;
+            /** @description The link's `reference` when the payment was made, or the charge's. */
+            reference: string | null;
+            /** @description What was paid for (the link's title, or the charge's description). */
+            description: string | null;
             card_brand: string | null;
             card_last4: string | null;
-            /** @description Why a failed attempt failed, e.g. `card_declined`, `insufficient_funds`, `processing_error`. */
+            /**
+             * @description Why a failed attempt failed, e.g. `card_declined`, `insufficient_funds`, `expired_card`,
+             *     `processing_error`, `abandoned` for an attempt left pending by a stopped process and failed by
+             *     the pending sweep, or `expired` for a payer who left the acquirer's page without paying (no
+             *     money was taken in either). On a paid payment: `link_unavailable` when the acquirer took it
+             *     after its link could no longer be paid; such a payment is refunded in full at once.
+             */
             failure_code: string | null;
             failure_message: string | null;
             created_at: components["schemas"]["Timestamp"];
@@ -671,6 +1423,79 @@ export interface components {
             errors: null;
             meta: components["schemas"]["Meta"];
         };
+        /** @description A webhook event the service sent (or is sending) to the business, and how its delivery went. */
+        Event: {
+            /** @description The event's id, the `webhook-id` header of its deliveries. */
+            id: string;
+            /** @description The event's name, e.g. `payment.created`. */
+            type: string;
+            trigger_at: components["schemas"]["Timestamp"];
+            /** @description The event's `data` as sent (without `hash`, computed at each delivery). */
+            data: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Over every endpoint the event went to: `delivered` once delivered to each, `dead` once
+             *     one of them used up its retries (or was deleted or disabled), `pending` otherwise.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "dead";
+            /** @description true once delivered to every endpoint. */
+            delivery_success: boolean;
+            /**
+             * Format: int32
+             * @description Attempts, summed over the endpoints.
+             */
+            attempts: number;
+            /** @description When the next attempt is due, while pending. */
+            next_attempt_at: components["schemas"]["Timestamp"] | null;
+            delivered_at: components["schemas"]["Timestamp"] | null;
+            last_error: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        DeliveryAttempt: {
+            /** @description The endpoint tried; null once it was deleted. */
+            webhook_endpoint_id: string | null;
+            /** @description The endpoint's URL now; null once it was deleted. */
+            url: string | null;
+            /** Format: int32 */
+            attempt: number;
+            started_at: components["schemas"]["Timestamp"];
+            finished_at: components["schemas"]["Timestamp"];
+            /** Format: int64 */
+            duration_ms: number;
+            /** @enum {string} */
+            outcome: "delivered" | "failed";
+            /**
+             * Format: int32
+             * @description What the receiver answered; null when it did not answer (refused, timed out, address refused).
+             */
+            http_status: number | null;
+            error: string | null;
+        };
+        EventDetail: components["schemas"]["Event"] & {
+            /** @description The event's delivery to each endpoint it was sent to. */
+            endpoints: components["schemas"]["EndpointDelivery"][];
+            /** @description Every attempt, to every endpoint, oldest first. */
+            deliveries: components["schemas"]["DeliveryAttempt"][];
+        };
+        EventDetailEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["EventDetail"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        EventPage: components["schemas"]["Paginator"] & {
+            data: components["schemas"]["Event"][];
+        };
+        EventPageEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["EventPage"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
         /** @description One successful payment made through an open payment link. */
         Collection: {
             _id: components["schemas"]["ObjectId"];
@@ -683,8 +1508,14 @@ export interface components {
         TotalCollection: {
             open_payment_link_id: components["schemas"]["ObjectId"];
             currency: string;
-            /** @description Sum of the collections in currency units. */
+            /** @description Sum of the collections in currency units, as paid (refunds are not taken off). */
             total_amount: number;
+            /**
+             * @description What has been refunded of those same collections, in currency units (refunds still pending
+             *     at the provider included); `total_amount - total_refunded` is what the link has kept.
+             *     A refunded payment stays a collection: `total_count` and `top-collection` count it as paid.
+             */
+            total_refunded: number;
             /** Format: int64 */
             total_count: number;
             /**
@@ -716,27 +1547,58 @@ export interface components {
             trigger_at: components["schemas"]["Timestamp"];
             /** @constant */
             event: "payment.created";
-            /** @description The fields appear in this order, which is the order `hash` is computed in. */
+            /**
+             * @description Swipe's `payment.created` fields first, in Swipe's order and formats, so a receiver written
+             *     for Swipe reads them as it reads Swipe's; then fields of our own (`payment_time_iso`,
+             *     `payment_amount_decimal`). The fields appear in this order, which is the order `hash` is
+             *     computed in. Earlier builds of this service sent `payment_amount` as a
+             *     decimal text (`"10.00"`) and `payment_time` as an ISO time: the contract asks for Swipe's
+             *     formats under Swipe's names, so those two now follow Swipe, and the values they used to
+             *     carry are in `payment_amount_decimal` and `payment_time_iso`.
+             */
             data: {
-                payment_id: components["schemas"]["ObjectId"];
-                /** @description The checkout attempt (one per submitted payment form). */
+                /** @description The checkout attempt (one per submitted payment form; `charge_<payment_id>` for a charge on a saved card). */
                 attempt_id: string;
-                /** @description In currency units with two decimals, e.g. `"10.00"`. */
-                payment_amount: string;
-                payment_currency: string;
+                /**
+                 * Format: int64
+                 * @description What was charged for the payment, in cents (the amount paid: the service adds no fee).
+                 */
+                charge_amount: number;
+                payment_id: components["schemas"]["ObjectId"];
+                /** @description As Swipe writes it, `d-m-Y h:i:s a` in Malaysia time (UTC+8), e.g. `02-12-2021 12:08:50 pm`. `payment_time_iso` has the same time in ISO 8601 UTC. */
+                payment_time: string;
+                /**
+                 * Format: int64
+                 * @description What the payer paid (or tried to), in cents as a positive integer, as Swipe sends it. `payment_amount_decimal` has it in currency units.
+                 */
+                payment_amount: number;
                 /**
                  * Format: int32
                  * @description 1 paid, 2 pending, 3 failed.
                  * @enum {integer}
                  */
                 payment_status: 1 | 2 | 3;
-                payment_time: components["schemas"]["Timestamp"];
-                payment_link_id: components["schemas"]["ObjectId"];
+                /** @description The link paid (payment link or open link), or null for a charge on a saved card. */
+                payment_link_id: components["schemas"]["ObjectId"] | null;
+                /** @description The link's `reference`, or a charge's. */
                 payment_link_reference: string | null;
                 payment_link_reference_2: string | null;
+                /** @description `Payment successful`. */
                 payment_message: string;
+                /**
+                 * @description What was paid for, `payment_reference_id` its id (the token, for a charge on a saved card).
+                 * @enum {string}
+                 */
+                payment_reference_model: "payment_link" | "open_payment_link" | "tokenization";
+                payment_reference_id: components["schemas"]["ObjectId"];
+                payment_currency: string;
                 /** @enum {string} */
-                payment_method: "card";
+                payment_method: "card" | "fpx" | "grabpay";
+                /** @description The provider that took the payment (`sandbox` or `stripe`). */
+                payment_provider: string;
+                payment_time_iso: components["schemas"]["Timestamp"];
+                /** @description `payment_amount` in currency units with two decimals, e.g. `"10.00"`. */
+                payment_amount_decimal: string;
                 /**
                  * @description The legacy seed signature: lowercase hex HMAC-SHA256, keyed with the signature key, over
                  *     the key followed by the other `data` values in order, with no separators and no
@@ -751,29 +1613,51 @@ export interface components {
             trigger_at: components["schemas"]["Timestamp"];
             /** @constant */
             event: "payment.failed";
-            /** @description The fields appear in this order, which is the order `hash` is computed in. */
+            /** @description The fields of `payment.created`, in the same order, then `failure_code`; the order is the order `hash` is computed in. */
             data: {
-                payment_id: components["schemas"]["ObjectId"];
-                /** @description The checkout attempt (one per submitted payment form). */
+                /** @description The checkout attempt (one per submitted payment form; `charge_<payment_id>` for a charge on a saved card). */
                 attempt_id: string;
-                /** @description In currency units with two decimals, e.g. `"10.00"`. */
-                payment_amount: string;
-                payment_currency: string;
+                /**
+                 * Format: int64
+                 * @description 0: a failed attempt charged nothing.
+                 */
+                charge_amount: number;
+                payment_id: components["schemas"]["ObjectId"];
+                /** @description As Swipe writes it, `d-m-Y h:i:s a` in Malaysia time (UTC+8), e.g. `02-12-2021 12:08:50 pm`. `payment_time_iso` has the same time in ISO 8601 UTC. */
+                payment_time: string;
+                /**
+                 * Format: int64
+                 * @description What the payer paid (or tried to), in cents as a positive integer, as Swipe sends it. `payment_amount_decimal` has it in currency units.
+                 */
+                payment_amount: number;
                 /**
                  * Format: int32
                  * @description Always 3 (failed).
                  * @constant
                  */
                 payment_status: 3;
-                payment_time: components["schemas"]["Timestamp"];
-                payment_link_id: components["schemas"]["ObjectId"];
+                /** @description The link paid (payment link or open link), or null for a charge on a saved card. */
+                payment_link_id: components["schemas"]["ObjectId"] | null;
+                /** @description The link's `reference`, or a charge's. */
                 payment_link_reference: string | null;
                 payment_link_reference_2: string | null;
                 /** @description Why the attempt failed, in words a merchant can show (`failure_message` of the payment). */
                 payment_message: string;
+                /**
+                 * @description What was paid for, `payment_reference_id` its id (the token, for a charge on a saved card).
+                 * @enum {string}
+                 */
+                payment_reference_model: "payment_link" | "open_payment_link" | "tokenization";
+                payment_reference_id: components["schemas"]["ObjectId"];
+                payment_currency: string;
                 /** @enum {string} */
-                payment_method: "card";
-                /** @description Why, as a code: `card_declined`, `insufficient_funds`, `processing_error`, `link_unavailable`. */
+                payment_method: "card" | "fpx" | "grabpay";
+                /** @description The provider that took the payment (`sandbox` or `stripe`). */
+                payment_provider: string;
+                payment_time_iso: components["schemas"]["Timestamp"];
+                /** @description `payment_amount` in currency units with two decimals, e.g. `"10.00"`. */
+                payment_amount_decimal: string;
+                /** @description Why, as a code: `card_declined`, `insufficient_funds`, `expired_card`, `processing_error`, `link_unavailable`, `abandoned` (left pending by a stopped process; no money was taken), `expired` (the payer left the acquirer's page without paying). */
                 failure_code: string;
                 /**
                  * @description The legacy seed signature: lowercase hex HMAC-SHA256, keyed with the signature key, over
@@ -782,6 +1666,63 @@ export interface components {
                  *     Standard Webhooks headers (`webhook-signature`, `webhook-timestamp`) and drop repeated
                  *     `webhook-id`s, as the Webhooks tag describes.
                  */
+                hash: string;
+            };
+        };
+        RefundEvent: {
+            trigger_at: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            event: "refund.succeeded" | "refund.failed";
+            /** @description The fields appear in this order, which is the order `hash` is computed in. */
+            data: {
+                refund_id: components["schemas"]["ObjectId"];
+                payment_id: components["schemas"]["ObjectId"];
+                /**
+                 * Format: int64
+                 * @description In cents, as amounts are in payment events.
+                 */
+                refund_amount: number;
+                refund_currency: string;
+                /** @enum {string} */
+                refund_status: "succeeded" | "failed";
+                refund_reason: string | null;
+                /** @description When the refund was settled, written as `payment_time` is (`d-m-Y h:i:s a`, Malaysia time); `refund_time_iso` in ISO 8601 UTC. */
+                refund_time: string;
+                /**
+                 * Format: int64
+                 * @description The payment's amount, in cents.
+                 */
+                payment_amount: number;
+                /**
+                 * Format: int64
+                 * @description What is refunded of the payment after this refund, in cents, refunds still pending included.
+                 */
+                payment_amount_refunded: number;
+                payment_link_id: components["schemas"]["ObjectId"] | null;
+                open_payment_link_id: components["schemas"]["ObjectId"] | null;
+                tokenization_id: components["schemas"]["ObjectId"] | null;
+                refund_time_iso: components["schemas"]["Timestamp"];
+                failure_code: string | null;
+                failure_message: string | null;
+                /** @description The legacy seed signature, computed as for `payment.created`. */
+                hash: string;
+            };
+        };
+        PaymentLinkExpiredEvent: {
+            trigger_at: components["schemas"]["Timestamp"];
+            /** @constant */
+            event: "payment_link.expired";
+            /** @description The fields appear in this order, which is the order `hash` is computed in. */
+            data: {
+                payment_link_id: components["schemas"]["ObjectId"];
+                /** @enum {string} */
+                payment_link_type: "payment_link" | "open_payment_link";
+                payment_link_reference: string | null;
+                payment_link_reference_2: string | null;
+                expires_at: components["schemas"]["Timestamp"];
+                /** @description `expires_at` as payment events write times (`d-m-Y h:i:s a`, Malaysia time). */
+                expired_time: string;
+                /** @description The legacy seed signature, computed as for `payment.created`. */
                 hash: string;
             };
         };
@@ -803,6 +1744,133 @@ export interface components {
                  *     Standard Webhooks headers (`webhook-signature`, `webhook-timestamp`) and drop repeated
                  *     `webhook-id`s, as the Webhooks tag describes.
                  */
+                hash: string;
+            };
+        };
+        /**
+         * Format: http-url
+         * @description Where events are POSTed: an absolute `http` or `https` URL of at most 2048 characters whose
+         *     host resolves only to public addresses (see the Webhooks tag).
+         */
+        WebhookUrl: string;
+        /**
+         * @description An event name, or `*` for every event (including ones added later).
+         * @enum {string}
+         */
+        EventType: "*" | "payment.created" | "payment.failed" | "refund.succeeded" | "refund.failed" | "payment_link.expired" | "token.activated";
+        /** @description The events the endpoint receives; `["*"]` for all. */
+        EnabledEvents: components["schemas"]["EventType"][];
+        /**
+         * Format: storable-text
+         * @description What the endpoint is for, in the merchant's words.
+         */
+        WebhookEndpointDescription: string | null;
+        WebhookEndpointCreate: {
+            url: components["schemas"]["WebhookUrl"];
+            description?: components["schemas"]["WebhookEndpointDescription"];
+            enabled_events?: components["schemas"]["EnabledEvents"];
+            /** @description false registers it without sending it anything yet. true when absent. */
+            enabled?: boolean;
+        };
+        /** @description The fields to change; those absent stay as they are. */
+        WebhookEndpointUpdate: {
+            url?: components["schemas"]["WebhookUrl"];
+            description?: components["schemas"]["WebhookEndpointDescription"];
+            enabled_events?: components["schemas"]["EnabledEvents"];
+            enabled?: boolean;
+        };
+        /** @description Where the business's events go, which ones, and whether it is on. */
+        WebhookEndpoint: {
+            readonly _id: string;
+            url: components["schemas"]["WebhookUrl"];
+            description: components["schemas"]["WebhookEndpointDescription"];
+            enabled_events: components["schemas"]["EnabledEvents"];
+            enabled: boolean;
+            /** @description Until when the key replaced by the last rotation still signs beside the current one; null when none does. */
+            readonly previous_secret_expires_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /** @description The signing key (Standard Webhooks `whsec_...`), shown only in this answer. */
+            readonly secret: string;
+        };
+        WebhookEndpointEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookEndpoint"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @example {
+         *       "success": true,
+         *       "data": {
+         *         "_id": "we_6284ff16d4b1c2a3e4f50070",
+         *         "url": "https://merchant.example.com/hooks/payments",
+         *         "description": "Bookkeeping",
+         *         "enabled_events": [
+         *           "payment.created",
+         *           "refund.succeeded"
+         *         ],
+         *         "enabled": true,
+         *         "previous_secret_expires_at": null,
+         *         "created_at": "2022-05-19T08:36:39.102000Z",
+         *         "updated_at": "2022-05-19T08:36:39.102000Z",
+         *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwQ1AgzZ5Vkxg="
+         *       },
+         *       "errors": null,
+         *       "meta": {
+         *         "timestamp": "2022-05-19 08:36:39 UTC",
+         *         "timezone": "UTC"
+         *       }
+         *     }
+         */
+        WebhookEndpointSecretEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        WebhookEndpointListEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookEndpoint"][];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        EventResend: {
+            /**
+             * @description Only to this endpoint of the business (enabled: a disabled one is a 409), even one the
+             *     event never went to. Every endpoint the event went to when absent; a delivery to an
+             *     endpoint disabled or deleted since is given up at once.
+             */
+            webhook_endpoint_id?: string;
+        };
+        /** @description The event's delivery to one endpoint. */
+        EndpointDelivery: {
+            /** @description null once the endpoint was deleted. */
+            webhook_endpoint_id: string | null;
+            /** @description The endpoint's URL now; null once it was deleted. */
+            url: string | null;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "dead";
+            /** Format: int32 */
+            attempts: number;
+            next_attempt_at: components["schemas"]["Timestamp"] | null;
+            delivered_at: components["schemas"]["Timestamp"] | null;
+            last_error: string | null;
+        };
+        PingEvent: {
+            trigger_at: components["schemas"]["Timestamp"];
+            /** @constant */
+            event: "ping";
+            data: {
+                webhook_endpoint_id: string;
+                url: string;
+                message: string;
+                /** @description The legacy seed signature, as in `token.activated`. */
                 hash: string;
             };
         };
@@ -840,6 +1908,10 @@ export interface components {
                  *         "reference_2": "campaign-may",
                  *         "status_id": 1,
                  *         "status": true,
+                 *         "state": "active",
+                 *         "expires_at": null,
+                 *         "max_payments": null,
+                 *         "payments_count": 0,
                  *         "payment_url": "http://localhost:3000/payment/open-link/pay?id=6284ff16d4b1c2a3e4f50002",
                  *         "created_at": "2022-05-19T08:36:38.897000Z",
                  *         "updated_at": "2022-05-19T08:36:38.897000Z"
@@ -881,6 +1953,7 @@ export interface components {
                  *         "reference_2": "customer-42",
                  *         "status": "Active",
                  *         "paid": false,
+                 *         "expires_at": null,
                  *         "payment_url": "http://localhost:3000/payment/pay?id=6284ff16d4b1c2a3e4f50003",
                  *         "created_at": "2022-05-19T08:36:38.897000Z",
                  *         "updated_at": "2022-05-19T08:36:38.897000Z"
@@ -893,6 +1966,23 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentLinkEnvelope"];
+            };
+        };
+        /** @description The link's `payment_url` as a QR code, SVG or PNG as `Accept` prefers. */
+        QrCode: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                /** @description The code changes only if the service's `PUBLIC_URL` does; only the caller may keep it, for five minutes. */
+                "Cache-Control": "private, max-age=300";
+                /** @description The image type follows `Accept`. */
+                Vary: "Accept";
+                [name: string]: unknown;
+            };
+            content: {
+                "image/svg+xml": string;
+                "image/png": string;
             };
         };
         /** @description Validation failed. */
@@ -1042,6 +2132,82 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description No payment of this business has this id. */
+        PaymentNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Payment not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No webhook endpoint of this business has this id. */
+        WebhookEndpointNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Webhook endpoint not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Validation failed. */
+        WebhookEndpointInvalid: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The given data was invalid.",
+                 *       "errors": {
+                 *         "url": [
+                 *           "The url is not allowed: the webhook URL's host 10.0.0.5 is a private-use address; webhooks go only to public addresses."
+                 *         ],
+                 *         "enabled_events.0": [
+                 *           "The selected enabled events.0 is invalid."
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description No event of this business has this id. */
+        EventNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Event not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The payment link has been paid and can no longer change. */
         PaymentLinkPaid: {
             headers: {
@@ -1182,7 +2348,8 @@ export interface components {
          *     stored per business for 24 hours; a retry with the same key and the same request gets the same
          *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
          *     different request is a 422; a retry while the first request is still running is a 409.
-         *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+         *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+         *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
          * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
          */
         IdempotencyKey: string;
@@ -1200,7 +2367,7 @@ export interface components {
          * @description Only payments in this state.
          * @example paid
          */
-        PaymentStatusFilter: "paid" | "pending" | "failed";
+        PaymentStatusFilter: "paid" | "pending" | "failed" | "partially_refunded" | "refunded";
         /**
          * @description Only payments made on this payment link (an id that is not one of the business's links matches nothing).
          * @example 6284ff16d4b1c2a3e4f50003
@@ -1212,10 +2379,20 @@ export interface components {
          */
         OpenPaymentLinkIdFilter: string;
         /**
+         * @description Only charges made on this token's saved card (an id that is not one of the business's tokens matches nothing).
+         * @example 6284ff16d4b1c2a3e4f50001
+         */
+        TokenizationIdFilter: string;
+        /**
+         * @description Only payments whose `reference` is exactly this (the link's reference when paid, or the charge's).
+         * @example INV-1001
+         */
+        PaymentReferenceFilter: string;
+        /**
          * @description Only payments made with this method.
          * @example card
          */
-        PaymentMethodFilter: "card";
+        PaymentMethodFilter: "card" | "fpx" | "grabpay";
         /**
          * @description Only payments whose payer gave exactly this e-mail (case-sensitive).
          * @example payer@example.com
@@ -1266,12 +2443,32 @@ export interface components {
          */
         EmailFilter: string;
         /**
-         * @description Only payment links in this state.
+         * @description Only payment links in this state. An active link whose `expires_at` has passed is marked `Expired` by a sweep that runs every minute; until then it is listed under `Active`, though a read already shows it `Expired`. A paused link past its `expires_at` stays `Paused`.
          * @example Active
          */
-        PaymentLinkStatusFilter: "Active" | "Paid";
+        PaymentLinkStatusFilter: "Active" | "Paid" | "Paused" | "Expired";
         /**
-         * @description `true` for active links (`status_id` 1), `false` for inactive ones.
+         * @description The event's id (`evt_` and 24 hex digits, the `webhook-id` of its deliveries). Anything that is not one of the business's events is a 404.
+         * @example evt_6284ff16d4b1c2a3e4f50050
+         */
+        EventId: string;
+        /**
+         * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+         * @example we_6284ff16d4b1c2a3e4f50070
+         */
+        WebhookEndpointId: string;
+        /**
+         * @description Only events of this type.
+         * @example payment.created
+         */
+        EventTypeFilter: "payment.created" | "payment.failed" | "refund.succeeded" | "refund.failed" | "payment_link.expired" | "token.activated" | "ping";
+        /**
+         * @description `true` for events delivered to every endpoint, `false` for those with a delivery that failed and has not succeeded since (retrying or given up); a first attempt still under way is neither.
+         * @example false
+         */
+        DeliverySuccessFilter: boolean;
+        /**
+         * @description `true` for active links (`status_id` 1), `false` for inactive ones (paused, expired or exhausted). An active link whose `expires_at` has passed is stored as expired by a sweep that runs every minute; until then it is listed under `true`, though a read already shows it inactive.
          * @example true
          */
         OpenPaymentLinkStatusFilter: boolean;
@@ -1319,7 +2516,8 @@ export interface operations {
                  *     stored per business for 24 hours; a retry with the same key and the same request gets the same
                  *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
                  *     different request is a 422; a retry while the first request is still running is a 409.
-                 *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
                  * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1497,6 +2695,249 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    createCharge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The `_id` of the token record (not the token value). Anything that is not one of the business's tokens is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50001
+                 */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 4990,
+                 *       "currency": "MYR",
+                 *       "description": "Monthly plan, June",
+                 *       "reference": "SUB-2022-06"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChargeCreate"];
+            };
+        };
+        responses: {
+            /** @description The charge, as a payment (`paid`, or `pending` until the provider settles it). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f50030",
+                     *         "business_id": 1,
+                     *         "payment_link_id": null,
+                     *         "open_payment_link_id": null,
+                     *         "tokenization_id": "6284ff16d4b1c2a3e4f50001",
+                     *         "amount": 4990,
+                     *         "amount_refunded": 0,
+                     *         "currency": "MYR",
+                     *         "status": "paid",
+                     *         "payment_status": 1,
+                     *         "method": "card",
+                     *         "provider": "sandbox",
+                     *         "provider_reference": "sbx_auth_5d41402abc4b2a76b9719d91",
+                     *         "payer_name": null,
+                     *         "payer_email": "payer@example.com",
+                     *         "reference": "SUB-2022-06",
+                     *         "description": "Monthly plan, June",
+                     *         "card_brand": "visa",
+                     *         "card_last4": "4242",
+                     *         "failure_code": null,
+                     *         "failure_message": null,
+                     *         "created_at": "2022-06-01T01:00:00.120000Z",
+                     *         "updated_at": "2022-06-01T01:00:00.450000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-06-01 01:00:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentEnvelope"];
+                };
+            };
+            /** @description The acquirer's answer did not arrive; the payment is pending and settles later: payment.created or payment.failed follows. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f50032",
+                     *         "business_id": 1,
+                     *         "payment_link_id": null,
+                     *         "open_payment_link_id": null,
+                     *         "tokenization_id": "6284ff16d4b1c2a3e4f50001",
+                     *         "amount": 4990,
+                     *         "amount_refunded": 0,
+                     *         "currency": "MYR",
+                     *         "status": "pending",
+                     *         "payment_status": 2,
+                     *         "method": "card",
+                     *         "provider": "stripe",
+                     *         "provider_reference": null,
+                     *         "payer_name": null,
+                     *         "payer_email": "payer@example.com",
+                     *         "reference": "SUB-2022-06",
+                     *         "description": "Monthly plan, June",
+                     *         "card_brand": "visa",
+                     *         "card_last4": "4242",
+                     *         "failure_code": null,
+                     *         "failure_message": null,
+                     *         "created_at": "2022-06-01T01:00:00.120000Z",
+                     *         "updated_at": "2022-06-01T01:00:30.120000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-06-01 01:00:30 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description The provider declined the charge. The payment is recorded as `failed` with the reason, and `payment.failed` is sent. */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": false,
+                     *       "message": "Your card was declined.",
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f50031",
+                     *         "business_id": 1,
+                     *         "payment_link_id": null,
+                     *         "open_payment_link_id": null,
+                     *         "tokenization_id": "6284ff16d4b1c2a3e4f50001",
+                     *         "amount": 4990,
+                     *         "amount_refunded": 0,
+                     *         "currency": "MYR",
+                     *         "status": "failed",
+                     *         "payment_status": 3,
+                     *         "method": "card",
+                     *         "provider": "sandbox",
+                     *         "provider_reference": null,
+                     *         "payer_name": null,
+                     *         "payer_email": "payer@example.com",
+                     *         "reference": "SUB-2022-06",
+                     *         "description": "Monthly plan, June",
+                     *         "card_brand": "visa",
+                     *         "card_last4": "0341",
+                     *         "failure_code": "card_declined",
+                     *         "failure_message": "Your card was declined.",
+                     *         "created_at": "2022-06-01T01:00:00.120000Z",
+                     *         "updated_at": "2022-06-01T01:00:00.300000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-06-01 01:00:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChargeDeclined"];
+                };
+            };
+            /** @description No token of this business has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Token not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No card is saved on the token yet (it is `pending`), or an earlier request with the same Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed. */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The given data was invalid.",
+                     *       "errors": {
+                     *         "amount": [
+                     *           "The amount must be at least 500."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     listOpenPaymentLinks: {
         parameters: {
             query?: {
@@ -1520,7 +2961,7 @@ export interface operations {
                  */
                 sort?: components["parameters"]["Sort"];
                 /**
-                 * @description `true` for active links (`status_id` 1), `false` for inactive ones.
+                 * @description `true` for active links (`status_id` 1), `false` for inactive ones (paused, expired or exhausted). An active link whose `expires_at` has passed is stored as expired by a sweep that runs every minute; until then it is listed under `true`, though a read already shows it inactive.
                  * @example true
                  */
                 "filter[status]"?: components["parameters"]["OpenPaymentLinkStatusFilter"];
@@ -1573,6 +3014,10 @@ export interface operations {
                      *             "reference_2": "campaign-may",
                      *             "status_id": 1,
                      *             "status": true,
+                     *             "state": "active",
+                     *             "expires_at": null,
+                     *             "max_payments": null,
+                     *             "payments_count": 0,
                      *             "payment_url": "http://localhost:3000/payment/open-link/pay?id=6284ff16d4b1c2a3e4f50002",
                      *             "created_at": "2022-05-19T08:36:38.897000Z",
                      *             "updated_at": "2022-05-19T08:36:38.897000Z"
@@ -1615,7 +3060,8 @@ export interface operations {
                  *     stored per business for 24 hours; a retry with the same key and the same request gets the same
                  *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
                  *     different request is a 422; a retry while the first request is still running is a 409.
-                 *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
                  * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1685,7 +3131,8 @@ export interface operations {
                  *     stored per business for 24 hours; a retry with the same key and the same request gets the same
                  *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
                  *     different request is a 422; a retry while the first request is still running is a 409.
-                 *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
                  * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1751,6 +3198,78 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    pauseOpenPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the open payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50002
+                 */
+                open_payment_link_id: components["parameters"]["OpenPaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OpenPaymentLinkOk"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["OpenPaymentLinkNotFound"];
+            /** @description The link cannot be paused in its state, or an earlier request with the same Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    resumeOpenPaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the open payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50002
+                 */
+                open_payment_link_id: components["parameters"]["OpenPaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["OpenPaymentLinkOk"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["OpenPaymentLinkNotFound"];
+            /** @description The link cannot be resumed in its state, or an earlier request with the same Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     getOpenPaymentLinkTotalCollection: {
         parameters: {
             query?: {
@@ -1794,6 +3313,7 @@ export interface operations {
                      *         "currency": "MYR",
                      *         "total_amount": 350.5,
                      *         "total_count": 2,
+                     *         "total_refunded": 0,
                      *         "from": "2022-05-01",
                      *         "to": "2022-05-31",
                      *         "collections": [
@@ -1900,6 +3420,30 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    getOpenPaymentLinkQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the open payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50002
+                 */
+                open_payment_link_id: components["parameters"]["OpenPaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["QrCode"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["OpenPaymentLinkNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     listPaymentLinks: {
         parameters: {
             query?: {
@@ -1923,7 +3467,7 @@ export interface operations {
                  */
                 sort?: components["parameters"]["Sort"];
                 /**
-                 * @description Only payment links in this state.
+                 * @description Only payment links in this state. An active link whose `expires_at` has passed is marked `Expired` by a sweep that runs every minute; until then it is listed under `Active`, though a read already shows it `Expired`. A paused link past its `expires_at` stays `Paused`.
                  * @example Active
                  */
                 "filter[status]"?: components["parameters"]["PaymentLinkStatusFilter"];
@@ -1983,6 +3527,7 @@ export interface operations {
                      *             "reference_2": null,
                      *             "status": "Active",
                      *             "paid": false,
+                     *             "expires_at": null,
                      *             "payment_url": "http://localhost:3000/payment/pay?id=6284ff16d4b1c2a3e4f50003",
                      *             "created_at": "2022-05-19T08:36:38.897000Z",
                      *             "updated_at": "2022-05-19T08:36:38.897000Z"
@@ -2025,7 +3570,8 @@ export interface operations {
                  *     stored per business for 24 hours; a retry with the same key and the same request gets the same
                  *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
                  *     different request is a 422; a retry while the first request is still running is a 409.
-                 *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
                  * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2098,7 +3644,8 @@ export interface operations {
                  *     stored per business for 24 hours; a retry with the same key and the same request gets the same
                  *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
                  *     different request is a 422; a retry while the first request is still running is a 409.
-                 *     Requests that fail validation store nothing. Use a random value such as a UUID per operation.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
                  * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2165,6 +3712,102 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    pausePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50003
+                 */
+                payment_link_id: components["parameters"]["PaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PaymentLinkOk"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["PaymentLinkNotFound"];
+            /** @description The link cannot be paused in its state, or an earlier request with the same Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    resumePaymentLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50003
+                 */
+                payment_link_id: components["parameters"]["PaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["PaymentLinkOk"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["PaymentLinkNotFound"];
+            /** @description The link cannot be resumed in its state, or an earlier request with the same Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getPaymentLinkQrCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the payment link. Anything that is not one of the business's live links is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50003
+                 */
+                payment_link_id: components["parameters"]["PaymentLinkId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["QrCode"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["PaymentLinkNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     listPayments: {
         parameters: {
             query?: {
@@ -2202,6 +3845,16 @@ export interface operations {
                  * @example 6284ff16d4b1c2a3e4f50002
                  */
                 "filter[open_payment_link_id]"?: components["parameters"]["OpenPaymentLinkIdFilter"];
+                /**
+                 * @description Only charges made on this token's saved card (an id that is not one of the business's tokens matches nothing).
+                 * @example 6284ff16d4b1c2a3e4f50001
+                 */
+                "filter[tokenization_id]"?: components["parameters"]["TokenizationIdFilter"];
+                /**
+                 * @description Only payments whose `reference` is exactly this (the link's reference when paid, or the charge's).
+                 * @example INV-1001
+                 */
+                "filter[reference]"?: components["parameters"]["PaymentReferenceFilter"];
                 /**
                  * @description Only payments made with this method.
                  * @example card
@@ -2244,7 +3897,9 @@ export interface operations {
                      *             "business_id": 1,
                      *             "payment_link_id": "6284ff16d4b1c2a3e4f50003",
                      *             "open_payment_link_id": null,
+                     *             "tokenization_id": null,
                      *             "amount": 1000,
+                     *             "amount_refunded": 0,
                      *             "currency": "MYR",
                      *             "status": "paid",
                      *             "payment_status": 1,
@@ -2253,6 +3908,8 @@ export interface operations {
                      *             "provider_reference": "sandbox_3f2a9c0d6b1e4f7a",
                      *             "payer_name": "Aisyah Rahman",
                      *             "payer_email": "payer@example.com",
+                     *             "reference": "INV-1001",
+                     *             "description": "Invoice 1001",
                      *             "card_brand": "visa",
                      *             "card_last4": "4242",
                      *             "failure_code": null,
@@ -2280,6 +3937,12 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentPageEnvelope"];
+                    /**
+                     * @example line,id,payment_id,created_at,updated_at,status,payment_status,method,provider,provider_reference,payment_link_id,open_payment_link_id,tokenization_id,reference,description,payer_name,payer_email,currency,amount,refunded,net,card_brand,card_last4,failure_code,failure_message,reason
+                     *     payment,6284ff16d4b1c2a3e4f50020,6284ff16d4b1c2a3e4f50020,2022-05-19T08:38:01.120000Z,2022-05-20T09:00:00.180000Z,partially_refunded,1,card,sandbox,sbx_auth_3f2a9c0d6b1e4f7a8c5d2e9b,6284ff16d4b1c2a3e4f50003,,,INV-1001,Invoice 1001,Aisyah Rahman,payer@example.com,MYR,10.00,5.00,5.00,visa,4242,,,
+                     *     refund,6284ff16d4b1c2a3e4f50040,6284ff16d4b1c2a3e4f50020,2022-05-20T09:00:00.120000Z,2022-05-20T09:00:00.180000Z,succeeded,,,sandbox,sbx_re_7c9e6679f4c1d9b2a3e4f501,6284ff16d4b1c2a3e4f50003,,,INV-1001,,,,MYR,5.00,,,,,,,Returned one item
+                     */
+                    "text/csv": string;
                 };
             };
             401: components["responses"]["Unauthenticated"];
@@ -2321,7 +3984,9 @@ export interface operations {
                      *         "business_id": 1,
                      *         "payment_link_id": null,
                      *         "open_payment_link_id": "6284ff16d4b1c2a3e4f50002",
+                     *         "tokenization_id": null,
                      *         "amount": 2500,
+                     *         "amount_refunded": 0,
                      *         "currency": "MYR",
                      *         "status": "failed",
                      *         "payment_status": 3,
@@ -2330,6 +3995,8 @@ export interface operations {
                      *         "provider_reference": null,
                      *         "payer_name": "Aisyah Rahman",
                      *         "payer_email": "payer@example.com",
+                     *         "reference": null,
+                     *         "description": "Donations",
                      *         "card_brand": "visa",
                      *         "card_last4": "0002",
                      *         "failure_code": "card_declined",
@@ -2371,6 +4038,777 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    listRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the payment (the `payment_id` of webhooks and redirects). Anything that is not one of the business's payments is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50020
+                 */
+                payment_id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payment's refunds. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "_id": "6284ff16d4b1c2a3e4f50040",
+                     *           "payment_id": "6284ff16d4b1c2a3e4f50020",
+                     *           "amount": 500,
+                     *           "currency": "MYR",
+                     *           "status": "succeeded",
+                     *           "reason": "Returned one item",
+                     *           "provider_reference": "sbx_re_7c9e6679f4c1d9b2a3e4f501",
+                     *           "failure_code": null,
+                     *           "failure_message": null,
+                     *           "created_at": "2022-05-20T09:00:00.120000Z",
+                     *           "updated_at": "2022-05-20T09:00:00.180000Z"
+                     *         }
+                     *       ],
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-20 09:01:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["PaymentNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The `_id` of the payment (the `payment_id` of webhooks and redirects). Anything that is not one of the business's payments is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50020
+                 */
+                payment_id: components["parameters"]["PaymentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 500,
+                 *       "reason": "Returned one item"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundCreate"];
+            };
+        };
+        responses: {
+            /** @description The refund, as the provider left it (`succeeded`, `failed` or `pending`). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f50040",
+                     *         "payment_id": "6284ff16d4b1c2a3e4f50020",
+                     *         "amount": 500,
+                     *         "currency": "MYR",
+                     *         "status": "succeeded",
+                     *         "reason": "Returned one item",
+                     *         "provider_reference": "sbx_re_7c9e6679f4c1d9b2a3e4f501",
+                     *         "failure_code": null,
+                     *         "failure_message": null,
+                     *         "created_at": "2022-05-20T09:00:00.120000Z",
+                     *         "updated_at": "2022-05-20T09:00:00.180000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-20 09:00:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RefundEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["PaymentNotFound"];
+            /** @description The payment is not paid, or already fully refunded, or an earlier request with the same Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed, or the amount is more than is left to refund. */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The given data was invalid.",
+                     *       "errors": {
+                     *         "amount": [
+                     *           "The amount must not be greater than 2500, what is left to refund of this payment."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. A page past the last is an empty page. A list reaches its first 10000
+                 *     records: the first record of a page must be among them (`(page - 1) * per_page < 10000`,
+                 *     so at most page 667 at 15 per page, page 100 at 100 per page), beyond which the answer is a
+                 *     422 saying how far the list reaches. Narrow a longer list with `filter[created_at_between]`,
+                 *     or use `sort=created_at` to start from the oldest records.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Records per page.
+                 * @example 15
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `-created_at` (newest first, the default) or `created_at` (oldest first).
+                 * @example -created_at
+                 */
+                sort?: components["parameters"]["Sort"];
+                /**
+                 * @description Only events of this type.
+                 * @example payment.created
+                 */
+                "filter[type]"?: components["parameters"]["EventTypeFilter"];
+                /**
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description `true` for events delivered to every endpoint, `false` for those with a delivery that failed and has not succeeded since (retrying or given up); a first attempt still under way is neither.
+                 * @example false
+                 */
+                "filter[delivery_success]"?: components["parameters"]["DeliverySuccessFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPageEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (`evt_` and 24 hex digits, the `webhook-id` of its deliveries). Anything that is not one of the business's events is a 404.
+                 * @example evt_6284ff16d4b1c2a3e4f50050
+                 */
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event and its attempts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "evt_6284ff16d4b1c2a3e4f50050",
+                     *         "type": "payment.created",
+                     *         "trigger_at": "2022-05-19T08:36:39.102000Z",
+                     *         "data": {
+                     *           "attempt_id": "3f2a9c0d6b1e4f7a8c5d2e9b0a1f3c4d",
+                     *           "payment_id": "6284ff16d4b1c2a3e4f50010"
+                     *         },
+                     *         "status": "delivered",
+                     *         "delivery_success": true,
+                     *         "attempts": 2,
+                     *         "next_attempt_at": null,
+                     *         "delivered_at": "2022-05-19T08:37:39.500000Z",
+                     *         "last_error": null,
+                     *         "created_at": "2022-05-19T08:36:39.102000Z",
+                     *         "endpoints": [
+                     *           {
+                     *             "webhook_endpoint_id": "we_6284ff16d4b1c2a3e4f50070",
+                     *             "url": "https://merchant.example.com/hooks/payments",
+                     *             "status": "delivered",
+                     *             "attempts": 2,
+                     *             "next_attempt_at": null,
+                     *             "delivered_at": "2022-05-19T08:37:39.500000Z",
+                     *             "last_error": null
+                     *           }
+                     *         ],
+                     *         "deliveries": [
+                     *           {
+                     *             "webhook_endpoint_id": "we_6284ff16d4b1c2a3e4f50070",
+                     *             "url": "https://merchant.example.com/hooks/payments",
+                     *             "attempt": 1,
+                     *             "started_at": "2022-05-19T08:36:39.200000Z",
+                     *             "finished_at": "2022-05-19T08:36:39.420000Z",
+                     *             "duration_ms": 220,
+                     *             "outcome": "failed",
+                     *             "http_status": 500,
+                     *             "error": "webhook answered HTTP 500"
+                     *           },
+                     *           {
+                     *             "webhook_endpoint_id": "we_6284ff16d4b1c2a3e4f50070",
+                     *             "url": "https://merchant.example.com/hooks/payments",
+                     *             "attempt": 2,
+                     *             "started_at": "2022-05-19T08:37:39.300000Z",
+                     *             "finished_at": "2022-05-19T08:37:39.500000Z",
+                     *             "duration_ms": 200,
+                     *             "outcome": "delivered",
+                     *             "http_status": 200,
+                     *             "error": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-19 08:40:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventDetailEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["EventNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    resendEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The event's id (`evt_` and 24 hex digits, the `webhook-id` of its deliveries). Anything that is not one of the business's events is a 404.
+                 * @example evt_6284ff16d4b1c2a3e4f50050
+                 */
+                event_id: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["EventResend"];
+            };
+        };
+        responses: {
+            /** @description The event, due now. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDetailEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["EventNotFound"];
+            /** @description The event is being delivered right now, the endpoint named is disabled, or an earlier request with the same Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This event is being delivered right now; try again in a moment."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The body is invalid, or names no endpoint of the business. */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The given data was invalid.",
+                     *       "errors": {
+                     *         "webhook_endpoint_id": [
+                     *           "The selected webhook endpoint id is invalid."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://merchant.example.com/hooks/payments",
+                 *       "description": "Bookkeeping",
+                 *       "enabled_events": [
+                 *         "payment.created",
+                 *         "refund.succeeded"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its signing key (shown this once). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            /** @description The business already has 16 endpoints, or an earlier request with the same Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The business already has 16 webhook endpoints, the most it can have; delete one first."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["WebhookEndpointInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+                 * @example we_6284ff16d4b1c2a3e4f50070
+                 */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+                 * @example we_6284ff16d4b1c2a3e4f50070
+                 */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://merchant.example.com/hooks/v2/payments",
+                 *       "description": "Bookkeeping and reconciliation",
+                 *       "enabled_events": [
+                 *         "*"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointUpdate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            409: components["responses"]["IdempotencyInFlight"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["WebhookEndpointInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+                 * @example we_6284ff16d4b1c2a3e4f50070
+                 */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint as it was. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+                 * @example we_6284ff16d4b1c2a3e4f50070
+                 */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new signing key (shown this once). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointSecretEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            409: components["responses"]["IdempotencyInFlight"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+                 * @example we_6284ff16d4b1c2a3e4f50070
+                 */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping event, queued for delivery. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDetailEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["WebhookEndpointNotFound"];
+            /** @description The endpoint is disabled, or an earlier request with the same Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The webhook endpoint is disabled; enable it first."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     paymentCreatedWebhook: {
         parameters: {
             query?: never;
@@ -2385,17 +4823,23 @@ export interface operations {
                  *       "trigger_at": "2022-05-19T08:36:39.102000Z",
                  *       "event": "payment.created",
                  *       "data": {
-                 *         "payment_id": "6284ff16d4b1c2a3e4f50010",
                  *         "attempt_id": "3f2a9c0d6b1e4f7a8c5d2e9b0a1f3c4d",
-                 *         "payment_amount": "10.00",
-                 *         "payment_currency": "MYR",
+                 *         "charge_amount": 1000,
+                 *         "payment_id": "6284ff16d4b1c2a3e4f50010",
+                 *         "payment_time": "19-05-2022 04:36:39 pm",
+                 *         "payment_amount": 1000,
                  *         "payment_status": 1,
-                 *         "payment_time": "2022-05-19T08:36:39.097000Z",
                  *         "payment_link_id": "6284ff16d4b1c2a3e4f50003",
                  *         "payment_link_reference": "INV-1001",
                  *         "payment_link_reference_2": null,
                  *         "payment_message": "Payment successful",
+                 *         "payment_reference_model": "payment_link",
+                 *         "payment_reference_id": "6284ff16d4b1c2a3e4f50003",
+                 *         "payment_currency": "MYR",
                  *         "payment_method": "card",
+                 *         "payment_provider": "sandbox",
+                 *         "payment_time_iso": "2022-05-19T08:36:39.097000Z",
+                 *         "payment_amount_decimal": "10.00",
                  *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
                  *       }
                  *     }
@@ -2427,23 +4871,158 @@ export interface operations {
                  *       "trigger_at": "2022-05-19T08:36:39.102000Z",
                  *       "event": "payment.failed",
                  *       "data": {
-                 *         "payment_id": "6284ff16d4b1c2a3e4f50010",
                  *         "attempt_id": "3f2a9c0d6b1e4f7a8c5d2e9b0a1f3c4d",
-                 *         "payment_amount": "10.00",
-                 *         "payment_currency": "MYR",
+                 *         "charge_amount": 0,
+                 *         "payment_id": "6284ff16d4b1c2a3e4f50010",
+                 *         "payment_time": "19-05-2022 04:36:39 pm",
+                 *         "payment_amount": 1000,
                  *         "payment_status": 3,
-                 *         "payment_time": "2022-05-19T08:36:39.097000Z",
                  *         "payment_link_id": "6284ff16d4b1c2a3e4f50003",
                  *         "payment_link_reference": "INV-1001",
                  *         "payment_link_reference_2": null,
-                 *         "payment_message": "The card was declined.",
+                 *         "payment_message": "Your card was declined.",
+                 *         "payment_reference_model": "payment_link",
+                 *         "payment_reference_id": "6284ff16d4b1c2a3e4f50003",
+                 *         "payment_currency": "MYR",
                  *         "payment_method": "card",
+                 *         "payment_provider": "sandbox",
+                 *         "payment_time_iso": "2022-05-19T08:36:39.097000Z",
+                 *         "payment_amount_decimal": "10.00",
                  *         "failure_code": "card_declined",
                  *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
                  *       }
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event; anything else, a timeout (10 s) or a refused connection is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundSucceededWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-05-20T09:00:00.190000Z",
+                 *       "event": "refund.succeeded",
+                 *       "data": {
+                 *         "refund_id": "6284ff16d4b1c2a3e4f50040",
+                 *         "payment_id": "6284ff16d4b1c2a3e4f50020",
+                 *         "refund_amount": 500,
+                 *         "refund_currency": "MYR",
+                 *         "refund_status": "succeeded",
+                 *         "refund_reason": "Returned one item",
+                 *         "refund_time": "20-05-2022 05:00:00 pm",
+                 *         "payment_amount": 1000,
+                 *         "payment_amount_refunded": 500,
+                 *         "payment_link_id": "6284ff16d4b1c2a3e4f50003",
+                 *         "open_payment_link_id": null,
+                 *         "tokenization_id": null,
+                 *         "refund_time_iso": "2022-05-20T09:00:00.180000Z",
+                 *         "failure_code": null,
+                 *         "failure_message": null,
+                 *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event; anything else, a timeout (10 s) or a refused connection is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundFailedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-05-20T09:00:00.190000Z",
+                 *       "event": "refund.failed",
+                 *       "data": {
+                 *         "refund_id": "6284ff16d4b1c2a3e4f50041",
+                 *         "payment_id": "6284ff16d4b1c2a3e4f50020",
+                 *         "refund_amount": 500,
+                 *         "refund_currency": "MYR",
+                 *         "refund_status": "failed",
+                 *         "refund_reason": null,
+                 *         "refund_time": "20-05-2022 05:00:00 pm",
+                 *         "payment_amount": 1000,
+                 *         "payment_amount_refunded": 0,
+                 *         "payment_link_id": "6284ff16d4b1c2a3e4f50003",
+                 *         "open_payment_link_id": null,
+                 *         "tokenization_id": null,
+                 *         "refund_time_iso": "2022-05-20T09:00:00.180000Z",
+                 *         "failure_code": "refund_declined",
+                 *         "failure_message": "The acquirer declined the refund.",
+                 *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event; anything else, a timeout (10 s) or a refused connection is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentLinkExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-06-01T00:00:30.120000Z",
+                 *       "event": "payment_link.expired",
+                 *       "data": {
+                 *         "payment_link_id": "6284ff16d4b1c2a3e4f50003",
+                 *         "payment_link_type": "payment_link",
+                 *         "payment_link_reference": "INV-1001",
+                 *         "payment_link_reference_2": null,
+                 *         "expires_at": "2022-06-01T00:00:00.000000Z",
+                 *         "expired_time": "01-06-2022 08:00:00 am",
+                 *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PaymentLinkExpiredEvent"];
             };
         };
         responses: {
@@ -2480,6 +5059,40 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["TokenActivatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    pingWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-05-19T08:40:02.120000Z",
+                 *       "event": "ping",
+                 *       "data": {
+                 *         "webhook_endpoint_id": "we_6284ff16d4b1c2a3e4f50070",
+                 *         "url": "https://merchant.example.com/hooks/payments",
+                 *         "message": "A test event.",
+                 *         "hash": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PingEvent"];
             };
         };
         responses: {

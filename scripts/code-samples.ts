@@ -35,6 +35,13 @@ function bodyExample(document: Json, operation: Json): unknown {
   return media?.example;
 }
 
+/** What a sample asks for: JSON, unless the operation's success is something else only (a QR code's image). */
+function acceptedType(document: Json, operation: Json): string {
+  const success = resolve(document, (operation.responses as Record<string, Json> | undefined)?.['200']);
+  const types = Object.keys((success?.content as Json | undefined) ?? {});
+  return types.length === 0 || types.includes('application/json') ? 'application/json' : types[0]!;
+}
+
 export function samplesFor(document: Json, path: string, method: string, operation: Json, pathItem: Json): CodeSample[] {
   const parameters = [...((pathItem.parameters as Parameter[] | undefined) ?? []), ...((operation.parameters as Parameter[] | undefined) ?? [])].map((p) =>
     resolve(document, p),
@@ -43,8 +50,9 @@ export function samplesFor(document: Json, path: string, method: string, operati
   const concretePath = path.replace(/\{([^{}]+)\}/g, (_match, name: string) => pathParams[name] ?? `<${name}>`);
   const body = bodyExample(document, operation);
   const upper = method.toUpperCase();
+  const accept = acceptedType(document, operation);
 
-  const curl = [`curl -X ${upper} "$PAYMENTS_API${concretePath}" \\`, `  -H "Authorization: Bearer $PAYMENTS_KEY" \\`, `  -H 'Accept: application/json'`];
+  const curl = [`curl -X ${upper} "$PAYMENTS_API${concretePath}" \\`, `  -H "Authorization: Bearer $PAYMENTS_KEY" \\`, `  -H 'Accept: ${accept}'`];
   if (body !== undefined) {
     curl[curl.length - 1] += ' \\';
     curl.push(`  -H 'Content-Type: application/json' \\`, `  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`);
@@ -53,6 +61,8 @@ export function samplesFor(document: Json, path: string, method: string, operati
   const options: string[] = [];
   if (Object.keys(pathParams).length > 0) options.push(`params: { path: ${JSON.stringify(pathParams).replace(/"([a-z_]+)":/g, '$1: ')} }`);
   if (body !== undefined) options.push(`body: ${JSON.stringify(body, null, 2).replace(/\n/g, '\n  ')}`);
+  // The client parses JSON unless told otherwise; an image is read as text (SVG) here.
+  if (accept !== 'application/json') options.push(`parseAs: 'text'`);
   const client = [
     `import { createPaymentsClient } from '@payment-collection/client';`,
     ``,

@@ -4,6 +4,9 @@
 //   list-keys
 //   set-webhook --business "<name>" --url <url> [--rotate]   prints the signature key alone on the last line
 //   set-webhook --business "<name>" --clear
+//   set-provider --business <id or name> --provider stripe --secret-key sk_... --webhook-secret whsec_...
+//   set-provider --business <id or name> --provider sandbox
+//   show-business --business <id or name>     the business, its acquirer and its keys, never a secret
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../server/config.js';
 import { issueKey, listKeys, revokeKey } from '../server/store/api-keys.js';
@@ -15,6 +18,8 @@ import type { MasterKey } from '../server/secrets/master-key.js';
 import { SecretUnreadableError } from '../server/secrets/seal.js';
 import { checkWebhookUrl } from '../server/outbox/webhook-target.js';
 import { openDatabase, type Database } from '../server/store/database.js';
+import { listAcquirers, setAcquirer, type AcquirerSummary } from '../server/store/acquirer-settings.js';
+import { STRIPE_WEBHOOK_EVENTS } from '../server/payments/stripe.js';
 
 class UsageError extends Error {}
 
@@ -65,11 +70,68 @@ const commands: Record<string, (db: Database, args: string[], secretsKey: Master
     console.log(secret);
   },
   async 'list-keys'(db) {
+    const acquirers = new Map((await listAcquirers(db)).map((row) => [row.name, row.provider]));
     for (const key of await listKeys(db)) {
-      console.log(`${key.prefix}…  ${key.revoked_at ? 'revoked' : 'live   '}  ${key.business}`);
+      console.log(`${key.prefix}…  ${key.revoked_at ? 'revoked' : 'live   '}  ${(acquirers.get(key.business) ?? 'sandbox').padEnd(7)}  ${key.business}`);
     }
   },
+  async 'set-provider'(db, args, secretsKey) {
+    const { values } = parseArgs({
+      args,
+      options: { business: { type: 'string' }, provider: { type: 'string' }, 'secret-key': { type: 'string' }, 'webhook-secret': { type: 'string' } },
+    });
+    const business = await businessNamed(db, values.business);
+    const provider = values.provider;
+    if (provider !== 'stripe' && provider !== 'sandbox') throw new UsageError('set-provider needs --provider stripe or --provider sandbox');
+    const secretKey = values['secret-key']?.trim();
+    const webhookSecret = values['webhook-secret']?.trim();
+    if (secretKey !== undefined && !STRIPE_SECRET_KEY.test(secretKey)) {
+      throw new UsageError('--secret-key must be a Stripe secret or restricted key (sk_test_..., sk_live_..., rk_test_... or rk_live_...)');
+    }
+    if (webhookSecret !== undefined && !STRIPE_WEBHOOK_SECRET.test(webhookSecret))
+      throw new UsageError('--webhook-secret must be a Stripe webhook signing secret (whsec_...)');
+    if (provider === 'stripe' && !secretKey && !business.stripe_key_hint)
+      throw new UsageError('set-provider --provider stripe needs --secret-key the first time');
+    await setAcquirer(db, business.business_id, provider, { ...(secretKey ? { secretKey } : {}), ...(webhookSecret ? { webhookSecret } : {}) }, secretsKey);
+    const now = (await listAcquirers(db, business.business_id))[0]!;
+    console.log(`"${now.name}" (business_id ${now.business_id}) now takes payments through ${now.provider}.`);
+    if (now.provider === 'stripe') printStripeSetup(now);
+  },
+  async 'show-business'(db, args) {
+    const { values } = parseArgs({ args, options: { business: { type: 'string' } } });
+    const business = await businessNamed(db, values.business);
+    const keys = (await listKeys(db)).filter((key) => key.business === business.name);
+    console.log(`business_id  ${business.business_id}`);
+    console.log(`name         ${business.name}`);
+    console.log(`provider     ${business.provider}`);
+    console.log(`stripe key   ${business.stripe_key_hint ?? '(none)'}`);
+    console.log(`stripe webhook signing secret ${business.stripe_webhook_secret_set ? 'set' : '(none)'}`);
+    console.log(`api keys     ${keys.map((key) => `${key.prefix}… ${key.revoked_at ? 'revoked' : 'live'}`).join(', ') || '(none)'}`);
+    if (business.provider === 'stripe') printStripeSetup(business);
+  },
 };
+
+const STRIPE_SECRET_KEY = /^[rs]k_(?:test|live)_[A-Za-z0-9]{8,247}$/;
+const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{8,200}$/;
+
+/** A business by its id (digits) or its name. */
+async function businessNamed(db: Database, given: string | undefined): Promise<AcquirerSummary> {
+  const wanted = given?.trim();
+  if (!wanted) throw new UsageError('needs --business <business_id or "name">');
+  const all = await listAcquirers(db);
+  const found = /^\d+$/.test(wanted) ? all.find((row) => row.business_id === Number(wanted)) : all.find((row) => row.name === wanted);
+  if (!found) throw new UsageError(`no business ${/^\d+$/.test(wanted) ? `with business_id ${wanted}` : `named "${wanted}"`} (create-key creates one)`);
+  return found;
+}
+
+function printStripeSetup(business: AcquirerSummary): void {
+  const config = loadConfig();
+  const base = config.publicUrl ?? `http://localhost:${config.port}`;
+  console.log(`Stripe account key ${business.stripe_key_hint ?? '(none)'}; webhook signing secret ${business.stripe_webhook_secret_set ? 'set' : 'NOT SET'}.`);
+  console.log(`Register this webhook endpoint at Stripe (Developers > Webhooks): ${base}/stripe/webhooks/${business.business_id}`);
+  console.log(`with these events: ${STRIPE_WEBHOOK_EVENTS.join(', ')}`);
+  if (!business.stripe_webhook_secret_set) console.log("then run set-provider again with --webhook-secret whsec_... (the endpoint's signing secret).");
+}
 
 async function keptWebhookKey(db: Database, businessId: number, secretsKey: MasterKey): Promise<string | undefined> {
   try {

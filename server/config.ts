@@ -47,6 +47,8 @@ export interface Config {
   /** How long SIGTERM waits for in-flight requests and deliveries before the process exits anyway. */
   shutdownTimeoutMs: number;
   sandboxLatencyMs: number;
+  /** Where Stripe's SDK sends requests; Stripe's own API unless set (the local stand-in, for trying it out). */
+  stripeApiUrl: string | undefined;
   /** How long a key lookup is reused: a revoked key keeps working at most this long. */
   apiKeyCacheMs: number;
   logLevel: LogLevel;
@@ -198,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart: flag(env, 'MIGRATE_ON_START', true),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 30_000, 0, 600_000),
     sandboxLatencyMs: integer(env, 'SANDBOX_LATENCY_MS', 0, 0, 60_000),
+    stripeApiUrl: absoluteUrl(env, 'STRIPE_API_URL', 'http'),
     apiKeyCacheMs: integer(env, 'API_KEY_CACHE_MS', 5_000, 0, 60_000),
     logLevel: logLevel(env),
     http: httpTimeouts(env),

@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_OUTBOX, DEFAULT_RATE_LIMIT, type MailSettings, type OutboxConfig } from './config.js';
 import { openPaymentLinkHandlers } from './handlers/open-payment-links.js';
 import { paymentLinkHandlers } from './handlers/payment-links.js';
+import { eventHandlers } from './handlers/events.js';
+import { webhookEndpointHandlers } from './handlers/webhook-endpoints.js';
 import { paymentHandlers } from './handlers/payments.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { createHttpApp } from './http/app.js';
@@ -22,9 +24,10 @@ import { createDeliverers } from './outbox/deliverers.js';
 import { createMailer, type Mailer } from './outbox/mailer.js';
 import type { Resolver } from './outbox/webhook-target.js';
 import { OutboxWorker } from './outbox/worker.js';
-import { pageRoutes } from './pages/routes.js';
-import type { PaymentProvider } from './payments/provider.js';
+import { acquirerRoutes, pageRoutes } from './pages/routes.js';
+import type { CardFormProvider } from './payments/provider.js';
 import { SandboxProvider } from './payments/sandbox.js';
+import { stripeApiAddress } from './payments/stripe.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/database.js';
 import { loadMasterKey, type SecretsSettings } from './secrets/key-source.js';
 import type { MasterKey } from './secrets/master-key.js';
@@ -34,7 +37,10 @@ import { pageKeys } from './pages/signing.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './usecases/callers.js';
 import type { UseCaseContext } from './usecases/context.js';
+import { expireDueLinks } from './usecases/expiry.js';
+import { settleStalePending } from './usecases/pending-sweep.js';
 import { runIdempotent } from './usecases/idempotency.js';
+import { ProviderDirectory } from './usecases/providers.js';
 
 export interface StartOptions {
   databaseUrl: string;
@@ -43,11 +49,20 @@ export interface StartOptions {
   port: number;
   host: string;
   publicUrl?: string | undefined;
-  /** The acquirer; the sandbox unless a test or an adapter supplies another. */
-  provider?: PaymentProvider;
+  /** The card-form acquirer of businesses on the sandbox; the sandbox unless a test supplies another. */
+  provider?: CardFormProvider;
+  /** Where Stripe's SDK sends requests for businesses on Stripe: Stripe itself unless set (a stand-in, in tests). */
+  stripeApiUrl?: string | undefined;
   mail?: Partial<MailSettings>;
   outbox?: Partial<OutboxConfig>;
   rateLimit?: Partial<RateLimitConfig>;
+  /** How often links past their expires_at are marked expired and announced (60 s unless given). */
+  expirySweepMs?: number;
+  /**
+   * How often what a stopped process left pending is settled, and how long a payment or refund must
+   * have waited first (usecases/pending-sweep.ts); every minute, after 15 minutes, unless given.
+   */
+  pendingSweep?: { everyMs?: number; graceMs?: number };
   /** How long a key lookup is reused; 0 looks every key up on every request. */
   apiKeyCacheMs?: number;
   migrateOnStart?: boolean;
@@ -78,6 +93,8 @@ export interface RunningService {
   secretsKey: MasterKey;
   /** Present when this instance delivers the outbox. */
   worker: OutboxWorker | undefined;
+  /** What the use cases run with (the database, each business's acquirer, the outbox signal). */
+  context: UseCaseContext;
   /**
    * Graceful stop: /ready turns 503, the server stops accepting and finishes the requests under way,
    * the worker finishes its deliveries, then the database closes.
@@ -85,7 +102,10 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** Where handlers get their use-case context: the root one, or one inside an Idempotency-Key's transaction. */
+/**
+ * Where handlers get their use-case context: the root one, or one inside an Idempotency-Key's transaction
+ * (or, for an operation run in atomic phases, the root one with `keep` for the key).
+ */
 function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
   return {
     plain: ctx,
@@ -133,9 +153,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const publicUrl = options.publicUrl ?? url;
     const outboxConfig = { ...DEFAULT_OUTBOX, ...options.outbox };
     const mailer = createMailer({ smtpUrl: undefined, from: 'Payment Collection Service <no-reply@localhost>', mailDir: './data/mail', ...options.mail });
+    const webhookPolicy = { allowPrivate: outboxConfig.webhookAllowPrivate, serviceUrls: [url, publicUrl], resolve: options.resolve };
     const deliverers = createDeliverers(db, mailer, {
       webhookTimeoutMs: outboxConfig.webhookTimeoutMs,
-      webhookPolicy: { allowPrivate: outboxConfig.webhookAllowPrivate, serviceUrls: [url, publicUrl], resolve: options.resolve },
+      webhookPolicy,
       breaker: outboxConfig.breaker,
       logger,
       secretsKey: secrets.key,
@@ -143,18 +164,39 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, logger }) : undefined;
     const limiter = createRateLimiter(db, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
     const callers = new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS);
-    const ctx: UseCaseContext = { db, publicUrl, provider: options.provider ?? new SandboxProvider(), outbox: { nudge: () => worker?.nudge() } };
-    const handlers = { ...tokenizationHandlers, ...openPaymentLinkHandlers, ...paymentLinkHandlers, ...paymentHandlers } satisfies Handlers<UseCaseContext>;
+    const ctx: UseCaseContext = {
+      db,
+      publicUrl,
+      providers: new ProviderDirectory(db, secrets.key, {
+        sandbox: options.provider ?? new SandboxProvider(),
+        stripeApi: options.stripeApiUrl ? stripeApiAddress(options.stripeApiUrl) : undefined,
+        publicUrl,
+      }),
+      outbox: { nudge: () => worker?.nudge() },
+      webhooks: { policy: webhookPolicy },
+      secretsKey: secrets.key,
+    };
+    const handlers = {
+      ...tokenizationHandlers,
+      ...openPaymentLinkHandlers,
+      ...paymentLinkHandlers,
+      ...paymentHandlers,
+      ...eventHandlers,
+      ...webhookEndpointHandlers,
+    } satisfies Handlers<UseCaseContext>;
     let draining = false;
+    const pageDeps = {
+      ...ctx,
+      pageKeys: keys,
+      pageLimiter: new PageLimiter(limiter, { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits }, keys.cardFingerprint),
+    };
+    const payerPages = pageRoutes(pageDeps);
+    const acquirers = acquirerRoutes(pageDeps);
     const app = createHttpApp({
       contract,
       handlers,
       scopes: scopesOver(ctx),
-      pages: pageRoutes({
-        ...ctx,
-        pageKeys: keys,
-        pageLimiter: new PageLimiter(limiter, { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits }, keys.cardFingerprint),
-      }),
+      pages: (koa, next) => payerPages(koa, () => acquirers(koa, next)),
       trustProxyHops: options.trustProxyHops ?? 0,
       findCaller: (key) => callers.find(key),
       limiter,
@@ -171,6 +213,27 @@ export async function startService(options: StartOptions): Promise<RunningServic
       10 * 60_000,
     );
     housekeeping.unref();
+    // Several instances may sweep at once: each link is marked (and announced) by one guarded UPDATE.
+    const expirySweep = setInterval(
+      () => void expireDueLinks(ctx).catch((error: unknown) => logger.error({ err: error }, 'the expiry sweep failed')),
+      options.expirySweepMs ?? 60_000,
+    );
+    expirySweep.unref();
+    const pendingSweep = setInterval(
+      () =>
+        void settleStalePending(ctx, options.pendingSweep?.graceMs ?? 15 * 60_000)
+          .then(({ chargesLeftUnanswered, ...swept }) => {
+            if (swept.abandonedPayments + swept.settledRefunds + swept.settledPayments > 0) logger.info(swept, 'settled payments and refunds left pending');
+            if (chargesLeftUnanswered.length > 0)
+              logger.warn(
+                { payment_ids: chargesLeftUnanswered },
+                'charges the acquirer never answered stay pending: reconcile them with the acquirer by hand (the sweep no longer asks)',
+              );
+          })
+          .catch((error: unknown) => logger.error({ err: error }, 'the pending sweep failed')),
+      options.pendingSweep?.everyMs ?? 60_000,
+    );
+    pendingSweep.unref();
     return {
       url,
       publicUrl,
@@ -181,9 +244,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
       limiter,
       secretsKey: secrets.key,
       worker,
+      context: ctx,
       async close() {
         draining = true;
         clearInterval(housekeeping);
+        clearInterval(expirySweep);
+        clearInterval(pendingSweep);
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await closed;

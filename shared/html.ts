@@ -38,7 +38,7 @@ export function page(title: string, body: Html): string {
 <main class="card">
 ${body}
 </main>
-<footer>Payment Collection Service · sandbox</footer>
+<footer>Payment Collection Service</footer>
 </body>
 </html>
 `.value;
@@ -65,4 +65,19 @@ table{border-collapse:collapse;width:100%}td{padding:4px 0;vertical-align:top}
 code{font-size:.9em}
 footer{text-align:center;color:#8a93a0;font-size:.8rem}
 @media (max-width:420px){.card{padding:16px;margin:8px auto}.amount{font-size:1.6rem}}
+.poster{text-align:center}
+.poster h1{overflow-wrap:anywhere}
+.qr svg{display:block;width:100%;max-width:320px;height:auto;margin:0 auto}
+.url{font-family:ui-monospace,monospace;overflow-wrap:anywhere}
+@media print{
+@page{size:A4;margin:15mm}
+body{background:#fff;padding:0}
+.card{max-width:none;margin:0;padding:0;box-shadow:none}
+footer,.no-print{display:none}
+.poster{break-inside:avoid}
+.poster h1{font-size:30pt;margin-top:10mm}
+.poster .amount{font-size:22pt}
+.poster p{font-size:14pt}
+.qr svg{width:120mm;max-width:100%}
+}
 `;

@@ -1,12 +1,15 @@
 // What the bench's peer servers share with the service: the same database, the same key check and
 // the same payment-link handlers, use cases and store. A peer differs from the service only in the
 // HTTP framework and the validator in front of that work, which is what the comparison measures.
+import { randomBytes } from 'node:crypto';
+import { MasterKey } from '../../server/secrets/master-key.js';
 import { paymentLinkHandlers } from '../../server/handlers/payment-links.js';
 import { responderFor, type CallerBusiness } from '../../server/http/operations.js';
 import { SandboxProvider } from '../../server/payments/sandbox.js';
 import { openDatabase } from '../../server/store/database.js';
 import { CallerCache } from '../../server/usecases/callers.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
+import { singleProvider } from '../../server/usecases/providers.js';
 
 export interface PeerReply {
   status: number;
@@ -24,7 +27,15 @@ export interface PeerRequest {
 export function peerService(databaseUrl = process.env.DATABASE_URL!, publicUrl = `http://127.0.0.1:${process.env.PORT}`) {
   const db = openDatabase(databaseUrl);
   const callers = new CallerCache(db);
-  const ctx: UseCaseContext = { db, publicUrl, provider: new SandboxProvider(), outbox: { nudge: () => undefined } };
+  const ctx: UseCaseContext = {
+    db,
+    publicUrl,
+    providers: singleProvider(new SandboxProvider()),
+    outbox: { nudge: () => undefined },
+    webhooks: { policy: { allowPrivate: false, serviceUrls: [publicUrl] } },
+    // The peer serves payment links only, without Idempotency-Key: its key seals nothing.
+    secretsKey: new MasterKey(randomBytes(32)),
+  };
   const respond = responderFor([200, 404, 409, 422]);
   const run = (operation: keyof typeof paymentLinkHandlers, request: PeerRequest) =>
     (paymentLinkHandlers[operation].handle as (input: unknown, scope: UseCaseContext, answer: unknown) => Promise<PeerReply>)(

@@ -35,3 +35,12 @@ export function minimumAmountRule(body: unknown): FieldErrors {
 function field(body: unknown, name: string): unknown {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
 }
+
+/** `expires_at`, when given, lies in the future (Laravel's `after:now`); its shape is the schema's to check. */
+export function expiresAtRule(body: unknown): FieldErrors {
+  const value = field(body, 'expires_at');
+  if (typeof value !== 'string') return {};
+  const at = Date.parse(value);
+  if (Number.isNaN(at) || at > Date.now()) return {};
+  return { expires_at: ['The expires at must be a date after now.'] };
+}

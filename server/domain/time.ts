@@ -40,5 +40,32 @@ export function parseDateRange(value: string): DateRange | null {
   const [from = '', to = ''] = parts;
   // Same-width ISO days compare as text in date order.
   if (!isDay(from) || !isDay(to) || from > to) return null;
-  return { from, to, start: `${from}T00:00:00.000000Z`, end: `${to}T23:59:59.999999Z` };
+  return { from, to, start: atOrAfterYearOne(`${from}T00:00:00.000000Z`), end: atOrAfterYearOne(`${to}T23:59:59.999999Z`) };
+}
+
+const YEAR_ONE = '0001-01-01T00:00:00.000000Z';
+
+/**
+ * ISO 8601 has a year 0000 and PostgreSQL's timestamps do not: a bound in it (a client's "from the
+ * beginning") is moved to the first instant PostgreSQL has, which excludes no record either database holds.
+ */
+function atOrAfterYearOne(timestamp: string): string {
+  return timestamp < YEAR_ONE ? YEAR_ONE : timestamp;
+}
+
+/** Malaysia has kept UTC+8 all year since 1982: no daylight saving to account for. */
+const MALAYSIA_OFFSET_MS = 8 * 3600 * 1000;
+
+/**
+ * A time as Swipe's webhooks write it: `d-m-Y h:i:s a` (PHP's date format: day-month-year, 12-hour
+ * clock with leading zeros, lower-case am/pm) in Malaysia time, e.g. `02-12-2021 12:08:50 pm`.
+ */
+export function swipeTime(iso: string): string {
+  const local = new Date(Date.parse(iso) + MALAYSIA_OFFSET_MS);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const hours = local.getUTCHours();
+  return (
+    `${two(local.getUTCDate())}-${two(local.getUTCMonth() + 1)}-${local.getUTCFullYear()} ` +
+    `${two(hours % 12 === 0 ? 12 : hours % 12)}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())} ${hours < 12 ? 'am' : 'pm'}`
+  );
 }

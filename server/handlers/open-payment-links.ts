@@ -2,15 +2,18 @@
 import type { components } from '../../generated/openapi.js';
 import { centsToUnits, parseUnits } from '../domain/money.js';
 import { openPaymentUrl } from '../domain/payer-urls.js';
-import { minimumAmountRule } from '../domain/rules.js';
+import { expiresAtRule, minimumAmountRule } from '../domain/rules.js';
+import { isoMicros } from '../domain/time.js';
 import { OPEN_LINK_ACTIVE } from '../domain/statuses.js';
-import type { SomeHandlers } from '../http/operations.js';
+import type { Handler, SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
 import {
   createOpenPaymentLink,
   deleteOpenPaymentLink,
   getOpenPaymentLink,
   listOpenPaymentLinks,
+  pauseOpenPaymentLink,
+  resumeOpenPaymentLink,
   topCollection,
   totalCollection,
   updateOpenPaymentLink,
@@ -20,6 +23,7 @@ import {
 } from '../usecases/open-payment-links.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
+import { qrImage } from './qr-codes.js';
 
 type OpenPaymentLink = components['schemas']['OpenPaymentLink'];
 type OpenPaymentLinkCreate = components['schemas']['OpenPaymentLinkCreate'];
@@ -39,6 +43,8 @@ function writableFields(body: OpenPaymentLinkCreate): OpenPaymentLinkFields {
     redirect_url: body.redirect_url ?? null,
     reference: body.reference ?? null,
     reference_2: body.reference_2 ?? null,
+    expires_at: body.expires_at ? isoMicros(new Date(body.expires_at)) : null,
+    max_payments: body.max_payments ?? null,
   };
 }
 
@@ -65,6 +71,10 @@ export function presentOpenPaymentLink(publicUrl: string, record: OpenPaymentLin
     reference_2: record.reference_2,
     status_id: record.status_id as OpenPaymentLink['status_id'],
     status: record.status_id === OPEN_LINK_ACTIVE,
+    state: record.state,
+    expires_at: record.expires_at,
+    max_payments: record.max_payments,
+    payments_count: record.payments_count,
     payment_url: openPaymentUrl(publicUrl, record._id),
     created_at: record.created_at,
     updated_at: record.updated_at,
@@ -72,10 +82,29 @@ export function presentOpenPaymentLink(publicUrl: string, record: OpenPaymentLin
 }
 
 const NOT_FOUND = { message: 'Open payment link not found.' };
+const CANNOT_CHANGE = {
+  expired: { message: 'The open payment link has expired; give it a later expires_at with PUT first.' },
+  exhausted: { message: 'The open payment link has taken its max_payments payments; raise max_payments with PUT first.' },
+} as const;
+
+function pauseOrResume(
+  change: typeof pauseOpenPaymentLink,
+): Handler<'pauseOpenPaymentLink', UseCaseContext> & Handler<'resumeOpenPaymentLink', UseCaseContext> {
+  return {
+    async handle({ path, business }, ctx, respond) {
+      const result = await change(ctx, business.id, path.open_payment_link_id);
+      if (result.outcome === 'missing') return respond.with404(NOT_FOUND);
+      if (result.outcome === 'refused') return respond.with409(CANNOT_CHANGE[result.reason]);
+      return respond.with200(ok(presentOpenPaymentLink(ctx.publicUrl, result.record)));
+    },
+  };
+}
 
 export const openPaymentLinkHandlers = {
+  pauseOpenPaymentLink: pauseOrResume(pauseOpenPaymentLink),
+  resumeOpenPaymentLink: pauseOrResume(resumeOpenPaymentLink),
   createOpenPaymentLink: {
-    rules: [minimumAmountRule],
+    rules: [minimumAmountRule, expiresAtRule],
     async handle({ body, business }, ctx, respond) {
       return respond.with200(ok(presentOpenPaymentLink(ctx.publicUrl, await createOpenPaymentLink(ctx, business.id, writableFields(body)))));
     },
@@ -86,8 +115,16 @@ export const openPaymentLinkHandlers = {
       return record ? respond.with200(ok(presentOpenPaymentLink(ctx.publicUrl, record))) : respond.with404(NOT_FOUND);
     },
   },
+  getOpenPaymentLinkQrCode: {
+    async handle({ path, accepts, business }, ctx, respond) {
+      const record = await getOpenPaymentLink(ctx, business.id, path.open_payment_link_id);
+      if (!record) return respond.with404(NOT_FOUND);
+      const qr = await qrImage(openPaymentUrl(ctx.publicUrl, record._id), accepts);
+      return respond.with200(qr.body, qr.headers);
+    },
+  },
   updateOpenPaymentLink: {
-    rules: [minimumAmountRule],
+    rules: [minimumAmountRule, expiresAtRule],
     async handle({ path, body, business }, ctx, respond) {
       const record = await updateOpenPaymentLink(ctx, business.id, path.open_payment_link_id, writableFields(body));
       return record ? respond.with200(ok(presentOpenPaymentLink(ctx.publicUrl, record))) : respond.with404(NOT_FOUND);
@@ -131,6 +168,7 @@ export const openPaymentLinkHandlers = {
           currency: report.link.currency,
           total_amount: centsToUnits(report.totals.total),
           total_count: report.totals.count,
+          total_refunded: centsToUnits(report.totals.refunded),
           from: range?.from ?? null,
           to: range?.to ?? null,
           ...(report.recent && { collections: report.recent.map(presentCollection) }),

@@ -2,20 +2,24 @@
 import type { components } from '../../generated/openapi.js';
 import { parseCents } from '../domain/money.js';
 import { paymentUrl } from '../domain/payer-urls.js';
-import { amountStringRule } from '../domain/rules.js';
-import type { SomeHandlers } from '../http/operations.js';
+import { amountStringRule, expiresAtRule } from '../domain/rules.js';
+import { isoMicros } from '../domain/time.js';
+import type { Handler, SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
 import {
   createPaymentLink,
   deletePaymentLink,
   getPaymentLink,
   listPaymentLinks,
+  pausePaymentLink,
+  resumePaymentLink,
   updatePaymentLink,
   type PaymentLinkFields,
   type PaymentLinkRecord,
 } from '../usecases/payment-links.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
+import { qrImage } from './qr-codes.js';
 
 type PaymentLink = components['schemas']['PaymentLink'];
 type PaymentLinkWrite = components['schemas']['PaymentLinkWrite'];
@@ -32,6 +36,7 @@ function writableFields(body: PaymentLinkWrite): PaymentLinkFields {
     redirect_url: body.redirect_url ?? null,
     reference: body.reference ?? null,
     reference_2: body.reference_2 ?? null,
+    expires_at: body.expires_at ? isoMicros(new Date(body.expires_at)) : null,
   };
 }
 
@@ -50,6 +55,7 @@ export function presentPaymentLink(publicUrl: string, record: PaymentLinkRecord)
     reference_2: record.reference_2,
     status: record.status,
     paid: record.paid,
+    expires_at: record.expires_at,
     payment_url: paymentUrl(publicUrl, record._id),
     created_at: record.created_at,
     updated_at: record.updated_at,
@@ -58,10 +64,24 @@ export function presentPaymentLink(publicUrl: string, record: PaymentLinkRecord)
 
 const NOT_FOUND = { message: 'Payment link not found.' };
 const PAID = { message: 'The payment link has already been paid.' };
+const EXPIRED = { message: 'The payment link has expired; give it a later expires_at with PUT first.' };
+
+/** Pause and resume answer alike: 404, 409 saying why the link cannot change, or the link. */
+function pauseOrResume(change: typeof pausePaymentLink): Handler<'pausePaymentLink', UseCaseContext> & Handler<'resumePaymentLink', UseCaseContext> {
+  return {
+    async handle({ path, business }, ctx, respond) {
+      const result = await change(ctx, business.id, path.payment_link_id);
+      if (result.outcome === 'missing') return respond.with404(NOT_FOUND);
+      if (result.outcome === 'paid') return respond.with409(PAID);
+      if (result.outcome === 'expired') return respond.with409(EXPIRED);
+      return respond.with200(ok(presentPaymentLink(ctx.publicUrl, result.record)));
+    },
+  };
+}
 
 export const paymentLinkHandlers = {
   createPaymentLink: {
-    rules: [amountStringRule],
+    rules: [amountStringRule, expiresAtRule],
     async handle({ body, business }, ctx, respond) {
       const record = await createPaymentLink(ctx, business.id, writableFields(body), body.send_email);
       return respond.with200(ok(presentPaymentLink(ctx.publicUrl, record)));
@@ -73,8 +93,16 @@ export const paymentLinkHandlers = {
       return record ? respond.with200(ok(presentPaymentLink(ctx.publicUrl, record))) : respond.with404(NOT_FOUND);
     },
   },
+  getPaymentLinkQrCode: {
+    async handle({ path, accepts, business }, ctx, respond) {
+      const record = await getPaymentLink(ctx, business.id, path.payment_link_id);
+      if (!record) return respond.with404(NOT_FOUND);
+      const qr = await qrImage(paymentUrl(ctx.publicUrl, record._id), accepts);
+      return respond.with200(qr.body, qr.headers);
+    },
+  },
   updatePaymentLink: {
-    rules: [amountStringRule],
+    rules: [amountStringRule, expiresAtRule],
     async handle({ path, body, business }, ctx, respond) {
       const result = await updatePaymentLink(ctx, business.id, path.payment_link_id, writableFields(body), body.send_email);
       if (result.outcome === 'paid') return respond.with409(PAID);
@@ -90,6 +118,8 @@ export const paymentLinkHandlers = {
       return respond.with200(ok(presentPaymentLink(ctx.publicUrl, result.record)));
     },
   },
+  pausePaymentLink: pauseOrResume(pausePaymentLink),
+  resumePaymentLink: pauseOrResume(resumePaymentLink),
   listPaymentLinks: {
     async handle({ query, rawQuery, business }, ctx, respond) {
       const page = pageRequest(query);

@@ -1,39 +1,92 @@
 // The payment operations: parse the request, call one use case, render the seed's envelope.
 import type { components } from '../../generated/openapi.js';
-import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING } from '../domain/statuses.js';
-import type { SomeHandlers } from '../http/operations.js';
+import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING, REFUND_FULL, REFUND_NONE, REFUND_PARTIAL } from '../domain/statuses.js';
+import type { QueryParams, SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
-import { getPayment, listPayments, type PaymentRecord } from '../usecases/payments.js';
+import { exportPayments, getPayment, listPayments, type PaymentFilters, type PaymentRecord } from '../usecases/payments.js';
+import { keepingAnswers } from '../usecases/idempotency.js';
+import { listPaymentRefunds, refundPayment, type RefundOutcome, type RefundRecord } from '../usecases/refunds.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
+import { paymentsCsv } from './payments-csv.js';
 
 type Payment = components['schemas']['Payment'];
+type Refund = components['schemas']['Refund'];
+type Status = Payment['status'];
 
-const STATUS_NAMES = { [PAYMENT_PAID]: 'paid', [PAYMENT_PENDING]: 'pending', [PAYMENT_FAILED]: 'failed' } as const;
-const STATUS_IDS = { paid: PAYMENT_PAID, pending: PAYMENT_PENDING, failed: PAYMENT_FAILED } as const;
+/** `status` from the seed's code and how much is refunded; each name is one (status_id, refund_state) pair. */
+const STATUSES: Record<Status, { statusId: number; refundState: number }> = {
+  paid: { statusId: PAYMENT_PAID, refundState: REFUND_NONE },
+  partially_refunded: { statusId: PAYMENT_PAID, refundState: REFUND_PARTIAL },
+  refunded: { statusId: PAYMENT_PAID, refundState: REFUND_FULL },
+  pending: { statusId: PAYMENT_PENDING, refundState: REFUND_NONE },
+  failed: { statusId: PAYMENT_FAILED, refundState: REFUND_NONE },
+};
+
+export function paymentStatus(record: Pick<PaymentRecord, 'status_id' | 'refund_state'>): Status {
+  const found = (Object.keys(STATUSES) as Status[]).find(
+    (name) => STATUSES[name].statusId === record.status_id && STATUSES[name].refundState === record.refund_state,
+  );
+  if (!found) throw new Error(`payment status ${record.status_id}/${record.refund_state} has no name`);
+  return found;
+}
 
 export function presentPayment(record: PaymentRecord): Payment {
-  const status = STATUS_NAMES[record.status_id as keyof typeof STATUS_NAMES];
   return {
     _id: record._id,
     business_id: record.business_id,
     payment_link_id: record.payment_link_id,
     open_payment_link_id: record.open_payment_link_id,
+    tokenization_id: record.tokenization_id,
     amount: record.amount,
+    amount_refunded: record.amount_refunded,
     currency: record.currency,
-    status,
+    status: paymentStatus(record),
     payment_status: record.status_id as Payment['payment_status'],
     method: record.method as Payment['method'],
     provider: record.provider,
     provider_reference: record.provider_reference,
     payer_name: record.payer_name,
     payer_email: record.payer_email,
+    reference: record.reference,
+    description: record.description,
     card_brand: record.card_brand,
     card_last4: record.card_last4,
     failure_code: record.failure_code,
     failure_message: record.failure_message,
     created_at: record.created_at,
     updated_at: record.updated_at,
+  };
+}
+
+export function presentRefund(record: RefundRecord): Refund {
+  return {
+    _id: record._id,
+    payment_id: record.payment_id,
+    amount: record.amount,
+    currency: record.currency,
+    status: record.status,
+    reason: record.reason,
+    provider_reference: record.provider_reference,
+    failure_code: record.failure_code,
+    failure_message: record.failure_message,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
+
+/** The filters of `GET /api/payments`, as the store takes them. */
+export function paymentFilters(query: QueryParams<'listPayments'>): PaymentFilters {
+  const status = query['filter[status]'];
+  return {
+    status: status === undefined ? undefined : STATUSES[status],
+    paymentLinkId: query['filter[payment_link_id]'],
+    openPaymentLinkId: query['filter[open_payment_link_id]'],
+    tokenizationId: query['filter[tokenization_id]'],
+    reference: query['filter[reference]'],
+    method: query['filter[method]'],
+    payerEmail: query['filter[email]'],
+    createdBetween: createdBetween(query['filter[created_at_between]']),
   };
 }
 
@@ -47,25 +100,46 @@ export const paymentHandlers = {
     },
   },
   listPayments: {
-    async handle({ query, rawQuery, business }, ctx, respond) {
+    async handle({ query, rawQuery, accepts, business }, ctx, respond) {
+      if (accepts('application/json', 'text/csv') === 'text/csv') {
+        return respond.with200(paymentsCsv(exportPayments(ctx, business.id, paymentFilters(query))), {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': 'attachment; filename="payments.csv"',
+        });
+      }
       const page = pageRequest(query);
       const deep = pageTooDeep(page);
       if (deep) return respond.with422(deep);
-      const status = query['filter[status]'];
-      const result = await listPayments(
-        ctx,
-        business.id,
-        {
-          statusId: status === undefined ? undefined : STATUS_IDS[status],
-          paymentLinkId: query['filter[payment_link_id]'],
-          openPaymentLinkId: query['filter[open_payment_link_id]'],
-          method: query['filter[method]'],
-          payerEmail: query['filter[email]'],
-          createdBetween: createdBetween(query['filter[created_at_between]']),
-        },
-        page,
-      );
+      const result = await listPayments(ctx, business.id, paymentFilters(query), page);
       return respond.with200(ok(pageOf(`${ctx.publicUrl}/api/payments`, rawQuery, page, result, presentPayment)));
+    },
+  },
+  createRefund: {
+    atomicPhases: true,
+    async handle({ path, body, business }, ctx, respond) {
+      const reply = (outcome: RefundOutcome) => {
+        switch (outcome.result) {
+          case 'not_found':
+            return respond.with404(NOT_FOUND);
+          case 'conflict':
+            return respond.with409({ message: outcome.message });
+          case 'too_much':
+            return respond.with422({
+              message: 'The given data was invalid.',
+              errors: { amount: [`The amount must not be greater than ${outcome.remaining}, what is left to refund of this payment.`] },
+            });
+          case 'created':
+            return respond.with200(ok(presentRefund(outcome.refund)));
+        }
+      };
+      const request = { amount: body?.amount, reason: body?.reason ?? null };
+      return reply(await refundPayment(ctx, business.id, path.payment_id, request, keepingAnswers(ctx, reply)));
+    },
+  },
+  listRefunds: {
+    async handle({ path, business }, ctx, respond) {
+      const refunds = await listPaymentRefunds(ctx, business.id, path.payment_id);
+      return refunds ? respond.with200(ok(refunds.map(presentRefund))) : respond.with404(NOT_FOUND);
     },
   },
 } satisfies SomeHandlers<UseCaseContext>;

@@ -1,10 +1,15 @@
 // The tokenization operations.
 import type { components } from '../../generated/openapi.js';
+import { parseCents } from '../domain/money.js';
 import { activationUrl } from '../domain/payer-urls.js';
+import { amountStringRule } from '../domain/rules.js';
 import type { SomeHandlers } from '../http/operations.js';
+import { chargeToken, type ChargeOutcome } from '../usecases/charges.js';
 import type { UseCaseContext } from '../usecases/context.js';
+import { keepingAnswers } from '../usecases/idempotency.js';
 import { createToken, getToken, type TokenRecord } from '../usecases/tokenizations.js';
 import { ok } from './envelope.js';
+import { presentPayment } from './payments.js';
 
 type Token = components['schemas']['Token'];
 
@@ -47,6 +52,31 @@ export const tokenizationHandlers = {
     async handle({ path, business }, ctx, respond) {
       const record = await getToken(ctx, business.id, path.token_id);
       return record ? respond.with200(ok(presentToken(ctx.publicUrl, record))) : respond.with404({ message: 'Token not found.' });
+    },
+  },
+  createCharge: {
+    rules: [amountStringRule],
+    atomicPhases: true,
+    async handle({ path, body, business }, ctx, respond) {
+      const reply = (outcome: ChargeOutcome) => {
+        switch (outcome.result) {
+          case 'not_found':
+            return respond.with404({ message: 'Token not found.' });
+          case 'not_active':
+            return respond.with409({ message: 'This token has no saved card yet; its payer must open the activation_url and save one first.' });
+          case 'declined': {
+            const { success: _, ...envelope } = ok(presentPayment(outcome.payment));
+            return respond.with402({ success: false, message: outcome.payment.failure_message ?? 'The charge was declined.', ...envelope });
+          }
+          case 'paid':
+          case 'pending':
+            return respond.with200(ok(presentPayment(outcome.payment)));
+          case 'unanswered':
+            return respond.with202(ok(presentPayment(outcome.payment)));
+        }
+      };
+      const request = { amount: parseCents(body.amount), currency: body.currency, description: body.description ?? null, reference: body.reference ?? null };
+      return reply(await chargeToken(ctx, business.id, path.token_id, request, keepingAnswers(ctx, reply)));
     },
   },
 } satisfies SomeHandlers<UseCaseContext>;

@@ -10,17 +10,28 @@ import type { FieldErrors } from '../domain/rules.js';
 /** The API's operations; the webhooks the service sends (operationIds ending in Webhook) are documented there too. */
 export type OperationId = Exclude<keyof operations, `${string}Webhook`>;
 
-type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : undefined;
+/** The JSON body; undefined for a response without content, never for one whose content is not JSON (an image). */
+type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : T extends { content: object } ? never : undefined;
+/** An image the response declares (SVG as text or bytes, PNG as bytes), written as it is. */
+type ImageContent<T> = T extends { content: { 'image/svg+xml': unknown } } | { content: { 'image/png': unknown } } ? string | Buffer : never;
+/**
+ * A response body: JSON as its schema says; where the response also declares text/csv, a stream of
+ * it; where it declares an image, the image.
+ */
+type ReplyContent<T> = JsonContent<T> | (T extends { content: { 'text/csv': unknown } } ? NodeJS.ReadableStream : never) | ImageContent<T>;
 type Parameters<K extends OperationId> = operations[K]['parameters'];
 type Responses<K extends OperationId> = operations[K]['responses'];
 
-export type RequestBody<K extends OperationId> = operations[K] extends { requestBody: infer R } ? JsonContent<NonNullable<R>> : undefined;
+/** The validated JSON body; undefined when the operation has none or its body is optional and was not sent. */
+export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer R }
+  ? JsonContent<NonNullable<R>> | (undefined extends R ? undefined : never)
+  : undefined;
 export type PathParams<K extends OperationId> = Parameters<K> extends { path: infer P } ? P : never;
 export type QueryParams<K extends OperationId> = NonNullable<Parameters<K>['query']>;
 
 /** The statuses openapi.yaml declares for an operation. */
 export type DeclaredStatus<K extends OperationId> = Extract<keyof Responses<K>, number>;
-export type ResponseBody<K extends OperationId, S extends DeclaredStatus<K>> = JsonContent<Responses<K>[S]>;
+export type ResponseBody<K extends OperationId, S extends DeclaredStatus<K>> = ReplyContent<Responses<K>[S]>;
 
 /** One of the operation's declared responses. */
 export type Reply<K extends OperationId, S extends DeclaredStatus<K> = DeclaredStatus<K>> =
@@ -56,6 +67,8 @@ export interface OperationRequest<K extends OperationId> {
   query: QueryParams<K>;
   /** The raw query string, for links that must keep it (paginator URLs). */
   rawQuery: string;
+  /** Content negotiation on the Accept header: the first of `types` the caller prefers, or false. */
+  accepts(...types: string[]): string | false;
   business: CallerBusiness;
 }
 
@@ -69,6 +82,12 @@ export type BodyRule = (body: unknown) => FieldErrors;
  */
 export interface Handler<K extends OperationId, Scope> {
   rules?: BodyRule[];
+  /**
+   * The operation asks an acquirer, so under an Idempotency-Key it is not one transaction: its scope
+   * is not a transaction, and its use case keeps the key's answer in each transaction of its own
+   * (the pending record with a provisional answer, the settlement with the final one).
+   */
+  atomicPhases?: boolean;
   handle(request: OperationRequest<K>, scope: Scope, respond: Responder<K>): Promise<Reply<K>>;
 }
 

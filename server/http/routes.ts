@@ -20,13 +20,18 @@ export interface IdempotentRequest {
   method: string;
   path: string;
   body: unknown;
+  /** The handler keeps its answers in its use case's own transactions (see `Handler.atomicPhases`). */
+  atomicPhases?: boolean;
 }
 
 /** Where handlers get their scope (use cases and executor) from; provided by the composition root. */
 export interface Scopes<Scope> {
   /** The scope of requests without an Idempotency-Key. */
   readonly plain: Scope;
-  /** Runs `work` so that its writes and the reply kept for retries of the key commit together (or replays the kept reply). */
+  /**
+   * Runs `work` so that its writes and the reply kept for retries of the key commit together (or
+   * replays the kept reply); with `atomicPhases`, each of its transactions commits with the reply it makes true.
+   */
   idempotent(request: IdempotentRequest, work: (scope: Scope) => Promise<ApiReply>): Promise<ApiReply>;
 }
 
@@ -97,13 +102,15 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
       path: request.path as never,
       query: request.query as never,
       rawQuery: ctx.querystring,
+      accepts: (...types: string[]) => ctx.accepts(...types),
       business: business!,
     };
     const key = ctx.get('idempotency-key');
     const reply: ApiReply =
       idempotent && key && business
-        ? await scopes.idempotent({ businessId: business.id, key, method: operation.method, path: ctx.path, body: request.requestBody }, (scope) =>
-            handler.handle(input, scope, respond),
+        ? await scopes.idempotent(
+            { businessId: business.id, key, method: operation.method, path: ctx.path, body: request.requestBody, atomicPhases: handler.atomicPhases },
+            (scope) => handler.handle(input, scope, respond),
           )
         : await handler.handle(input, scopes.plain, respond);
     ctx.status = reply.status;

@@ -36,6 +36,8 @@ function formatMessage(attribute: string, format: string): string {
       return `The ${attribute} must be a valid email address.`;
     case 'iso4217':
       return `The ${attribute} must be a valid ISO 4217 currency code.`;
+    case 'date-time':
+      return `The ${attribute} is not a valid date.`;
     default:
       return `The ${attribute} format is invalid.`;
   }
@@ -85,6 +87,13 @@ function messageFor(error: ErrorObject, attribute: string): string {
       return `The selected ${attribute} is invalid.`;
     case 'additionalProperties':
       return `The ${attribute} field is prohibited.`;
+    case 'minItems':
+      return `The ${attribute} must have at least ${String(params.limit)} ${params.limit === 1 ? 'item' : 'items'}.`;
+    case 'maxItems':
+      return `The ${attribute} must not have more than ${String(params.limit)} items.`;
+    case 'uniqueItems':
+      // Laravel's `distinct` names the repeated member; here the list as a whole.
+      return `The ${attribute} field has a duplicate value.`;
     default:
       return `The ${attribute} is invalid.`;
   }

@@ -2,7 +2,7 @@ import type { Logger } from '../logger.js';
 import type { MasterKey } from '../secrets/master-key.js';
 import { SecretUnreadableError } from '../secrets/seal.js';
 import type { Executor } from '../store/executor.js';
-import { findWebhook } from '../store/businesses.js';
+import { findDeliveryTarget, firstEndpointId } from '../store/webhook-endpoints.js';
 import type { OutboxChannel, OutboxEntry } from '../store/outbox.js';
 import { CircuitBreakers, type BreakerSettings, type Outcome } from './circuit-breaker.js';
 import type { Mailer, OutgoingEmail } from './mailer.js';
@@ -21,9 +21,11 @@ export interface DelivererOptions {
   secretsKey: MasterKey;
 }
 
-async function webhookTarget(db: Executor, businessId: number, key: MasterKey) {
+async function webhookTarget(db: Executor, entry: OutboxEntry, key: MasterKey) {
   try {
-    return await findWebhook(db, businessId, key);
+    // An entry without an endpoint was queued by a version before endpoints: the business's first one.
+    const endpointId = entry.endpoint_id ?? (await firstEndpointId(db, entry.business_id));
+    return endpointId === undefined ? undefined : await findDeliveryTarget(db, endpointId, key);
   } catch (error) {
     // Retried rather than given up: the usual cause is a changed SECRETS_KEY, which an operator can put back.
     if (error instanceof SecretUnreadableError)
@@ -40,18 +42,20 @@ export function createDeliverers(db: Executor, mailer: Mailer, options: Delivere
       await mailer.send({ ...message, messageId } satisfies OutgoingEmail);
     },
     async webhook(entry: OutboxEntry) {
-      // The URL and key current at delivery: a business that moves its endpoint gets its retries there.
-      const target = await webhookTarget(db, entry.business_id, options.secretsKey);
-      if (!target) throw new PermanentDeliveryError('the business no longer has a webhook URL');
-      const endpoint = `${entry.business_id} ${target.url}`;
+      // The URL and keys current at delivery: an endpoint that moves gets its retries there.
+      const target = await webhookTarget(db, entry, options.secretsKey);
+      if (!target) throw new PermanentDeliveryError('the webhook endpoint no longer exists');
+      if (!target.enabled) throw new PermanentDeliveryError('the webhook endpoint is disabled');
+      const endpoint = `${entry.business_id} ${entry.endpoint_id} ${target.url}`;
       const admission = breakers.admit(endpoint);
       if (!admission.allowed) {
         throw new DeferredDelivery(admission.retryAt, `the endpoint failed ${options.breaker.threshold} deliveries in a row; waiting for its cool-down`, true);
       }
       let outcome: Outcome = 'neither';
       try {
-        await sendWebhook(target, entry.payload as StoredEvent, { timeoutMs: options.webhookTimeoutMs, policy: options.webhookPolicy });
+        const status = await sendWebhook(target, entry.payload as StoredEvent, { timeoutMs: options.webhookTimeoutMs, policy: options.webhookPolicy });
         outcome = 'success';
+        return status;
       } catch (error) {
         if (!(error instanceof PermanentDeliveryError)) outcome = 'failure';
         throw error;

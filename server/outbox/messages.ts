@@ -3,7 +3,7 @@
 import { html } from '../../shared/html.js';
 import { eventHash } from '../../shared/webhook-signature.js';
 import { formatUnits } from '../domain/money.js';
-import { isoMicros } from '../domain/time.js';
+import { isoMicros, swipeTime } from '../domain/time.js';
 
 export interface EmailMessage {
   to: string;
@@ -87,32 +87,51 @@ export interface PaidPayment {
   status_id: number;
   updated_at: string;
   method: string;
+  provider: string;
 }
 
 export const PAYMENT_SUCCEEDED_MESSAGE = 'Payment successful';
 
-export function paymentCreatedEvent(
-  eventId: string,
-  payment: PaidPayment,
-  link: { _id: string; reference: string | null; reference_2: string | null },
-): StoredEvent {
+/**
+ * What a payment was for. A charge on a saved card has no link: `payment_link_id` is null and the
+ * token is named by `payment_reference_model` / `payment_reference_id`.
+ */
+export type PaymentTargetFields = {
+  kind: 'payment_link' | 'open_payment_link' | 'tokenization';
+  _id: string;
+  reference: string | null;
+  reference_2: string | null;
+};
+
+/**
+ * `payment.created`: Swipe's fields, in Swipe's order and formats (contract-notes: amounts as
+ * integers of cents, the time as `d-m-Y h:i:s a` in Malaysia time), then fields of our own under
+ * names of their own (the time in ISO 8601 UTC, the amount in units).
+ */
+export function paymentCreatedEvent(eventId: string, payment: PaidPayment, target: PaymentTargetFields): StoredEvent {
   return {
     id: eventId,
     body: {
       trigger_at: isoMicros(new Date()),
       event: 'payment.created',
       data: {
-        payment_id: payment._id,
         attempt_id: payment.attempt_id,
-        payment_amount: formatUnits(payment.amount).replace(/,/g, ''),
-        payment_currency: payment.currency,
+        charge_amount: payment.amount,
+        payment_id: payment._id,
+        payment_time: swipeTime(payment.updated_at),
+        payment_amount: payment.amount,
         payment_status: payment.status_id,
-        payment_time: payment.updated_at,
-        payment_link_id: link._id,
-        payment_link_reference: link.reference,
-        payment_link_reference_2: link.reference_2,
+        payment_link_id: target.kind === 'tokenization' ? null : target._id,
+        payment_link_reference: target.reference,
+        payment_link_reference_2: target.reference_2,
         payment_message: PAYMENT_SUCCEEDED_MESSAGE,
+        payment_reference_model: target.kind,
+        payment_reference_id: target._id,
+        payment_currency: payment.currency,
         payment_method: payment.method,
+        payment_provider: payment.provider,
+        payment_time_iso: payment.updated_at,
+        payment_amount_decimal: formatUnits(payment.amount).replace(/,/g, ''),
       },
     },
   };
@@ -124,21 +143,86 @@ export interface FailedPayment extends PaidPayment {
 }
 
 /** `payment.failed`: the fields of `payment.created`, in the same order, with the reason after them. */
-export function paymentFailedEvent(
-  eventId: string,
-  payment: FailedPayment,
-  link: { _id: string; reference: string | null; reference_2: string | null },
-): StoredEvent {
-  const created = paymentCreatedEvent(eventId, payment, link);
+export function paymentFailedEvent(eventId: string, payment: FailedPayment, target: PaymentTargetFields): StoredEvent {
+  const created = paymentCreatedEvent(eventId, payment, target).body;
   return {
     id: eventId,
     body: {
-      ...created.body,
+      ...created,
       event: 'payment.failed',
       data: {
-        ...created.body.data,
+        ...created.data,
+        // A failed attempt charged nothing.
+        charge_amount: 0,
         payment_message: payment.failure_message ?? 'The payment failed.',
         failure_code: payment.failure_code ?? 'processing_error',
+      },
+    },
+  };
+}
+
+export interface RefundForEvent {
+  _id: string;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  status: string;
+  reason: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  updated_at: string;
+}
+
+/** `refund.succeeded` / `refund.failed`: the refund, and where it leaves its payment; amounts and times written as in payment events. */
+export function refundEvent(
+  eventId: string,
+  refund: RefundForEvent,
+  payment: { amount: number; amount_refunded: number; payment_link_id: string | null; open_payment_link_id: string | null; tokenization_id: string | null },
+): StoredEvent {
+  const failed = refund.status === 'failed';
+  return {
+    id: eventId,
+    body: {
+      trigger_at: isoMicros(new Date()),
+      event: failed ? 'refund.failed' : 'refund.succeeded',
+      data: {
+        refund_id: refund._id,
+        payment_id: refund.payment_id,
+        refund_amount: refund.amount,
+        refund_currency: refund.currency,
+        refund_status: refund.status,
+        refund_reason: refund.reason,
+        refund_time: swipeTime(refund.updated_at),
+        payment_amount: payment.amount,
+        payment_amount_refunded: payment.amount_refunded,
+        payment_link_id: payment.payment_link_id,
+        open_payment_link_id: payment.open_payment_link_id,
+        tokenization_id: payment.tokenization_id,
+        refund_time_iso: refund.updated_at,
+        failure_code: failed ? refund.failure_code : null,
+        failure_message: failed ? refund.failure_message : null,
+      },
+    },
+  };
+}
+
+/** `payment_link.expired`: a payment link or an open link passed its expires_at. */
+export function paymentLinkExpiredEvent(
+  eventId: string,
+  link: { _id: string; kind: 'payment_link' | 'open_payment_link'; reference: string | null; reference_2: string | null; expires_at: string },
+): StoredEvent {
+  return {
+    id: eventId,
+    body: {
+      trigger_at: isoMicros(new Date()),
+      event: 'payment_link.expired',
+      data: {
+        payment_link_id: link._id,
+        payment_link_type: link.kind,
+        payment_link_reference: link.reference,
+        payment_link_reference_2: link.reference_2,
+        expires_at: link.expires_at,
+        expired_time: swipeTime(link.expires_at),
       },
     },
   };
@@ -152,6 +236,14 @@ export function tokenActivatedEvent(eventId: string, token: { _id: string; card_
       event: 'token.activated',
       data: { token_id: token._id, token_status: 'active', card_brand: token.card_brand, card_last4: token.card_last4, activated_at: token.activated_at },
     },
+  };
+}
+
+/** `ping`: sent to one endpoint on request (POST /api/webhook-endpoints/{id}/test), whatever events it wants. */
+export function pingEvent(eventId: string, endpoint: { _id: string; url: string }): StoredEvent {
+  return {
+    id: eventId,
+    body: { trigger_at: isoMicros(new Date()), event: 'ping', data: { webhook_endpoint_id: endpoint._id, url: endpoint.url, message: 'A test event.' } },
   };
 }
 

@@ -9,9 +9,21 @@ import { checkWebhookUrl, guardedLookup, RefusedAddressError, type WebhookPolicy
 
 export class PermanentDeliveryError extends Error {}
 
+/** The receiver answered, with a status other than 2xx. */
+export class RejectedDeliveryError extends Error {
+  constructor(readonly status: number) {
+    super(`webhook answered HTTP ${status}`);
+  }
+}
+
 export interface WebhookTarget {
   url: string;
-  secret: string;
+  /**
+   * The keys that sign the delivery, the current one first: each adds its signature to the
+   * `webhook-signature` header (space-separated, as Standard Webhooks allows), so a receiver still
+   * holding a rotated-out key verifies during the overlap. The legacy `data.hash` uses the current key.
+   */
+  secrets: string[];
 }
 
 export const SERVICE_USER_AGENT = 'PaymentCollectionService-Webhooks/1.0';
@@ -32,7 +44,8 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-export async function sendWebhook(target: WebhookTarget, event: StoredEvent, options: { timeoutMs: number; policy: WebhookPolicy }): Promise<void> {
+/** Sends the event; answers the receiver's (2xx) status. */
+export async function sendWebhook(target: WebhookTarget, event: StoredEvent, options: { timeoutMs: number; policy: WebhookPolicy }): Promise<number> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   const failed = (error: unknown) => {
     const reason =
@@ -49,9 +62,9 @@ export async function sendWebhook(target: WebhookTarget, event: StoredEvent, opt
   }
   if (!check.ok) throw check.permanent ? new PermanentDeliveryError(check.problem) : new Error(`webhook not delivered: ${check.problem}`);
 
-  const body = signedBody(event, target.secret);
+  const body = signedBody(event, target.secrets[0]!);
   const now = new Date();
-  const signature = new Webhook(target.secret).sign(event.id, now, body);
+  const signature = target.secrets.map((secret) => new Webhook(secret).sign(event.id, now, body)).join(' ');
   // One agent per delivery: its sockets resolve through the guard, and none outlives the delivery.
   const agent = new Agent({ connect: { lookup: guardedLookup(options.policy, check.port) } });
   let response: Response;
@@ -80,5 +93,6 @@ export async function sendWebhook(target: WebhookTarget, event: StoredEvent, opt
   } finally {
     await agent.destroy();
   }
-  if (response.status < 200 || response.status > 299) throw new Error(`webhook answered HTTP ${response.status}`);
+  if (response.status < 200 || response.status > 299) throw new RejectedDeliveryError(response.status);
+  return response.status;
 }

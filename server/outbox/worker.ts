@@ -23,10 +23,11 @@ import {
 import { isoMicros } from '../domain/time.js';
 import { parseQueueKey, pickFairly, queueKey } from './fair-share.js';
 import { nextAttemptAt, type RetryPolicy } from './schedule.js';
-import { PermanentDeliveryError } from './webhook-client.js';
+import { PermanentDeliveryError, RejectedDeliveryError } from './webhook-client.js';
 import type { Logger } from '../logger.js';
 
-export type Deliverer = (entry: OutboxEntry) => Promise<void>;
+/** Delivers an entry; a webhook deliverer answers the receiver's HTTP status (a number), which the attempt keeps. */
+export type Deliverer = (entry: OutboxEntry) => Promise<unknown>;
 
 /**
  * Thrown by a deliverer that will not try now (e.g. an open circuit): the entry is due again at
@@ -191,8 +192,8 @@ export class OutboxWorker {
     const started_at = isoMicros(new Date());
     const attempt = { worker: this.owner, attempt: entry.attempts, started_at };
     try {
-      await this.deliverers[entry.channel](entry);
-      await markDelivered(this.db, entry.id, { ...attempt, outcome: 'delivered', error: null });
+      const status = await this.deliverers[entry.channel](entry);
+      await markDelivered(this.db, entry.id, { ...attempt, outcome: 'delivered', error: null, http_status: typeof status === 'number' ? status : null });
     } catch (error) {
       if (error instanceof DeferredDelivery) {
         this.options.logger?.debug(
@@ -216,7 +217,8 @@ export class OutboxWorker {
         },
         retryAt ? 'outbox delivery failed; will retry' : 'outbox delivery failed; giving up',
       );
-      await markFailed(this.db, entry.id, { ...attempt, outcome: 'failed', error: message }, retryAt);
+      const http_status = error instanceof RejectedDeliveryError ? error.status : null;
+      await markFailed(this.db, entry.id, { ...attempt, outcome: 'failed', error: message, http_status }, retryAt);
     }
   }
 

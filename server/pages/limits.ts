@@ -48,12 +48,14 @@ export class PageLimiter {
     return this.count(`page-ip:${address}`, this.limits.perAddress);
   }
 
-  /** A valid form about to reach the acquirer: counted per link (or token) id, then per card. */
-  async attempt(linkId: string, cardNumber: string): Promise<Refusal> {
-    return (
-      (await this.count(`page-link:${linkId}`, this.limits.perLink)) ??
-      this.count(`page-card:${cardFingerprint(this.fingerprintKey, cardNumber)}`, this.limits.perCard)
-    );
+  /**
+   * A valid form about to reach the acquirer: counted per link (or token) id, then per card when the
+   * card is typed on our form (on an acquirer's own page, the acquirer counts cards).
+   */
+  async attempt(linkId: string, cardNumber?: string): Promise<Refusal> {
+    const refused = await this.count(`page-link:${linkId}`, this.limits.perLink);
+    if (refused !== undefined || cardNumber === undefined) return refused;
+    return this.count(`page-card:${cardFingerprint(this.fingerprintKey, cardNumber)}`, this.limits.perCard);
   }
 }
 

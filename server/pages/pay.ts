@@ -6,7 +6,8 @@ import { AMOUNT_MAX_CENTS, formatUnits, parseUnits } from '../domain/money.js';
 import { withQuery } from '../domain/urls.js';
 import { OPEN_LINK_ACTIVE } from '../domain/statuses.js';
 import { checkout, outcomeOf, type CheckoutOutcome, type PaymentTarget } from '../usecases/checkout.js';
-import { attemptOf, openPaymentLinkForPayer, paymentLinkForPayer } from '../usecases/payer.js';
+import { startHostedCheckout } from '../usecases/hosted-checkout.js';
+import { acquirerForPayer, attemptOf, openPaymentLinkForPayer, paymentLinkForPayer, type PayerAcquirer } from '../usecases/payer.js';
 import { csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
 import {
@@ -28,9 +29,13 @@ import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page } from '../../shared/html.js';
 import { tooManyAttempts } from './limits.js';
 import { CARD_DECLINED, messagePage } from './messages.js';
-import { signThankYou } from './signing.js';
+import { signReturn, signThankYou } from './signing.js';
 
 export const THANK_YOU_PATH = '/payment/thank-you';
+export const RETURN_PATH = '/payment/return';
+export const POSTER_PATH = '/payment/open-link/poster';
+
+export const posterPath = (openLinkId: string) => `${POSTER_PATH}?id=${openLinkId}`;
 
 interface Payable {
   target: PaymentTarget;
@@ -43,6 +48,8 @@ interface Payable {
   /** The payer a payment link is addressed to. */
   payerEmail?: string;
   action: string;
+  /** Card form here, or the acquirer's own page (Stripe Checkout). */
+  acquirer: PayerAcquirer;
 }
 
 interface Refusal {
@@ -57,7 +64,11 @@ interface Lookup {
   refusal?: Refusal;
 }
 
-const notFound: Refusal = { status: 404, heading: 'Payment link not found', message: 'Check the link you were given, or ask the merchant for a new one.' };
+export const notFound: Refusal = {
+  status: 404,
+  heading: 'Payment link not found',
+  message: 'Check the link you were given, or ask the merchant for a new one.',
+};
 const gone: Refusal = {
   status: 410,
   heading: 'Payment link no longer available',
@@ -65,6 +76,32 @@ const gone: Refusal = {
 };
 const expiredForm: Refusal = { status: 403, heading: 'This form has expired', message: 'Reload the payment page and try again. You have not been charged.' };
 const alreadyPaid: Refusal = { status: 409, heading: 'Already paid', message: 'This payment link has already been paid. Nothing more is due.' };
+const paused: Refusal = {
+  status: 410,
+  heading: 'Payment link paused',
+  message: 'The merchant has paused this link: it takes no payment for now. Ask them when it will be open again.',
+};
+const expired: Refusal = {
+  status: 410,
+  heading: 'Payment link expired',
+  message: 'This link has expired and takes no payment. Ask the merchant for a new one.',
+};
+const closed: Refusal = {
+  status: 410,
+  heading: 'Payment link closed',
+  message: 'This link has taken all the payments it was open for and takes no more. Ask the merchant if you still need to pay.',
+};
+const OPEN_LINK_REFUSALS: Record<string, Refusal | undefined> = { paused, expired, exhausted: closed };
+
+/**
+ * A payer whose card was authorised after the link stopped taking payment (the claim that records the
+ * payment refused it): the page a later payer would get says why, read again now, and that this
+ * payer's authorisation was let go. Only a link that reads as payable again by now gives no reason.
+ */
+function notTaken(now: Refusal | undefined): Refusal {
+  if (!now) return { status: 409, heading: 'Payment not taken', message: 'This link can no longer be paid. You have not been charged.' };
+  return { ...now, message: `${now.message} You have not been charged.` };
+}
 
 async function lookupPaymentLink(deps: PageDeps, id: string): Promise<Lookup> {
   const link = await paymentLinkForPayer(deps, id);
@@ -85,12 +122,13 @@ async function lookupPaymentLink(deps: PageDeps, id: string): Promise<Lookup> {
       fixedAmount: link.amount,
       payerEmail: link.email,
       action: `/payment/pay?id=${link._id}`,
+      acquirer: await acquirerForPayer(deps, link.business_id),
     },
-    refusal: link.deleted ? gone : link.paid ? alreadyPaid : undefined,
+    refusal: link.deleted ? gone : link.paid ? alreadyPaid : link.status === 'Paused' ? paused : link.status === 'Expired' ? expired : undefined,
   };
 }
 
-async function lookupOpenLink(deps: PageDeps, id: string): Promise<Lookup> {
+export async function lookupOpenLink(deps: PageDeps, id: string): Promise<Lookup> {
   const link = await openPaymentLinkForPayer(deps, id);
   if (!link) return { refusal: notFound };
   return {
@@ -108,8 +146,9 @@ async function lookupOpenLink(deps: PageDeps, id: string): Promise<Lookup> {
       redirectUrl: link.redirect_url,
       minimumAmount: link.minimum_amount,
       action: `/payment/open-link/pay?id=${link._id}`,
+      acquirer: await acquirerForPayer(deps, link.business_id),
     },
-    refusal: link.deleted || link.status_id !== OPEN_LINK_ACTIVE ? gone : undefined,
+    refusal: link.deleted ? gone : link.status_id === OPEN_LINK_ACTIVE ? undefined : (OPEN_LINK_REFUSALS[link.state] ?? gone),
   };
 }
 
@@ -151,20 +190,26 @@ ${hiddenFields(state)}
 ${amountField}${link.minimumAmount !== undefined ? html`<span class="muted" id="amount_hint">In ${target.currency}, at least ${formatUnits(link.minimumAmount)}.</span>` : ''}
 ${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
 ${emailField}
-${cardFields(errors)}
-<button type="submit">Pay</button>
+${link.acquirer.hosted ? html`<p class="muted">You pay on the next page, run by our payment provider: by card, FPX online banking or GrabPay.</p>` : cardFields(errors)}
+<button type="submit">${link.acquirer.hosted ? 'Continue to payment' : 'Pay'}</button>
 </form>
-${sandboxCards()}`;
+${link.minimumAmount !== undefined ? html`<p><a href="${posterPath(target.id)}">Print a poster with a QR code</a></p>` : ''}
+${link.acquirer.hosted ? '' : sandboxCards()}`;
 }
 
-function respond(ctx: Koa.Context, status: number, title: string, body: ReturnType<typeof html>, redirectUrl: string | null = null): void {
-  setPageSecurityHeaders(ctx, originOf(redirectUrl));
+/** Where our forms may post and be redirected to: the merchant's redirect origin, and a hosted acquirer's pages. */
+function formOrigins(link: Payable): string[] {
+  return [...originOf(link.redirectUrl), ...(link.acquirer.pageOrigin ? originOf(link.acquirer.pageOrigin) : [])];
+}
+
+function respond(ctx: Koa.Context, status: number, title: string, body: ReturnType<typeof html>, origins: string[] = []): void {
+  setPageSecurityHeaders(ctx, origins);
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = page(title, body);
 }
 
-function refuse(ctx: Koa.Context, refusal: Refusal): void {
+export function refuse(ctx: Koa.Context, refusal: Refusal): void {
   respond(ctx, refusal.status, refusal.heading, messagePage(refusal.heading, refusal.message));
 }
 
@@ -198,28 +243,17 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     const { link, refusal } = await lookup(deps, String(ctx.query.id ?? ''));
     if (!link || refusal) return refuse(ctx, refusal ?? notFound);
     const values = link.minimumAmount !== undefined ? { amount: formatUnits(link.minimumAmount) } : {};
-    respond(ctx, 200, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors: {} }), link.redirectUrl);
+    respond(ctx, 200, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors: {} }), formOrigins(link));
   };
 
-  const answer = (ctx: Koa.Context, link: Payable, outcome: CheckoutOutcome, form: (status: number, alert: string) => void) => {
+  const answer = async (ctx: Koa.Context, link: Payable, outcome: CheckoutOutcome, form: (status: number, alert: string) => void) => {
     switch (outcome.result) {
-      case 'paid': {
-        const { payment } = outcome;
-        const result = { payment_id: payment._id, payment_link_id: link.target.id, payment_status: String(payment.status_id) };
-        setPageSecurityHeaders(ctx, originOf(link.redirectUrl));
-        ctx.status = 303;
-        // Our thank-you page shows the payment only to whoever holds this signature: the payer.
-        ctx.redirect(
-          link.redirectUrl
-            ? withQuery(link.redirectUrl, result)
-            : withQuery(`${deps.publicUrl}${THANK_YOU_PATH}`, { ...result, signature: signThankYou(deps.pageKeys.thankYou, result) }),
-        );
-        return;
-      }
+      case 'paid':
+        return redirectAfterPayment(ctx, deps, link.target.id, link.redirectUrl, outcome.payment);
       case 'declined':
         return form(402, CARD_DECLINED);
       case 'unavailable':
-        return refuse(ctx, { status: 409, heading: 'Payment not taken', message: 'This link can no longer be paid. You have not been charged.' });
+        return refuse(ctx, notTaken((await lookup(deps, link.target.id)).refusal));
       case 'in_progress':
         return refuse(ctx, { status: 409, heading: 'Payment in progress', message: 'Your payment is still being processed. Refresh this page in a moment.' });
     }
@@ -240,10 +274,13 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
       amount: link.minimumAmount !== undefined ? readField(body, 'amount', errors) : '',
     };
     const form = (status: number, alert: string, errors: FormErrors = {}) =>
-      respond(ctx, status, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors, alert }), link.redirectUrl);
+      respond(ctx, status, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors, alert }), formOrigins(link));
 
     // A repeated submit of a known attempt (double click, reload) is answered from its record.
     const earlier = await attemptOf(deps, attemptId);
+    if (earlier && link.acquirer.hosted && (earlier.payment_link_id ?? earlier.open_payment_link_id) === link.target.id) {
+      return payHosted(ctx, deps, link, { attemptId, amount: earlier.amount, name: earlier.payer_name, email: earlier.payer_email });
+    }
     if (earlier) {
       if ((earlier.payment_link_id ?? earlier.open_payment_link_id) !== link.target.id) return refuse(ctx, expiredForm);
       return answer(ctx, link, await settled(deps, outcomeOf(earlier)), form);
@@ -254,6 +291,12 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     const name = checkName(values.name, errors);
     const email = link.payerEmail ?? values.email;
     if (link.payerEmail === undefined && !errors.email && !isEmail(email)) errors.email = 'Enter a valid email address.';
+    if (link.acquirer.hosted) {
+      if (Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
+      const limited = await deps.pageLimiter.attempt(link.target.id);
+      if (limited !== undefined) return tooManyAttempts(ctx, limited);
+      return payHosted(ctx, deps, link, { attemptId, amount, name, email });
+    }
     const card = readCard(body, errors);
     if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
     const refused = await deps.pageLimiter.attempt(link.target.id, card.number);
@@ -263,6 +306,72 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     return answer(ctx, link, await settled(deps, outcome), form);
   };
   return { show, pay };
+}
+
+/**
+ * After a payment is recorded as paid: to the merchant's redirect_url with the seed's parameters, or
+ * to our thank-you page, which shows the payment only to whoever holds its signature: the payer.
+ */
+export function redirectAfterPayment(
+  ctx: Koa.Context,
+  deps: PageDeps,
+  linkId: string,
+  redirectUrl: string | null,
+  payment: { _id: string; status_id: number },
+): void {
+  const result = { payment_id: payment._id, payment_link_id: linkId, payment_status: String(payment.status_id) };
+  setPageSecurityHeaders(ctx, originOf(redirectUrl));
+  ctx.status = 303;
+  ctx.redirect(
+    redirectUrl
+      ? withQuery(redirectUrl, result)
+      : withQuery(`${deps.publicUrl}${THANK_YOU_PATH}`, { ...result, signature: signThankYou(deps.pageKeys.thankYou, result) }),
+  );
+}
+
+/** Our return address on an acquirer's page: the payment id, signed (server/pages/return.ts reads it). */
+export function returnUrlOf(deps: PageDeps, paymentId: string): string {
+  return withQuery(`${deps.publicUrl}${RETURN_PATH}`, { payment_id: paymentId, signature: signReturn(deps.pageKeys.thankYou, 'payment', paymentId) });
+}
+
+/** A business on an acquirer with its own page: the attempt is recorded, and the payer sent there. */
+async function payHosted(
+  ctx: Koa.Context,
+  deps: PageDeps,
+  link: Payable,
+  payer: { attemptId: string; amount: number; name: string | null; email: string | null },
+): Promise<void> {
+  const started = await startHostedCheckout(deps, {
+    target: link.target,
+    attemptId: payer.attemptId,
+    amount: payer.amount,
+    payerName: payer.name,
+    payerEmail: payer.email,
+    description: link.description,
+    returnUrlFor: (paymentId) => returnUrlOf(deps, paymentId),
+    cancelUrl: `${deps.publicUrl}${link.action}`,
+  });
+  if (started.result === 'redirect') {
+    setPageSecurityHeaders(ctx, formOrigins(link));
+    ctx.status = 303;
+    ctx.redirect(started.url);
+    return;
+  }
+  if (started.result === 'acquirer_unavailable') {
+    (ctx.state.log as { error(details: object, message: string): void } | undefined)?.error(
+      { err: started.error },
+      'the acquirer could not open its payment page',
+    );
+    return refuse(ctx, {
+      status: 502,
+      heading: 'Payment not started',
+      message: 'Our payment provider is not answering right now. You have not been charged. Try again in a moment.',
+    });
+  }
+  // A repeated submit of an attempt that already ended: where its own return would have sent the payer.
+  setPageSecurityHeaders(ctx, formOrigins(link));
+  ctx.status = 303;
+  ctx.redirect(returnUrlOf(deps, started.payment._id));
 }
 
 export function paymentLinkPage(deps: PageDeps) {

@@ -1,4 +1,5 @@
-// The payer side, served outside /api: plain HTML forms that work without JavaScript.
+// What is served outside /api: the payer side (plain HTML forms that work without JavaScript), and,
+// apart from it, the acquirers' notifications.
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type Koa from 'koa';
@@ -8,7 +9,10 @@ import { setPageSecurityHeaders } from './headers.js';
 import { tooManyAttempts } from './limits.js';
 import { STYLESHEET, page } from '../../shared/html.js';
 import { messagePage } from './messages.js';
-import { THANK_YOU_PATH, openLinkPage, paymentLinkPage } from './pay.js';
+import { POSTER_PATH, RETURN_PATH, THANK_YOU_PATH, openLinkPage, paymentLinkPage } from './pay.js';
+import { posterPage } from './poster.js';
+import { acquirerWebhook } from './acquirer-webhooks.js';
+import { returnPage } from './return.js';
 import { thankYouPage } from './thank-you.js';
 
 export function pageRoutes(deps: PageDeps) {
@@ -53,8 +57,18 @@ export function pageRoutes(deps: PageDeps) {
   router.post('/payment/pay', limitByAddress, form, paymentLink.pay);
   router.get('/payment/open-link/pay', openLink.show);
   router.post('/payment/open-link/pay', limitByAddress, form, openLink.pay);
+  router.get(POSTER_PATH, posterPage(deps));
   router.get('/tokenization/activation/:token', activation.show);
   router.post('/tokenization/activation/:token', limitByAddress, form, activation.save);
+  router.get('/tokenization/activation/:token/return', activation.returned);
   router.get(THANK_YOU_PATH, thankYouPage(deps));
+  router.get(RETURN_PATH, returnPage(deps));
+  return router.routes() as unknown as Koa.Middleware;
+}
+
+/** Acquirers' notifications: JSON for the acquirer, not pages for a payer. One address per business (README: Stripe). */
+export function acquirerRoutes(deps: PageDeps) {
+  const router = new Router();
+  router.post('/stripe/webhooks/:business', acquirerWebhook(deps, 'stripe'));
   return router.routes() as unknown as Koa.Middleware;
 }

@@ -39,3 +39,18 @@ export function verifyThankYou(key: Buffer, params: ThankYouParams, signature: u
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/**
+ * The return from an acquirer's page names our payment (or activation attempt): signed, so a guessed
+ * or altered id shows nothing of another payment. `purpose` keeps a payment's and an attempt's apart.
+ */
+export function signReturn(key: Buffer, purpose: 'payment' | 'activation', id: string): string {
+  return createHmac('sha256', key).update(`return ${purpose}\n${id}`).digest('base64url');
+}
+
+export function verifyReturn(key: Buffer, purpose: 'payment' | 'activation', id: string, signature: unknown): boolean {
+  if (typeof signature !== 'string') return false;
+  const expected = Buffer.from(signReturn(key, purpose, id));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}

@@ -3,9 +3,37 @@
 // passes the Luhn check is declined, so a real card typed into the sandbox by mistake goes nowhere.
 import { randomBytes } from 'node:crypto';
 import type { Card } from './cards.js';
-import type { AuthorizeRequest, AuthorizeResult, DeclineCode, PaymentProvider, SaveCardResult } from './provider.js';
+import type {
+  AuthorizeRequest,
+  AuthorizeResult,
+  CardFormProvider,
+  ChargeRequest,
+  ChargeResult,
+  DeclineCode,
+  RefundRequest,
+  RefundResult,
+  SaveCardResult,
+} from './provider.js';
 
-type Behaviour = { outcome: 'succeed' } | { outcome: 'decline'; code: DeclineCode; message: string };
+/**
+ * `later` is what happens after the card was taken or saved: charging the saved card is declined, or
+ * refunding the payment fails. The sandbox keeps no state (several instances share no memory), so
+ * it writes `later` into the references it hands out and reads it back from them.
+ */
+type Later = 'decline_charges' | 'expire' | 'fail_refunds';
+type Behaviour = { outcome: 'succeed'; later?: Later } | { outcome: 'decline'; code: DeclineCode; message: string };
+
+const LATER_TAGS: Record<Later, string> = { decline_charges: 'dcl', expire: 'exp', fail_refunds: 'rfl' };
+const LATER_BY_TAG = new Map(Object.entries(LATER_TAGS).map(([later, tag]) => [tag, later as Later]));
+
+function reference(prefix: string, later: Later | undefined): string {
+  return `${prefix}_${later ? `${LATER_TAGS[later]}_` : ''}${randomBytes(12).toString('hex')}`;
+}
+
+function laterOf(providerReference: string): Later | undefined {
+  const tag = /^sbx_[a-z]+_([a-z]{3})_[0-9a-f]+$/.exec(providerReference)?.[1];
+  return tag ? LATER_BY_TAG.get(tag) : undefined;
+}
 
 /** Documented in README ("Sandbox test cards") and on every payment page. */
 export const SANDBOX_TEST_CARDS: Record<string, { description: string; behaviour: Behaviour }> = {
@@ -21,6 +49,23 @@ export const SANDBOX_TEST_CARDS: Record<string, { description: string; behaviour
     description: 'Visa: fails with a processing error',
     behaviour: { outcome: 'decline', code: 'processing_error', message: 'An error occurred while processing your card. Try again in a little bit.' },
   },
+  '4000000000000341': {
+    description: 'Visa: saves on a token, but charging it is declined',
+    behaviour: { outcome: 'succeed', later: 'decline_charges' },
+  },
+  '4000000000000069': {
+    description: 'Visa: saves on a token, but has expired by the time it is charged',
+    behaviour: { outcome: 'succeed', later: 'expire' },
+  },
+  '4000000000005126': {
+    description: 'Visa: succeeds, but its refunds fail',
+    behaviour: { outcome: 'succeed', later: 'fail_refunds' },
+  },
+};
+
+const CHARGE_DECLINES: Partial<Record<Later, { code: DeclineCode; message: string }>> = {
+  decline_charges: { code: 'card_declined', message: 'Your card was declined.' },
+  expire: { code: 'expired_card', message: 'Your card has expired.' },
 };
 
 const NOT_A_TEST_CARD: Behaviour = {
@@ -33,8 +78,9 @@ function behaviourOf(card: Card): Behaviour {
   return SANDBOX_TEST_CARDS[card.number]?.behaviour ?? NOT_A_TEST_CARD;
 }
 
-export class SandboxProvider implements PaymentProvider {
+export class SandboxProvider implements CardFormProvider {
   readonly name = 'sandbox';
+  readonly checkout = 'card_form';
 
   /** `latencyMs` imitates an acquirer's round trip (SANDBOX_LATENCY_MS), for load and shutdown tests. */
   constructor(private readonly latencyMs = 0) {}
@@ -48,8 +94,7 @@ export class SandboxProvider implements PaymentProvider {
     const { card } = request;
     const behaviour = behaviourOf(card);
     if (behaviour.outcome === 'decline') return { outcome: 'declined', code: behaviour.code, message: behaviour.message, brand: card.brand, last4: card.last4 };
-    const authorizationId = `sbx_auth_${randomBytes(12).toString('hex')}`;
-    return { outcome: 'authorized', authorizationId, brand: card.brand, last4: card.last4 };
+    return { outcome: 'authorized', authorizationId: reference('sbx_auth', behaviour.later), brand: card.brand, last4: card.last4 };
   }
 
   // The sandbox holds no funds, so settling a reservation has nothing to move.
@@ -64,12 +109,28 @@ export class SandboxProvider implements PaymentProvider {
     return {
       outcome: 'saved',
       card: {
-        providerToken: `sbx_card_${randomBytes(12).toString('hex')}`,
+        providerToken: reference('sbx_card', behaviour.later),
         brand: card.brand,
         last4: card.last4,
         expMonth: card.expMonth,
         expYear: card.expYear,
       },
     };
+  }
+
+  async chargeSavedCard(request: ChargeRequest): Promise<ChargeResult> {
+    await this.roundTrip();
+    const later = laterOf(request.providerToken);
+    const decline = later && CHARGE_DECLINES[later];
+    if (decline) return { outcome: 'declined', ...decline, chargeId: null };
+    return { outcome: 'paid', chargeId: reference('sbx_auth', later) };
+  }
+
+  async refund(request: RefundRequest): Promise<RefundResult> {
+    await this.roundTrip();
+    if (laterOf(request.paymentReference) === 'fail_refunds') {
+      return { outcome: 'failed', code: 'refund_declined', message: 'The acquirer declined the refund.', refundId: null };
+    }
+    return { outcome: 'succeeded', refundId: reference('sbx_re', undefined) };
   }
 }

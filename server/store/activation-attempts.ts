@@ -10,9 +10,11 @@ export interface ActivationAttempt {
   token_id: string;
   status: ActivationAttemptStatus;
   failure_code: string | null;
+  /** The acquirer's page (Stripe: its setup Checkout Session) a hosted attempt saves the card on. */
+  provider_session: string | null;
 }
 
-const COLUMNS = ['attempt_id', 'business_id', 'token_id', 'status', 'failure_code'];
+const COLUMNS = ['attempt_id', 'business_id', 'token_id', 'status', 'failure_code', 'provider_session'];
 
 /** Records a new attempt as pending; a unique violation means this attempt id was submitted before. */
 export async function insertPendingActivation(db: Executor, attempt: { attempt_id: string; business_id: number; token_id: string }): Promise<void> {
@@ -35,4 +37,15 @@ export async function settleActivation(
   await db.run(
     db.sql('token_activation_attempts').where({ attempt_id: attemptId, status: 'pending' }).update({ status, failure_code: failureCode, updated_at: nowIso() }),
   );
+}
+
+export async function setActivationSession(db: Executor, attemptId: string, sessionId: string): Promise<void> {
+  await db.run(
+    db.sql('token_activation_attempts').where({ attempt_id: attemptId, status: 'pending' }).update({ provider_session: sessionId, updated_at: nowIso() }),
+  );
+}
+
+export async function findActivationAttemptBySession(db: Executor, sessionId: string): Promise<ActivationAttempt | undefined> {
+  const row = await db.first<ActivationAttempt>(db.sql('token_activation_attempts').select(COLUMNS).where({ provider_session: sessionId }));
+  return row ? { ...row, business_id: Number(row.business_id) } : undefined;
 }

@@ -1,8 +1,9 @@
 import type { MasterKey } from '../secrets/master-key.js';
-import { openSecret, sealSecret, type OpeningKeys } from '../secrets/seal.js';
+import type { OpeningKeys } from '../secrets/seal.js';
 import type { Executor } from './executor.js';
 import { isUniqueViolation } from './errors.js';
 import { nowIso } from './timestamps.js';
+import { findFirstEndpointSettings, setFirstEndpoint, type WebhookSettings } from './webhook-endpoints.js';
 
 export interface Business {
   id: number;
@@ -28,6 +29,14 @@ export async function findOrCreateBusiness(db: Executor, name: string): Promise<
   }
 }
 
+/**
+ * Makes writers that count a business's rows before adding one take turns, until the transaction
+ * ends: a row lock on PostgreSQL; SQLite's write transactions already run one at a time.
+ */
+export async function lockBusiness(db: Executor, businessId: number): Promise<void> {
+  if (db.dialect === 'postgres') await db.all(db.sql('businesses').select('id').where({ id: businessId }).forUpdate());
+}
+
 export async function findBusinessName(db: Executor, id: number): Promise<string | undefined> {
   return (await db.first<{ name: string }>(db.sql('businesses').select('name').where({ id })))?.name;
 }
@@ -37,36 +46,15 @@ export async function countBusinesses(db: Executor): Promise<number> {
   return Number(row?.count ?? 0);
 }
 
-export interface WebhookSettings {
-  url: string;
-  /** The signing key in clear; the column holds it sealed (server/secrets/seal.ts). */
-  secret: string;
-}
+// The business's webhook, as the `set-webhook` command sees it: its first endpoint.
+export { webhookSecretContext, type WebhookSettings } from './webhook-endpoints.js';
 
-/** Binds a sealed key to its row: copied into another business's row, it does not open. */
-export const webhookSecretContext = (businessId: number) => `businesses.webhook_secret:${businessId}`;
-
-export async function hasWebhook(db: Executor, businessId: number): Promise<boolean> {
-  const row = await db.first<{ webhook_url: string | null; webhook_secret: string | null }>(
-    db.sql('businesses').select('webhook_url', 'webhook_secret').where({ id: businessId }),
-  );
-  return Boolean(row?.webhook_url && row.webhook_secret);
-}
-
-/** Throws SecretUnreadableError when the stored key does not open with `keys`. */
+/** The first endpoint's URL and key. Throws SecretUnreadableError when the stored key does not open with `keys`. */
 export async function findWebhook(db: Executor, businessId: number, keys: OpeningKeys): Promise<WebhookSettings | undefined> {
-  const row = await db.first<{ webhook_url: string | null; webhook_secret: string | null }>(
-    db.sql('businesses').select('webhook_url', 'webhook_secret').where({ id: businessId }),
-  );
-  if (!row?.webhook_url || !row.webhook_secret) return undefined;
-  return { url: row.webhook_url, secret: openSecret(keys, row.webhook_secret, webhookSecretContext(businessId)) };
+  return findFirstEndpointSettings(db, businessId, keys);
 }
 
+/** Sets the first endpoint's URL and key, creating it for every event when there is none; null deletes it. */
 export async function setWebhook(db: Executor, businessId: number, settings: WebhookSettings | null, key: MasterKey): Promise<void> {
-  await db.run(
-    db
-      .sql('businesses')
-      .where({ id: businessId })
-      .update({ webhook_url: settings?.url ?? null, webhook_secret: settings ? sealSecret(key, settings.secret, webhookSecretContext(businessId)) : null }),
-  );
+  await setFirstEndpoint(db, businessId, settings, key);
 }

@@ -1,7 +1,11 @@
 // Idempotency-Key records (Stripe's semantics): the first request with a key reserves it; once it has
 // run, its response is stored for 24 hours and replayed to retries with the same request; the same
 // key with another request is refused; a retry while the first is still running is refused.
+// A stored response is sealed (server/secrets/seal.ts): some carry a secret shown once, such as a
+// new webhook endpoint's signing key, which must not sit in clear in the database until it expires.
 import { isoMicros } from '../domain/time.js';
+import type { MasterKey } from '../secrets/master-key.js';
+import { isSealed, openSecret, sealSecret, type OpeningKeys } from '../secrets/seal.js';
 import type { Executor } from './executor.js';
 import { isUniqueViolation } from './errors.js';
 import { toIsoMicros } from './timestamps.js';
@@ -12,6 +16,22 @@ export const ABANDONED_AFTER_MS = 60_000;
 
 export type Reservation = { kind: 'reserved'; id: number } | { kind: 'replay'; status: number; body: unknown } | { kind: 'mismatch' } | { kind: 'in_flight' };
 
+/** Stored responses are sealed under a key of their own, not the one that seals webhook keys. */
+const RESPONSE_PURPOSE = 'idempotent-responses/v1';
+
+/** Binds a sealed response to its row: copied into another key's row, it does not open. */
+const responseContext = (id: number) => `idempotency_keys.response_body:${id}`;
+
+function sealResponse(key: MasterKey, id: number, body: unknown): string {
+  return sealSecret(key, JSON.stringify(body ?? null), responseContext(id), RESPONSE_PURPOSE);
+}
+
+function openResponse(keys: OpeningKeys, id: number, stored: string | null): unknown {
+  if (stored === null) return null;
+  // Responses stored before sealing are plain JSON, which never starts the way a sealed value does.
+  return JSON.parse(isSealed(stored) ? openSecret(keys, stored, responseContext(id), RESPONSE_PURPOSE) : stored);
+}
+
 interface KeyRow {
   id: number;
   request_hash: string;
@@ -21,7 +41,14 @@ interface KeyRow {
   locked_at: string;
 }
 
-export async function reserveKey(db: Executor, businessId: number, key: string, requestHash: string, now = new Date()): Promise<Reservation> {
+export async function reserveKey(
+  db: Executor,
+  businessId: number,
+  key: string,
+  requestHash: string,
+  secretsKeys: OpeningKeys,
+  now = new Date(),
+): Promise<Reservation> {
   const nowText = isoMicros(now);
   await db.run(db.sql('idempotency_keys').where({ business_id: businessId, idempotency_key: key }).andWhere('expires_at', '<=', nowText).delete());
   try {
@@ -46,7 +73,8 @@ export async function reserveKey(db: Executor, businessId: number, key: string, 
   const existing = await db.first<KeyRow>(db.sql('idempotency_keys').where({ business_id: businessId, idempotency_key: key }));
   if (!existing) return { kind: 'in_flight' };
   if (existing.request_hash !== requestHash) return { kind: 'mismatch' };
-  if (existing.state === 'done') return { kind: 'replay', status: Number(existing.response_status), body: JSON.parse(existing.response_body ?? 'null') };
+  if (existing.state === 'done')
+    return { kind: 'replay', status: Number(existing.response_status), body: openResponse(secretsKeys, Number(existing.id), existing.response_body) };
   if (new Date(toIsoMicros(existing.locked_at)).getTime() > now.getTime() - ABANDONED_AFTER_MS) return { kind: 'in_flight' };
   const taken = await db.run(
     db.sql('idempotency_keys').where({ id: existing.id, state: 'in_flight', locked_at: existing.locked_at }).update({ locked_at: nowText }),
@@ -54,12 +82,12 @@ export async function reserveKey(db: Executor, businessId: number, key: string, 
   return taken === 1 ? { kind: 'reserved', id: Number(existing.id) } : { kind: 'in_flight' };
 }
 
-export async function saveResponse(db: Executor, id: number, status: number, body: unknown): Promise<void> {
+export async function saveResponse(db: Executor, id: number, status: number, body: unknown, secretsKey: MasterKey): Promise<void> {
   await db.run(
     db
       .sql('idempotency_keys')
       .where({ id })
-      .update({ state: 'done', response_status: status, response_body: JSON.stringify(body) }),
+      .update({ state: 'done', response_status: status, response_body: sealResponse(secretsKey, id, body) }),
   );
 }
 

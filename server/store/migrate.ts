@@ -12,6 +12,17 @@ import * as sealedWebhookSecrets from './migrations/0008_sealed_webhook_secrets.
 import * as rateLimitWindowLength from './migrations/0009_rate_limit_window_length.js';
 import * as tokenActivationAttempts from './migrations/0010_token_activation_attempts.js';
 import * as paymentFilters from './migrations/0011_payment_filters.js';
+import * as refundsAndCharges from './migrations/0012_refunds_and_charges.js';
+import * as paymentCounts from './migrations/0013_payment_counts.js';
+import * as linkLifecycle from './migrations/0014_link_lifecycle.js';
+import * as eventLog from './migrations/0015_event_log.js';
+import * as webhookEndpoints from './migrations/0016_webhook_endpoints.js';
+import * as pendingSweep from './migrations/0017_pending_sweep.js';
+import * as acquirers from './migrations/0018_acquirers.js';
+import * as oneRowPerAcquirerRefund from './migrations/0019_one_row_per_acquirer_refund.js';
+import * as chargeRetries from './migrations/0020_charge_retries.js';
+import * as periodCounts from './migrations/0022_period_counts.js';
+import * as openLinkPaymentCounts from './migrations/0023_open_link_payment_counts.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -25,6 +36,17 @@ const migrations: Record<string, Knex.Migration> = {
   '0009_rate_limit_window_length': rateLimitWindowLength,
   '0010_token_activation_attempts': tokenActivationAttempts,
   '0011_payment_filters': paymentFilters,
+  '0012_refunds_and_charges': refundsAndCharges,
+  '0013_payment_counts': paymentCounts,
+  '0014_link_lifecycle': linkLifecycle,
+  '0015_event_log': eventLog,
+  '0016_webhook_endpoints': webhookEndpoints,
+  '0017_pending_sweep': pendingSweep,
+  '0018_acquirers': acquirers,
+  '0019_one_row_per_acquirer_refund': oneRowPerAcquirerRefund,
+  '0020_charge_retries': chargeRetries,
+  '0022_period_counts': periodCounts,
+  '0023_open_link_payment_counts': openLinkPaymentCounts,
 };
 
 const source: Knex.MigrationSource<string> = {
@@ -54,4 +76,11 @@ export async function migrateLatest(db: Knex, patienceMs = 60_000): Promise<stri
       await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 300));
     }
   }
+}
+
+/** Applies the migrations up to and including `last` only: for tests of a migration over existing rows. */
+export async function migrateUpTo(db: Knex, last: string): Promise<void> {
+  const names = Object.keys(migrations);
+  if (!names.includes(last)) throw new Error(`no migration ${last}`);
+  for (const name of names.slice(0, names.indexOf(last) + 1)) await db.migrate.up({ migrationSource: source, name });
 }

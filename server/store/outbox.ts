@@ -11,6 +11,8 @@ export type OutboxStatus = 'pending' | 'delivered' | 'dead';
 
 export interface NewOutboxEntry {
   business_id: number;
+  /** The webhook endpoint (row key) a webhook entry is for. */
+  endpoint_id?: number | null;
   channel: OutboxChannel;
   topic: string;
   payload: unknown;
@@ -19,6 +21,7 @@ export interface NewOutboxEntry {
 export interface OutboxEntry {
   id: number;
   business_id: number;
+  endpoint_id: number | null;
   channel: OutboxChannel;
   topic: string;
   payload: unknown;
@@ -38,6 +41,7 @@ function toEntry(row: OutboxRow): OutboxEntry {
   return {
     id: Number(row.id),
     business_id: Number(row.business_id),
+    endpoint_id: row.endpoint_id == null ? null : Number(row.endpoint_id),
     channel: row.channel,
     topic: row.topic,
     payload: JSON.parse(row.payload),
@@ -50,14 +54,37 @@ function toEntry(row: OutboxRow): OutboxEntry {
   };
 }
 
-const COLUMNS = ['id', 'business_id', 'channel', 'topic', 'payload', 'status', 'attempts', 'next_attempt_at', 'last_error', 'created_at', 'delivered_at'];
+const COLUMNS = [
+  'id',
+  'business_id',
+  'endpoint_id',
+  'channel',
+  'topic',
+  'payload',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'last_error',
+  'created_at',
+  'delivered_at',
+];
 
 export async function enqueue(db: Executor, entry: NewOutboxEntry): Promise<number> {
   const now = nowIso();
   const [row] = await db.all<{ id: number }>(
     db
       .sql('outbox')
-      .insert({ ...entry, payload: JSON.stringify(entry.payload), status: 'pending', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now })
+      .insert({
+        ...entry,
+        payload: JSON.stringify(entry.payload),
+        // A webhook's event id, by which GET /api/events finds it.
+        event_id: entry.channel === 'webhook' ? ((entry.payload as { id?: string }).id ?? null) : null,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id'),
   );
   return Number(row!.id);
@@ -132,6 +159,8 @@ export interface AttemptRecord {
   started_at: string;
   outcome: 'delivered' | 'failed';
   error: string | null;
+  /** What a webhook receiver answered, when it answered. */
+  http_status?: number | null;
 }
 
 async function recordAttempt(db: Executor, id: number, attempt: AttemptRecord): Promise<void> {

@@ -1,11 +1,17 @@
 import type { DateRange } from '../domain/time.js';
 import { newId } from '../domain/ids.js';
 import type { Executor } from './executor.js';
+import { notExpiredAt } from './expiry.js';
 import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pagination.js';
 import { dailyCount, liveCount } from './record-counts.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
-export type PaymentLinkStatus = 'Active' | 'Paid';
+/**
+ * `Paused` by the merchant, `Expired` once its `expires_at` has passed while it was `Active`; only an
+ * `Active` link can be paid. A pause outlives the expiry: a paused link stays `Paused` (and is not
+ * announced as expired), and cannot be resumed until a PUT gives it a later `expires_at`.
+ */
+export type PaymentLinkStatus = 'Active' | 'Paid' | 'Paused' | 'Expired';
 
 /** What a merchant writes: copied field by field from a validated body, never spread from it. */
 export interface PaymentLinkFields {
@@ -19,6 +25,8 @@ export interface PaymentLinkFields {
   redirect_url: string | null;
   reference: string | null;
   reference_2: string | null;
+  /** After this instant the link takes no payment; null: never. */
+  expires_at: string | null;
 }
 
 export interface PaymentLinkRecord extends PaymentLinkFields {
@@ -53,16 +61,27 @@ const COLUMNS = [
   'reference_2',
   'status',
   'paid',
+  'expires_at',
   'created_at',
   'updated_at',
 ];
 
+/** Whether an expiry instant has passed. */
+export function hasExpired(expiresAt: string | null, now = Date.now()): boolean {
+  return expiresAt !== null && Date.parse(expiresAt) <= now;
+}
+
 function toRecord(row: PaymentLinkRecord): PaymentLinkRecord {
+  const expiresAt = row.expires_at === null || row.expires_at === undefined ? null : toIsoMicros(row.expires_at);
+  // Between its expiry and the sweep that marks it, a link already reads as what it is.
+  const lapsed = row.status === 'Active' && hasExpired(expiresAt);
   return {
     ...row,
     business_id: Number(row.business_id),
     amount: Number(row.amount),
     paid: Boolean(row.paid),
+    expires_at: expiresAt,
+    status: lapsed ? 'Expired' : row.status,
     created_at: toIsoMicros(row.created_at),
     updated_at: toIsoMicros(row.updated_at),
   };
@@ -97,10 +116,54 @@ export async function updatePaymentLink(db: Executor, businessId: number, id: st
   const [row] = await db.all<PaymentLinkRecord>(
     live(db, businessId)
       .where({ _id: id, paid: false })
-      .update({ ...fields, updated_at: nowIso() })
+      // New fields, whose expires_at (validated) is in the future or absent, give an expired link a new
+      // life; a paused one stays paused.
+      .update({ ...fields, status: db.sql.raw(`case when status = 'Expired' then 'Active' else status end`), updated_at: nowIso() })
       .returning(COLUMNS),
   );
   return row ? { outcome: 'changed', record: toRecord(row) } : whyUnchanged(db, businessId, id);
+}
+
+export type PauseResult = ChangeResult | { outcome: 'expired'; record: PaymentLinkRecord };
+
+/** Active to Paused (a paused link stays paused); a paid or expired link is not changed. */
+export async function pausePaymentLink(db: Executor, businessId: number, id: string): Promise<PauseResult> {
+  return moveStatus(db, businessId, id, 'Active', 'Paused');
+}
+
+/** Paused to Active, unless its expires_at has passed meanwhile (it stays paused); an active link stays active. */
+export async function resumePaymentLink(db: Executor, businessId: number, id: string): Promise<PauseResult> {
+  return moveStatus(db, businessId, id, 'Paused', 'Active');
+}
+
+async function moveStatus(db: Executor, businessId: number, id: string, from: PaymentLinkStatus, to: PaymentLinkStatus): Promise<PauseResult> {
+  const [row] = await db.all<PaymentLinkRecord>(
+    live(db, businessId).where({ _id: id, status: from }).modify(notExpiredAt, nowIso()).update({ status: to, updated_at: nowIso() }).returning(COLUMNS),
+  );
+  if (row) return { outcome: 'changed', record: toRecord(row) };
+  return currentFor(db, businessId, id, to);
+}
+
+/** Why a pause or resume changed nothing: already there (answered as done), paid, expired or missing. */
+async function currentFor(db: Executor, businessId: number, id: string, wanted: PaymentLinkStatus): Promise<PauseResult> {
+  const current = await findPaymentLink(db, businessId, id);
+  if (!current) return { outcome: 'missing' };
+  if (current.status === wanted) return { outcome: 'changed', record: current };
+  if (current.paid) return { outcome: 'paid' };
+  return { outcome: 'expired', record: current };
+}
+
+/**
+ * Marks active links whose expiry has passed `Expired`, at most `limit` of them, and answers them;
+ * the caller announces each in the same transaction. A paused link is left paused.
+ */
+export async function expireDuePaymentLinks(db: Executor, limit: number): Promise<PaymentLinkRecord[]> {
+  const now = nowIso();
+  const due = db.sql(TABLE).select('_id').where('status', 'Active').where('expires_at', '<=', now).whereNull('deleted_at').limit(limit);
+  const rows = await db.all<PaymentLinkRecord>(
+    db.sql(TABLE).whereIn('_id', due).where('status', 'Active').update({ status: 'Expired', updated_at: now }).returning(COLUMNS),
+  );
+  return rows.map(toRecord);
 }
 
 /** Soft-deletes an unpaid link and returns it as it was. */
@@ -119,7 +182,7 @@ export async function listPaymentLinks(db: Executor, businessId: number, filters
   return fetchPage(db, query, page, toRecord, await knownTotal(db, businessId, filters));
 }
 
-const STATUSES: PaymentLinkStatus[] = ['Active', 'Paid'];
+const STATUSES: PaymentLinkStatus[] = ['Active', 'Paid', 'Paused', 'Expired'];
 
 /**
  * The total of a list that its counts already know: unfiltered, or filtered by status and dates only
@@ -144,12 +207,18 @@ export async function findPaymentLinkForPayer(db: Executor, id: string): Promise
 }
 
 /**
- * Marks a live, unpaid link paid. Returns false when another payment got there first: the guard on
- * `paid = false` makes the update itself the arbiter between racing payers.
+ * Marks a live, active, unexpired link paid. Returns false when another payment got there first, or
+ * the link was paused or has expired: the guards make the update itself the arbiter.
  */
-export async function claimPaymentLinkAsPaid(db: Executor, id: string): Promise<boolean> {
+export async function claimPaymentLinkAsPaid(db: Executor, id: string, at: string = nowIso()): Promise<boolean> {
   const changed = await db.run(
-    db.sql(TABLE).where({ _id: id, paid: false }).whereNull('deleted_at').update({ status: 'Paid', paid: true, updated_at: nowIso() }),
+    db
+      .sql(TABLE)
+      .where({ _id: id, paid: false, status: 'Active' })
+      .whereNull('deleted_at')
+      // Expiry is decided here, at the time the payment is recorded with: no payment lands after it.
+      .modify(notExpiredAt, at)
+      .update({ status: 'Paid', paid: true, updated_at: at }),
   );
   return changed === 1;
 }

@@ -4,7 +4,7 @@
 import type { Knex } from 'knex';
 import type { MasterKey } from '../secrets/master-key.js';
 import { sealSecret } from '../secrets/seal.js';
-import { webhookSecretContext } from './businesses.js';
+import { webhookSecretContext } from './webhook-endpoints.js';
 import { knexFor } from './database.js';
 
 /**
@@ -30,18 +30,17 @@ async function wipingReplacedText<T>(db: Knex, work: () => Promise<T>): Promise<
 export async function sealLegacyWebhookSecrets(databaseUrl: string, key: MasterKey): Promise<number> {
   const db = knexFor(databaseUrl);
   try {
-    const legacy: { id: number; webhook_secret: string }[] = await db('businesses')
-      .select('id', 'webhook_secret')
-      .whereNotNull('webhook_secret')
-      .andWhereNot('webhook_secret', 'like', 'v1:%');
+    // Migration 0016 moved each business's key, as it was stored, into its first endpoint.
+    const legacy: { id: number; business_id: number; secret: string }[] = await db('webhook_endpoints')
+      .select('id', 'business_id', 'secret')
+      .whereNot('secret', 'like', 'v1:%');
     if (legacy.length === 0) return 0;
     return await wipingReplacedText(db, async () => {
       let sealed = 0;
       for (const row of legacy) {
-        const id = Number(row.id);
-        sealed += await db('businesses')
-          .where({ id, webhook_secret: row.webhook_secret })
-          .update({ webhook_secret: sealSecret(key, row.webhook_secret, webhookSecretContext(id)) });
+        sealed += await db('webhook_endpoints')
+          .where({ id: row.id, secret: row.secret })
+          .update({ secret: sealSecret(key, row.secret, webhookSecretContext(Number(row.business_id))) });
       }
       return sealed;
     });

@@ -103,7 +103,7 @@ export async function findTokenByValue(db: Executor, token: string): Promise<Tok
 }
 
 /** Activates a pending token with a saved card and returns when; null when it was already active (a second submit). */
-export async function activateToken(db: Executor, token: string, card: TokenCard & { reference: string }): Promise<string | null> {
+export async function activateToken(db: Executor, token: string, card: TokenCard & { reference: string; provider: string }): Promise<string | null> {
   const now = nowIso();
   const changed = await db.run(
     db.sql('tokens').where({ token, status: 'pending' }).update({
@@ -113,8 +113,17 @@ export async function activateToken(db: Executor, token: string, card: TokenCard
       card_exp_month: card.exp_month,
       card_exp_year: card.exp_year,
       card_reference: card.reference,
+      card_provider: card.provider,
       updated_at: now,
     }),
   );
   return changed === 1 ? now : null;
+}
+
+/** The acquirer's reference of a token's saved card and the acquirer that holds it, to charge it; undefined while the token is not active. */
+export async function findSavedCardReference(db: Executor, businessId: number, id: string): Promise<{ reference: string; provider: string } | undefined> {
+  const row = await db.first<{ card_reference: string | null; card_provider: string | null }>(
+    db.sql('tokens').select('card_reference', 'card_provider').where({ _id: id, business_id: businessId, status: 'active' }),
+  );
+  return row?.card_reference ? { reference: row.card_reference, provider: row.card_provider ?? 'sandbox' } : undefined;
 }

@@ -2,9 +2,16 @@
 // becomes active with its brand, last four digits and expiry, together with its notifications. Each
 // submitted form (its attempt id) saves the card at most once.
 import type { Card } from '../payments/cards.js';
-import { findActivationAttempt, insertPendingActivation, settleActivation, type ActivationAttempt } from '../store/activation-attempts.js';
+import {
+  findActivationAttempt,
+  insertPendingActivation,
+  setActivationSession,
+  settleActivation,
+  type ActivationAttempt,
+} from '../store/activation-attempts.js';
 import { isUniqueViolation } from '../store/errors.js';
-import { activateToken, type TokenRecord } from '../store/tokens.js';
+import type { HostedSetupState, SavedCard } from '../payments/provider.js';
+import { activateToken, findToken as findTokenById, type TokenRecord } from '../store/tokens.js';
 import type { UseCaseContext } from './context.js';
 import { notifyTokenActivated } from './notify.js';
 
@@ -42,9 +49,11 @@ export async function saveCardOnce(ctx: UseCaseContext, token: TokenRecord, atte
     if (!first) throw error;
     return outcomeOfAttempt(ctx, token, first);
   }
+  const provider = await ctx.providers.forBusiness(token.business_id);
+  if (provider.checkout !== 'card_form') throw new Error(`business ${token.business_id} saves cards on ${provider.name}'s own page, not a card form`);
   let result;
   try {
-    result = await ctx.provider.saveCard(card);
+    result = await provider.saveCard(card);
   } catch (error) {
     await settleActivation(ctx.db, attemptId, 'declined', 'processing_error');
     throw error;
@@ -53,8 +62,15 @@ export async function saveCardOnce(ctx: UseCaseContext, token: TokenRecord, atte
     await settleActivation(ctx.db, attemptId, 'declined', result.code);
     return 'declined';
   }
-  // Another attempt (another tab) may have activated the token meanwhile: its card stays.
-  const saved = result.card;
+  await activateWith(ctx, token, attemptId, result.card, provider.name);
+  return 'saved';
+}
+
+/**
+ * The card is saved: the token becomes active with it, announced, and the attempt settled, together.
+ * Another attempt (another tab) may have activated the token meanwhile: its card stays.
+ */
+async function activateWith(ctx: UseCaseContext, token: TokenRecord, attemptId: string, saved: SavedCard, providerName: string): Promise<void> {
   const activated = await ctx.db.transaction(async (tx) => {
     const now = await activateToken(tx, token.token, {
       brand: saved.brand,
@@ -62,11 +78,85 @@ export async function saveCardOnce(ctx: UseCaseContext, token: TokenRecord, atte
       exp_month: saved.expMonth,
       exp_year: saved.expYear,
       reference: saved.providerToken,
+      provider: providerName,
     });
     if (now) await notifyTokenActivated(tx, { ...token, card_brand: saved.brand, card_last4: saved.last4, activated_at: now });
     await settleActivation(tx, attemptId, now ? 'saved' : 'superseded');
     return now;
   });
   if (activated) ctx.outbox.nudge();
-  return 'saved';
+}
+
+export type HostedSetupStart = { result: 'redirect'; url: string } | { result: ActivationOutcome } | { result: 'acquirer_unavailable'; error: unknown };
+
+/**
+ * A business on an acquirer with hosted pages (Stripe): the card is saved on its page. The attempt is
+ * recorded first (a second submit of the same form goes back to the same page), then the page opened.
+ */
+export async function startHostedSetup(
+  ctx: UseCaseContext,
+  token: TokenRecord,
+  attemptId: string,
+  urls: { returnUrlFor(attemptId: string): string; cancelUrl: string },
+): Promise<HostedSetupStart> {
+  const provider = await ctx.providers.forBusiness(token.business_id);
+  if (provider.checkout !== 'hosted') throw new Error(`business ${token.business_id} saves cards on our own form, not on ${provider.name}'s page`);
+  try {
+    await insertPendingActivation(ctx.db, { attempt_id: attemptId, business_id: token.business_id, token_id: token._id });
+  } catch (error) {
+    const first = isUniqueViolation(error) ? await findActivationAttempt(ctx.db, attemptId) : undefined;
+    if (!first) throw error;
+    if (first.token_id !== token._id) return { result: 'form_expired' };
+    if (first.status === 'pending' && first.provider_session) {
+      const state = await provider.setupState(first.provider_session);
+      if (state.state === 'open' && state.redirectUrl) return { result: 'redirect', url: state.redirectUrl };
+      await settleHostedSetup(ctx, first, state, provider.name);
+      return { result: await outcomeOfAttempt(ctx, token, (await findActivationAttempt(ctx.db, attemptId))!) };
+    }
+    return { result: await outcomeOfAttempt(ctx, token, first) };
+  }
+  try {
+    const session = await provider.startCardSetup({
+      reference: attemptId,
+      customerReference: token._id,
+      email: token.email,
+      description: token.title,
+      metadata: { tokenization_id: token._id, attempt_id: attemptId, business_id: String(token.business_id) },
+      returnUrl: urls.returnUrlFor(attemptId),
+      cancelUrl: urls.cancelUrl,
+    });
+    await setActivationSession(ctx.db, attemptId, session.sessionId);
+    return { result: 'redirect', url: session.redirectUrl };
+  } catch (error) {
+    await settleActivation(ctx.db, attemptId, 'declined', 'processing_error');
+    return { result: 'acquirer_unavailable', error };
+  }
+}
+
+/** Settles a hosted attempt with what the acquirer says of its page; the token is activated once. */
+export async function settleHostedSetup(ctx: UseCaseContext, attempt: ActivationAttempt, state: HostedSetupState, providerName: string): Promise<void> {
+  if (attempt.status !== 'pending' || state.state === 'open') return;
+  if (state.state !== 'saved') {
+    await settleActivation(ctx.db, attempt.attempt_id, 'declined', state.state === 'failed' ? state.code : 'expired');
+    return;
+  }
+  const token = await findTokenById(ctx.db, attempt.business_id, attempt.token_id);
+  if (token) await activateWith(ctx, token, attempt.attempt_id, state.card, providerName);
+}
+
+/** The payer is back from the acquirer's page: the attempt as the acquirer says it ended (never assumed saved). */
+export async function activationOnReturn(ctx: UseCaseContext, token: TokenRecord, attemptId: string): Promise<ActivationOutcome> {
+  const attempt = await findActivationAttempt(ctx.db, attemptId);
+  if (!attempt || attempt.token_id !== token._id) return 'form_expired';
+  if (attempt.status === 'pending' && attempt.provider_session) {
+    try {
+      const provider = await ctx.providers.forBusiness(token.business_id);
+      if (provider.checkout === 'hosted') await settleHostedSetup(ctx, attempt, await provider.setupState(attempt.provider_session), provider.name);
+    } catch {
+      // The acquirer did not answer: its notification settles the attempt.
+    }
+  }
+  const now = (await findActivationAttempt(ctx.db, attemptId))!;
+  if (now.status === 'pending') return 'in_progress';
+  return now.status === 'declined' ? 'declined' : 'saved';
 }

@@ -8,10 +8,19 @@
 import { newId } from '../domain/ids.js';
 import type { Card } from '../payments/cards.js';
 import { isUniqueViolation } from '../store/errors.js';
-import { isOpenPaymentLinkPayable } from '../store/open-payment-links.js';
+import { nowIso } from '../store/timestamps.js';
+import { claimOpenPaymentLink } from '../store/open-payment-links.js';
 import { claimPaymentLinkAsPaid } from '../store/payment-links.js';
 import { PAYMENT_FAILED, PAYMENT_PAID } from '../domain/statuses.js';
-import { findPaymentByAttempt, insertPendingPayment, markPaymentFailed, markPaymentPaid, type PaymentRecord } from '../store/payments.js';
+import {
+  findPaymentByAttempt,
+  insertPendingPayment,
+  markPaymentAwaitingProvider,
+  markPaymentFailed,
+  markPaymentPaid,
+  type PaymentRecord,
+} from '../store/payments.js';
+import type { Executor } from '../store/executor.js';
 import type { UseCaseContext } from './context.js';
 import { notifyPaymentFailed, notifyPaymentSucceeded } from './notify.js';
 
@@ -56,33 +65,55 @@ export function outcomeOf(payment: PaymentRecord): CheckoutOutcome {
   return { result: 'in_progress', payment };
 }
 
-export async function checkout(ctx: UseCaseContext, request: CheckoutRequest): Promise<CheckoutOutcome> {
-  const { db, provider } = ctx;
-  const { target, card } = request;
-  let pending: PaymentRecord;
+/**
+ * Records a payer's attempt on a link as pending, before any acquirer is asked; a form submitted
+ * again (its attempt_id is unique) finds its first attempt instead. `method` is the card until a
+ * hosted acquirer says how the payer paid.
+ */
+export async function recordLinkAttempt(
+  db: Executor,
+  attempt: Pick<CheckoutRequest, 'target' | 'attemptId' | 'amount' | 'payerName' | 'payerEmail'>,
+  provider: string,
+): Promise<{ pending: PaymentRecord } | { earlier: PaymentRecord }> {
+  const { target } = attempt;
   try {
-    pending = await insertPendingPayment(db, {
+    const pending = await insertPendingPayment(db, {
       _id: newId(),
       business_id: target.businessId,
       payment_link_id: target.kind === 'payment_link' ? target.id : null,
       open_payment_link_id: target.kind === 'open_payment_link' ? target.id : null,
-      attempt_id: request.attemptId,
-      amount: request.amount,
+      attempt_id: attempt.attemptId,
+      amount: attempt.amount,
       currency: target.currency,
-      payer_name: request.payerName,
-      payer_email: request.payerEmail,
+      payer_name: attempt.payerName,
+      payer_email: attempt.payerEmail,
       method: 'card',
-      provider: provider.name,
+      provider,
+      tokenization_id: null,
+      reference: target.reference,
+      description: target.title,
     });
+    return { pending };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    const earlier = await findPaymentByAttempt(db, request.attemptId);
+    const earlier = await findPaymentByAttempt(db, attempt.attemptId);
     if (!earlier) throw error;
-    return outcomeOf(earlier);
+    return { earlier };
   }
+}
+
+export async function checkout(ctx: UseCaseContext, request: CheckoutRequest): Promise<CheckoutOutcome> {
+  const { db } = ctx;
+  const { target, card } = request;
+  const provider = await ctx.providers.forBusiness(target.businessId);
+  // The page offers a card form only to a business whose acquirer takes cards that way.
+  if (provider.checkout !== 'card_form') throw new Error(`business ${target.businessId} takes payments on ${provider.name}'s own page, not a card form`);
+  const recorded = await recordLinkAttempt(db, request, provider.name);
+  if ('earlier' in recorded) return outcomeOf(recorded.earlier);
+  const { pending } = recorded;
 
   const cardSummary = { card_brand: card.brand, card_last4: card.last4 };
-  const linkFields = { _id: target.id, reference: target.reference, reference_2: target.reference_2 };
+  const linkFields = { kind: target.kind, _id: target.id, reference: target.reference, reference_2: target.reference_2 };
   // A failed attempt and its payment.failed event commit together.
   const fail = async (failure: { code: string; message: string }) => {
     const failed = await db.transaction(async (trx) => {
@@ -104,12 +135,19 @@ export async function checkout(ctx: UseCaseContext, request: CheckoutRequest): P
     const payment = await fail({ code: authorization.code, message: authorization.message });
     return { result: 'declined', payment, message: authorization.message };
   }
+  if (authorization.outcome === 'pending') {
+    // Settled later by the acquirer's notification; the payer's page says it is being processed.
+    const payment = await markPaymentAwaitingProvider(db, pending._id, authorization.authorizationId, cardSummary);
+    return { result: 'in_progress', payment };
+  }
 
   const paid = await db.transaction(async (trx) => {
-    const claimed = target.kind === 'payment_link' ? await claimPaymentLinkAsPaid(trx, target.id) : await isOpenPaymentLinkPayable(trx, target.id);
+    // One instant decides the link's expiry and stamps the payment: none is recorded after its link expired.
+    const at = nowIso();
+    const claimed = target.kind === 'payment_link' ? await claimPaymentLinkAsPaid(trx, target.id, at) : await claimOpenPaymentLink(trx, target.id, at);
     if (!claimed) return undefined;
-    const payment = await markPaymentPaid(trx, pending._id, authorization.authorizationId, cardSummary);
-    await notifyPaymentSucceeded(trx, payment, { _id: target.id, title: target.title, reference: target.reference, reference_2: target.reference_2 });
+    const payment = await markPaymentPaid(trx, pending._id, authorization.authorizationId, cardSummary, at);
+    await notifyPaymentSucceeded(trx, payment, { ...linkFields, title: target.title });
     await provider.capture(authorization.authorizationId);
     return payment;
   });

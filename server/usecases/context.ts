@@ -1,15 +1,29 @@
 // What every use case works with. The executor is the request's: the database, or the transaction
-// an Idempotency-Key opened around the request. Use cases open their own transactions on it, call
-// the store with the executor those give them, and nudge the outbox once something they enqueued
-// has committed.
+// an Idempotency-Key opened around the request (except for operations that ask an acquirer, which
+// keep the key's answer in their own transactions through `keep`). Use cases open their own
+// transactions on it, call the store with the executor those give them, and nudge the outbox once
+// something they enqueued has committed.
 import type { OutboxSignal } from '../../shared/outbox-signal.js';
-import type { PaymentProvider } from '../payments/provider.js';
+import type { WebhookPolicy } from '../outbox/webhook-target.js';
+import type { MasterKey } from '../secrets/master-key.js';
 import type { Executor } from '../store/executor.js';
+import type { KeepReply } from './idempotency.js';
+import type { Providers } from './providers.js';
 
 export interface UseCaseContext {
   db: Executor;
   /** Base of every URL handed out (payment_url, activation_url, paginator links), without a trailing slash. */
   publicUrl: string;
-  provider: PaymentProvider;
+  /** The acquirer of each business (the sandbox, or Stripe once the business is switched to it). */
+  providers: Providers;
   outbox: OutboxSignal;
+  /** Where webhook endpoints may point. */
+  webhooks: { policy: WebhookPolicy };
+  /** Seals what is kept secret at rest: webhook endpoints' signing keys, the responses kept under an Idempotency-Key. */
+  secretsKey: MasterKey;
+  /**
+   * Under an Idempotency-Key, for an operation run in atomic phases: keeps a reply for the key in a
+   * transaction of the use case, so that it commits with what makes it true. Absent otherwise.
+   */
+  keep?: KeepReply;
 }

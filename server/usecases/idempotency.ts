@@ -1,6 +1,13 @@
 // Runs a write under an Idempotency-Key (Stripe's semantics): reserve the key, run the request,
 // keep its reply. Requests that fail validation never get here, so, as with Stripe, they keep nothing.
+//
+// Most requests run as one transaction that also keeps the reply. An operation that asks an acquirer
+// cannot: the call must not hold a transaction open, and a crash during it must leave the pending
+// record for the pending sweep rather than roll it back. Those run in atomic phases (Stripe's recovery
+// points): each transaction of the use case keeps the answer that is true once it commits, the
+// provisional one (pending) first, so a retry replays it instead of running the work again.
 import { createHash } from 'node:crypto';
+import type { Executor } from '../store/executor.js';
 import { reserveKey, saveResponse } from '../store/idempotency.js';
 import type { UseCaseContext } from './context.js';
 
@@ -16,6 +23,29 @@ export interface IdempotentRequest {
   method: string;
   path: string;
   body: unknown;
+  /** The work keeps its answers itself, through `ctx.keep`, in the transactions of its phases. */
+  atomicPhases?: boolean;
+}
+
+/** Keeps `reply` as the answer to the request's key, in the transaction `tx` (it commits with it). */
+export type KeepReply = (tx: Executor, reply: KeptReply) => Promise<void>;
+
+/** Keeps, in a phase's transaction, the answer its outcome gives; a use case's side of `KeepReply`. */
+export type KeepAnswer<Outcome> = (tx: Executor, outcome: Outcome) => Promise<void>;
+
+/** What a handler passes to a phased use case: its outcomes rendered as replies and kept, when the request has a key. */
+export function keepingAnswers<Outcome>(ctx: UseCaseContext, render: (outcome: Outcome) => KeptReply): KeepAnswer<Outcome> | undefined {
+  const keep = ctx.keep;
+  return keep && ((tx, outcome) => keep(tx, render(outcome)));
+}
+
+/** One phase: its writes and the answer they make true commit in one transaction. */
+export async function phase<Outcome>(ctx: UseCaseContext, keep: KeepAnswer<Outcome> | undefined, write: (tx: Executor) => Promise<Outcome>): Promise<Outcome> {
+  return ctx.db.transaction(async (tx) => {
+    const outcome = await write(tx);
+    await keep?.(tx, outcome);
+    return outcome;
+  });
 }
 
 export type IdempotentOutcome =
@@ -37,6 +67,7 @@ export function requestHash(method: string, path: string, body: unknown): string
  * `work` runs with a context whose executor is a transaction that also keeps its reply: a crash
  * between two commits would leave the record written and the key in flight, and a later retry
  * would write it twice. `answerFor` turns a failure of `work` into the reply its retries get.
+ * With `atomicPhases`, `work` runs on the database itself and keeps its answers through `ctx.keep`.
  */
 export async function runIdempotent(
   ctx: UseCaseContext,
@@ -44,7 +75,7 @@ export async function runIdempotent(
   work: (ctx: UseCaseContext) => Promise<KeptReply>,
   answerFor: (error: unknown) => KeptReply,
 ): Promise<IdempotentOutcome> {
-  const reservation = await reserveKey(ctx.db, request.businessId, request.key, requestHash(request.method, request.path, request.body));
+  const reservation = await reserveKey(ctx.db, request.businessId, request.key, requestHash(request.method, request.path, request.body), ctx.secretsKey);
   switch (reservation.kind) {
     case 'replay':
       return { kind: 'replay', reply: { status: reservation.status, body: reservation.body } };
@@ -52,10 +83,11 @@ export async function runIdempotent(
     case 'in_flight':
       return { kind: reservation.kind };
   }
+  if (request.atomicPhases) return runInPhases(ctx, reservation.id, work, answerFor);
   try {
     const reply = await ctx.db.transaction(async (tx) => {
       const answer = await work({ ...ctx, db: tx });
-      await saveResponse(tx, reservation.id, answer.status, answer.body);
+      await saveResponse(tx, reservation.id, answer.status, answer.body, ctx.secretsKey);
       return answer;
     });
     // Whatever the work enqueued is committed only now.
@@ -64,7 +96,39 @@ export async function runIdempotent(
   } catch (error) {
     // What the first attempt answered, error or not, is what its retries get (Stripe keeps 500s too).
     const answer = answerFor(error);
-    await saveResponse(ctx.db, reservation.id, answer.status, answer.body);
+    await saveResponse(ctx.db, reservation.id, answer.status, answer.body, ctx.secretsKey);
     throw error;
   }
+}
+
+/**
+ * What the work answers before its first phase commits (a 404, a 409) is kept as any reply is. Once a
+ * phase has kept an answer, that answer stands: it is true of what committed (a pending record the
+ * sweep will settle), so a later failure of this request does not replace it, and no retry runs the
+ * work again. A phase whose commit failed after keeping leaves nothing behind, nor does a crash before
+ * the first commit: the key stays in flight and a retry past ABANDONED_AFTER_MS runs the work afresh.
+ */
+async function runInPhases(
+  ctx: UseCaseContext,
+  id: number,
+  work: (ctx: UseCaseContext) => Promise<KeptReply>,
+  answerFor: (error: unknown) => KeptReply,
+): Promise<IdempotentOutcome> {
+  let kept = false;
+  const keep: KeepReply = async (tx, reply) => {
+    await saveResponse(tx, id, reply.status, reply.body, ctx.secretsKey);
+    kept = true;
+  };
+  let reply: KeptReply;
+  try {
+    reply = await work({ ...ctx, keep });
+  } catch (error) {
+    if (!kept) {
+      const answer = answerFor(error);
+      await saveResponse(ctx.db, id, answer.status, answer.body, ctx.secretsKey);
+    }
+    throw error;
+  }
+  if (!kept) await saveResponse(ctx.db, id, reply.status, reply.body, ctx.secretsKey);
+  return { kind: 'ran', reply };
 }

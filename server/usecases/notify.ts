@@ -2,19 +2,24 @@
 // change commits, so do its notifications; if it rolls back, nothing is sent.
 import { newId } from '../domain/ids.js';
 import type { Executor } from '../store/executor.js';
-import { findBusinessName, hasWebhook } from '../store/businesses.js';
+import { findBusinessName } from '../store/businesses.js';
 import { enqueue } from '../store/outbox.js';
+import { subscribedEndpoints } from '../store/webhook-endpoints.js';
 import {
   cardSavedEmail,
   paymentCreatedEvent,
   paymentFailedEvent,
+  paymentLinkExpiredEvent,
   paymentRequestEmail,
   receiptEmail,
+  refundEvent,
   tokenActivatedEvent,
   type EmailMessage,
   type FailedPayment,
   type PaidPayment,
   type PaymentLinkForEmail,
+  type PaymentTargetFields,
+  type RefundForEvent,
   type StoredEvent,
 } from '../outbox/messages.js';
 
@@ -26,9 +31,11 @@ async function enqueueEmail(db: Executor, businessId: number, topic: string, mes
   await enqueue(db, { business_id: businessId, channel: 'email', topic, payload: { message, messageId: `<${newId()}.${topic}@payment-collection-service>` } });
 }
 
-/** A webhook event for the business, if it has a webhook. */
-async function enqueueWebhook(db: Executor, businessId: number, event: StoredEvent): Promise<void> {
-  if (await hasWebhook(db, businessId)) await enqueue(db, { business_id: businessId, channel: 'webhook', topic: event.body.event, payload: event });
+/** A webhook event, one delivery for each of the business's enabled endpoints that wants it (by row key); the same event id in each. */
+export async function enqueueWebhook(db: Executor, businessId: number, event: StoredEvent, endpointIds?: number[]): Promise<void> {
+  for (const endpointId of endpointIds ?? (await subscribedEndpoints(db, businessId, event.body.event))) {
+    await enqueue(db, { business_id: businessId, endpoint_id: endpointId, channel: 'webhook', topic: event.body.event, payload: event });
+  }
 }
 
 export async function notifyPaymentRequest(db: Executor, businessId: number, link: PaymentLinkForEmail): Promise<void> {
@@ -42,11 +49,7 @@ export interface SucceededPayment extends PaidPayment {
   card_last4: string | null;
 }
 
-export async function notifyPaymentSucceeded(
-  db: Executor,
-  payment: SucceededPayment,
-  link: { _id: string; title: string; reference: string | null; reference_2: string | null },
-): Promise<void> {
+export async function notifyPaymentSucceeded(db: Executor, payment: SucceededPayment, link: PaymentTargetFields & { title: string }): Promise<void> {
   const name = await businessName(db, payment.business_id);
   if (payment.payer_email) {
     const card = payment.card_last4 ? `${String(payment.card_brand).toUpperCase()} ending in ${payment.card_last4}` : null;
@@ -61,12 +64,13 @@ export async function notifyPaymentSucceeded(
 }
 
 /** A failed attempt: the business's books hear of it (the payer was told on the page; no e-mail). */
-export async function notifyPaymentFailed(
-  db: Executor,
-  payment: FailedPayment & { business_id: number },
-  link: { _id: string; reference: string | null; reference_2: string | null },
-): Promise<void> {
+export async function notifyPaymentFailed(db: Executor, payment: FailedPayment & { business_id: number }, link: PaymentTargetFields): Promise<void> {
   await enqueueWebhook(db, payment.business_id, paymentFailedEvent(`evt_${newId()}`, payment, link));
+}
+
+/** A refund reached its final state (`refund.succeeded` or `refund.failed`). */
+export async function notifyRefundSettled(db: Executor, businessId: number, refund: RefundForEvent, payment: Parameters<typeof refundEvent>[2]): Promise<void> {
+  await enqueueWebhook(db, businessId, refundEvent(`evt_${newId()}`, refund, payment));
 }
 
 export async function notifyTokenActivated(
@@ -81,4 +85,8 @@ export async function notifyTokenActivated(
     cardSavedEmail(name, { to: token.email, title: token.title, card: `${token.card_brand.toUpperCase()} ending in ${token.card_last4}` }),
   );
   await enqueueWebhook(db, token.business_id, tokenActivatedEvent(`evt_${newId()}`, token));
+}
+
+export async function notifyLinkExpired(db: Executor, businessId: number, link: Parameters<typeof paymentLinkExpiredEvent>[1]): Promise<void> {
+  await enqueueWebhook(db, businessId, paymentLinkExpiredEvent(`evt_${newId()}`, link));
 }

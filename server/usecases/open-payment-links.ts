@@ -3,12 +3,12 @@
 import { isId } from '../domain/ids.js';
 import type { DateRange } from '../domain/time.js';
 import * as store from '../store/open-payment-links.js';
-import type { OpenPaymentLinkFields, OpenPaymentLinkFilters, OpenPaymentLinkRecord } from '../store/open-payment-links.js';
+import type { OpenLinkChange, OpenPaymentLinkFields, OpenPaymentLinkFilters, OpenPaymentLinkRecord } from '../store/open-payment-links.js';
 import type { Page, PageRequest } from '../store/pagination.js';
 import { collectionTotals, recentCollections, topCollections, type CollectionRecord, type CollectionTotals } from '../store/payments.js';
 import type { UseCaseContext } from './context.js';
 
-export type { CollectionRecord, OpenPaymentLinkFields, OpenPaymentLinkFilters, OpenPaymentLinkRecord };
+export type { CollectionRecord, OpenLinkChange, OpenPaymentLinkFields, OpenPaymentLinkFilters, OpenPaymentLinkRecord };
 
 export async function createOpenPaymentLink(ctx: UseCaseContext, businessId: number, fields: OpenPaymentLinkFields): Promise<OpenPaymentLinkRecord> {
   return store.insertOpenPaymentLink(ctx.db, businessId, fields);
@@ -71,4 +71,12 @@ export async function topCollection(
   const link = await getOpenPaymentLink(ctx, businessId, id);
   if (!link) return undefined;
   return { link, top: await topCollections(ctx.db, link._id, limit, range) };
+}
+
+export async function pauseOpenPaymentLink(ctx: UseCaseContext, businessId: number, id: string): Promise<OpenLinkChange> {
+  return isId(id) ? store.pauseOpenPaymentLink(ctx.db, businessId, id) : { outcome: 'missing' };
+}
+
+export async function resumeOpenPaymentLink(ctx: UseCaseContext, businessId: number, id: string): Promise<OpenLinkChange> {
+  return isId(id) ? store.resumeOpenPaymentLink(ctx.db, businessId, id) : { outcome: 'missing' };
 }

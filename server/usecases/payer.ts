@@ -31,3 +31,15 @@ const TOKEN_VALUE = /^[0-9a-f]{64}$/;
 export async function tokenForPayer(ctx: UseCaseContext, value: string): Promise<TokenRecord | undefined> {
   return TOKEN_VALUE.test(value) ? findTokenByValue(ctx.db, value) : undefined;
 }
+
+/** How a business's payers pay: on our card form, or on its acquirer's own page (and where that is). */
+export interface PayerAcquirer {
+  hosted: boolean;
+  /** The acquirer's pages' origin, for a hosted one. */
+  pageOrigin: string | null;
+}
+
+export async function acquirerForPayer(ctx: UseCaseContext, businessId: number): Promise<PayerAcquirer> {
+  const provider = await ctx.providers.forBusiness(businessId);
+  return provider.checkout === 'hosted' ? { hosted: true, pageOrigin: provider.pageOrigin } : { hosted: false, pageOrigin: null };
+}

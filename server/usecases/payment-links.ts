@@ -5,11 +5,11 @@ import { paymentUrl } from '../domain/payer-urls.js';
 import type { Executor } from '../store/executor.js';
 import type { Page, PageRequest } from '../store/pagination.js';
 import * as store from '../store/payment-links.js';
-import type { ChangeResult, PaymentLinkFields, PaymentLinkFilters, PaymentLinkRecord } from '../store/payment-links.js';
+import type { ChangeResult, PauseResult, PaymentLinkFields, PaymentLinkFilters, PaymentLinkRecord } from '../store/payment-links.js';
 import type { UseCaseContext } from './context.js';
 import { notifyPaymentRequest } from './notify.js';
 
-export type { ChangeResult, PaymentLinkFields, PaymentLinkFilters, PaymentLinkRecord };
+export type { ChangeResult, PauseResult, PaymentLinkFields, PaymentLinkFilters, PaymentLinkRecord };
 
 async function withEmail(
   ctx: UseCaseContext,
@@ -65,4 +65,12 @@ export async function listPaymentLinks(
   page: PageRequest,
 ): Promise<Page<PaymentLinkRecord>> {
   return store.listPaymentLinks(ctx.db, businessId, filters, page);
+}
+
+export async function pausePaymentLink(ctx: UseCaseContext, businessId: number, id: string): Promise<PauseResult> {
+  return isId(id) ? store.pausePaymentLink(ctx.db, businessId, id) : { outcome: 'missing' };
+}
+
+export async function resumePaymentLink(ctx: UseCaseContext, businessId: number, id: string): Promise<PauseResult> {
+  return isId(id) ? store.resumePaymentLink(ctx.db, businessId, id) : { outcome: 'missing' };
 }

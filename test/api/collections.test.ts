@@ -116,7 +116,15 @@ describe('a link without payments', () => {
     expect(response.status).toBe(200);
     expect(data).toMatchObject({ success: true, errors: null, meta: { timezone: 'UTC' } });
     expect(data!.meta.timestamp).toMatch(META_TIMESTAMP);
-    expect(data!.data).toStrictEqual({ open_payment_link_id: link._id, currency: 'SGD', total_amount: 0, total_count: 0, from: null, to: null });
+    expect(data!.data).toStrictEqual({
+      open_payment_link_id: link._id,
+      currency: 'SGD',
+      total_amount: 0,
+      total_count: 0,
+      total_refunded: 0,
+      from: null,
+      to: null,
+    });
     expect(data!.data).not.toHaveProperty('collections');
   });
 
@@ -128,6 +136,7 @@ describe('a link without payments', () => {
       currency: 'MYR',
       total_amount: 0,
       total_count: 0,
+      total_refunded: 0,
       from: null,
       to: null,
       collections: [],
@@ -167,7 +176,15 @@ describe('which payments count', () => {
 
     const totals = await total(link._id);
     expect(totals.response.status).toBe(200);
-    expect(totals.data!.data).toStrictEqual({ open_payment_link_id: link._id, currency: 'MYR', total_amount: 35.75, total_count: 2, from: null, to: null });
+    expect(totals.data!.data).toStrictEqual({
+      open_payment_link_id: link._id,
+      currency: 'MYR',
+      total_amount: 35.75,
+      total_count: 2,
+      total_refunded: 0,
+      from: null,
+      to: null,
+    });
 
     const recent = await total(link._id, { limit: 100 });
     expect(recent.data!.data.collections).toEqual([asCollection(paid[1]!), asCollection(paid[0]!)]);
@@ -274,6 +291,7 @@ describe('filter[created_at_between]', () => {
       currency: 'MYR',
       total_amount: 70,
       total_count: 3,
+      total_refunded: 0,
       from: '2022-05-01',
       to: '2022-05-31',
     });
@@ -298,6 +316,7 @@ describe('filter[created_at_between]', () => {
       currency: 'MYR',
       total_amount: 0,
       total_count: 0,
+      total_refunded: 0,
       from: '2021-01-01',
       to: '2021-12-31',
     });

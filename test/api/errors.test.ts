@@ -6,13 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentsClient } from '../../client/index.js';
 import { loadContract } from '../../server/http/contract.js';
 import { issueKey, revokeKey } from '../../server/store/api-keys.js';
+import { setWebhook } from '../../server/store/businesses.js';
 import { assertConforms, assertErrorBody, operationFor } from '../support/contract.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, startTestService, type TestService } from '../support/service.js';
 
 let t: TestService;
 /** Ids of business A's records, used wherever a path needs one. */
-const ids = { token: '', openLink: '', paymentLink: '', payment: '' };
+const ids = { token: '', activeToken: '', openLink: '', paymentLink: '', payment: '', event: '', endpoint: '' };
 let revokedKey = '';
 
 const MiB = 1024 * 1024;
@@ -20,6 +21,11 @@ const MiB = 1024 * 1024;
 const tokenBody = { email: 'payer@example.com', title: 'Card on file', description: 'Monthly plan' };
 const openLinkBody = { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' };
 const paymentLinkBody = { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 1' };
+const chargeBody = { amount: 1000, currency: 'MYR' };
+
+const refundBody = { amount: 1 };
+const endpointBody = { url: 'http://127.0.0.1:9/hooks/more', enabled_events: ['payment.created'] };
+const endpointUpdateBody = { description: 'Bookkeeping' };
 
 type Headers = Record<string, string | null>;
 type Result = { response: Response; error?: unknown };
@@ -101,6 +107,14 @@ const ops: Op[] = [
       c.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path: { open_payment_link_id: ids.openLink } }, headers }),
   },
   {
+    operationId: 'getOpenPaymentLinkQrCode',
+    method: 'GET',
+    path: () => `/open-payment-links/${ids.openLink}/qr`,
+    // An image when it succeeds: read as text (an error is JSON whatever parseAs says).
+    call: (c, headers) =>
+      c.GET('/open-payment-links/{open_payment_link_id}/qr', { params: { path: { open_payment_link_id: ids.openLink } }, headers, parseAs: 'text' }),
+  },
+  {
     operationId: 'listPayments',
     method: 'GET',
     path: () => '/payments',
@@ -112,6 +126,108 @@ const ops: Op[] = [
     path: () => `/payments/${ids.payment}`,
     call: (c, headers) => c.GET('/payments/{payment_id}', { params: { path: { payment_id: ids.payment } }, headers }),
   },
+  {
+    operationId: 'createRefund',
+    method: 'POST',
+    path: () => `/payments/${ids.payment}/refunds`,
+    body: refundBody,
+    required: [],
+    call: (c, headers, body = refundBody) =>
+      c.POST('/payments/{payment_id}/refunds', { params: { path: { payment_id: ids.payment } }, body: body as never, headers }),
+  },
+  {
+    operationId: 'listRefunds',
+    method: 'GET',
+    path: () => `/payments/${ids.payment}/refunds`,
+    call: (c, headers) => c.GET('/payments/{payment_id}/refunds', { params: { path: { payment_id: ids.payment } }, headers }),
+  },
+  {
+    operationId: 'createCharge',
+    method: 'POST',
+    path: () => `/tokenizations/${ids.activeToken}/charges`,
+    body: chargeBody,
+    required: ['amount', 'currency'],
+    call: (c, headers, body = chargeBody) =>
+      c.POST('/tokenizations/{token_id}/charges', { params: { path: { token_id: ids.activeToken } }, body: body as never, headers }),
+  },
+  ...(['pause', 'resume'] as const).flatMap((verb): Op[] => [
+    {
+      operationId: `${verb}PaymentLink`,
+      method: 'POST',
+      path: () => `/payment-links/${ids.paymentLink}/${verb}`,
+      call: (c, headers) =>
+        c.POST(`/payment-links/{payment_link_id}/${verb}`, { params: { path: { payment_link_id: ids.paymentLink } }, headers }) as Promise<Result>,
+    },
+    {
+      operationId: `${verb}OpenPaymentLink`,
+      method: 'POST',
+      path: () => `/open-payment-links/${ids.openLink}/${verb}`,
+      call: (c, headers) =>
+        c.POST(`/open-payment-links/{open_payment_link_id}/${verb}`, { params: { path: { open_payment_link_id: ids.openLink } }, headers }) as Promise<Result>,
+    },
+  ]),
+  {
+    operationId: 'listEvents',
+    method: 'GET',
+    path: () => '/events',
+    call: (c, headers) => c.GET('/events', { headers }),
+  },
+  {
+    operationId: 'getEvent',
+    method: 'GET',
+    path: () => `/events/${ids.event}`,
+    call: (c, headers) => c.GET('/events/{event_id}', { params: { path: { event_id: ids.event } }, headers }),
+  },
+  {
+    operationId: 'resendEvent',
+    method: 'POST',
+    path: () => `/events/${ids.event}/resend`,
+    body: { webhook_endpoint_id: 'we_000000000000000000000000' },
+    required: [],
+    call: (c, headers, body) => c.POST('/events/{event_id}/resend', { params: { path: { event_id: ids.event } }, body: body as never, headers }),
+  },
+  {
+    operationId: 'createWebhookEndpoint',
+    method: 'POST',
+    path: () => '/webhook-endpoints',
+    body: endpointBody,
+    required: ['url'],
+    call: (c, headers, body = endpointBody) => c.POST('/webhook-endpoints', { body: body as never, headers }),
+  },
+  {
+    operationId: 'listWebhookEndpoints',
+    method: 'GET',
+    path: () => '/webhook-endpoints',
+    call: (c, headers) => c.GET('/webhook-endpoints', { headers }),
+  },
+  {
+    operationId: 'getWebhookEndpoint',
+    method: 'GET',
+    path: () => `/webhook-endpoints/${ids.endpoint}`,
+    call: (c, headers) => c.GET('/webhook-endpoints/{webhook_endpoint_id}', { params: { path: { webhook_endpoint_id: ids.endpoint } }, headers }),
+  },
+  {
+    operationId: 'updateWebhookEndpoint',
+    method: 'PUT',
+    path: () => `/webhook-endpoints/${ids.endpoint}`,
+    body: endpointUpdateBody,
+    required: [],
+    call: (c, headers, body = endpointUpdateBody) =>
+      c.PUT('/webhook-endpoints/{webhook_endpoint_id}', { params: { path: { webhook_endpoint_id: ids.endpoint } }, body: body as never, headers }),
+  },
+  {
+    operationId: 'deleteWebhookEndpoint',
+    method: 'DELETE',
+    path: () => `/webhook-endpoints/${ids.endpoint}`,
+    call: (c, headers) => c.DELETE('/webhook-endpoints/{webhook_endpoint_id}', { params: { path: { webhook_endpoint_id: ids.endpoint } }, headers }),
+  },
+  ...(['rotate-secret', 'test'] as const).map((verb): Op => ({
+    operationId: verb === 'test' ? 'testWebhookEndpoint' : 'rotateWebhookEndpointSecret',
+    method: 'POST',
+    path: () => `/webhook-endpoints/${ids.endpoint}/${verb}`,
+    call: (c, headers) =>
+      c.POST(`/webhook-endpoints/{webhook_endpoint_id}/${verb}`, { params: { path: { webhook_endpoint_id: ids.endpoint } }, headers }) as Promise<Result>,
+  })),
   {
     operationId: 'createPaymentLink',
     method: 'POST',
@@ -131,6 +247,12 @@ const ops: Op[] = [
     method: 'GET',
     path: () => `/payment-links/${ids.paymentLink}`,
     call: (c, headers) => c.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: ids.paymentLink } }, headers }),
+  },
+  {
+    operationId: 'getPaymentLinkQrCode',
+    method: 'GET',
+    path: () => `/payment-links/${ids.paymentLink}/qr`,
+    call: (c, headers) => c.GET('/payment-links/{payment_link_id}/qr', { params: { path: { payment_link_id: ids.paymentLink } }, headers, parseAs: 'text' }),
   },
   {
     operationId: 'updatePaymentLink',
@@ -187,6 +309,7 @@ async function storedRows() {
     openLinks: await db('open_payment_links').select().orderBy('_id'),
     paymentLinks: await db('payment_links').select().orderBy('_id'),
     payments: await db('payments').select().orderBy('_id'),
+    refunds: await db('refunds').select().orderBy('_id'),
   };
 }
 
@@ -206,12 +329,20 @@ beforeAll(async () => {
   ids.token = token.data!.data._id;
   ids.openLink = openLink.data!.data._id;
   ids.paymentLink = paymentLink.data!.data._id;
+  // A webhook on a loopback port nobody listens on, so the payment below makes an event.
+  await setWebhook(t.service.db, t.a.business.id, { url: 'http://127.0.0.1:9/hooks', secret: 'whsec_errors_suite_key_0123456789abcdef' }, t.service.secretsKey);
   // A payment, on a link of its own (a paid link cannot be deleted, and the tests below delete theirs).
   const paidLink = (await t.a.client.POST('/payment-links', { body: paymentLinkBody })).data!.data;
   const payer = new Payer(t.url);
   const payUrl = new URL(paidLink.payment_url);
   const paid = await payer.submit(await payer.open(payUrl.pathname + payUrl.search), { name: 'Payer', ...GOOD_CARD });
   ids.payment = new URL(paid.location!, t.url).searchParams.get('payment_id')!;
+  ids.event = (await t.sql('outbox').where({ business_id: t.a.business.id, channel: 'webhook' }).first('event_id')).event_id as string;
+  ids.endpoint = (await t.sql('webhook_endpoints').where({ business_id: t.a.business.id }).first('_id'))._id as string;
+  const active = (await t.a.client.POST('/tokenizations/create-token', { body: tokenBody })).data!.data;
+  const activation = await payer.open(new URL(active.activation_url).pathname);
+  expect((await payer.submit(activation, { name: 'Payer', ...GOOD_CARD })).status).toBe(303);
+  ids.activeToken = active._id;
 
   // A key that worked, then was revoked.
   revokedKey = (await issueKey(t.service.db, t.a.business.id)).key;
@@ -528,8 +659,10 @@ describe('405 with Allow for a known path and a wrong method', () => {
     ['/open-payment-links/{id}', () => `/open-payment-links/${ids.openLink}`, ['GET', 'PUT', 'DELETE']],
     ['/open-payment-links/{id}/total-collection', () => `/open-payment-links/${ids.openLink}/total-collection`, ['GET']],
     ['/open-payment-links/{id}/top-collection', () => `/open-payment-links/${ids.openLink}/top-collection`, ['GET']],
+    ['/open-payment-links/{id}/qr', () => `/open-payment-links/${ids.openLink}/qr`, ['GET']],
     ['/payment-links', () => '/payment-links', ['GET', 'POST']],
     ['/payment-links/{id}', () => `/payment-links/${ids.paymentLink}`, ['GET', 'PUT', 'DELETE']],
+    ['/payment-links/{id}/qr', () => `/payment-links/${ids.paymentLink}/qr`, ['GET']],
   ];
   const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
   const cases = pathsAndAllowed.flatMap(([template, path, allowed]) =>

@@ -48,7 +48,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('answers 409 while the first request with the key is still running', async () => {
-    await reserveKey(t.service.db, t.a.business.id, 'busy', requestHash('POST', '/api/payment-links', body));
+    await reserveKey(t.service.db, t.a.business.id, 'busy', requestHash('POST', '/api/payment-links', body), t.service.secretsKey);
     const retry = await t.a.client.POST('/payment-links', { body, ...keyed('busy') });
     expect(retry.response.status).toBe(409);
     expect(retry.error).toEqual({ message: 'A request with this Idempotency-Key is still being processed. Retry it later.' });
@@ -56,7 +56,7 @@ describe('Idempotency-Key', () => {
 
   it('lets a retry take over a key whose first request was abandoned (its process died)', async () => {
     const long = new Date(Date.now() - ABANDONED_AFTER_MS - 1_000);
-    await reserveKey(t.service.db, t.a.business.id, 'abandoned', requestHash('POST', '/api/payment-links', body), long);
+    await reserveKey(t.service.db, t.a.business.id, 'abandoned', requestHash('POST', '/api/payment-links', body), t.service.secretsKey, long);
     const retry = await t.a.client.POST('/payment-links', { body, ...keyed('abandoned') });
     expect(retry.response.status).toBe(200);
   });
@@ -84,6 +84,20 @@ describe('Idempotency-Key', () => {
     expect(retry.error).toEqual(first.error);
   });
 
+  it('keeps the response sealed, and still replays one an earlier version stored as plain JSON', async () => {
+    const first = await t.a.client.POST('/payment-links', { body, ...keyed('plain') });
+    const row = await t.sql('idempotency_keys').where({ business_id: t.a.business.id, idempotency_key: 'plain' }).first();
+    expect(row.response_body).toMatch(new RegExp(`^v1:${t.service.secretsKey.id}:`));
+    expect(row.response_body).not.toContain(first.data!.data._id);
+    await t
+      .sql('idempotency_keys')
+      .where({ id: row.id })
+      .update({ response_body: JSON.stringify(first.data) });
+    const retry = await t.a.client.POST('/payment-links', { body, ...keyed('plain') });
+    expect(retry.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.data).toEqual(first.data);
+  });
+
   it('stores nothing for a request that fails validation, so the key stays usable', async () => {
     const invalid = await t.a.client.POST('/payment-links', { body: { ...body, amount: 1 }, ...keyed('after-422') });
     expect(invalid.response.status).toBe(422);
@@ -103,9 +117,10 @@ describe('Idempotency-Key', () => {
   it('forgets a key after 24 hours', async () => {
     const hash = requestHash('POST', '/api/payment-links', body);
     const then = new Date('2026-01-01T00:00:00Z');
-    expect(await reserveKey(t.service.db, t.a.business.id, 'day-old', hash, then)).toMatchObject({ kind: 'reserved' });
-    expect(await reserveKey(t.service.db, t.a.business.id, 'day-old', hash, new Date(then.getTime() + 1_000))).toEqual({ kind: 'in_flight' });
-    expect(await reserveKey(t.service.db, t.a.business.id, 'day-old', hash, new Date(then.getTime() + IDEMPOTENCY_TTL_MS))).toMatchObject({ kind: 'reserved' });
+    const reserve = (now: Date) => reserveKey(t.service.db, t.a.business.id, 'day-old', hash, t.service.secretsKey, now);
+    expect(await reserve(then)).toMatchObject({ kind: 'reserved' });
+    expect(await reserve(new Date(then.getTime() + 1_000))).toEqual({ kind: 'in_flight' });
+    expect(await reserve(new Date(then.getTime() + IDEMPOTENCY_TTL_MS))).toMatchObject({ kind: 'reserved' });
   });
 
   it('applies to PUT and the token endpoint, and is ignored on GET and DELETE', async () => {

@@ -615,7 +615,7 @@ describe('GET /payment-links filters', () => {
 
 describe('GET /open-payment-links filters', () => {
   const kind = openPaymentLinks;
-  const deactivate = (id: string) => t.sql('open_payment_links').where({ _id: id }).update({ status_id: 2 });
+  const deactivate = (id: string) => t.sql('open_payment_links').where({ _id: id }).update({ status_id: 2, state: 'paused' });
 
   it('filters by status true (active) or false (inactive)', async () => {
     const tenant = await freshTenant();

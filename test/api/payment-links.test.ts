@@ -94,6 +94,7 @@ function expectFreshLink(link: PaymentLink, fields: Body): void {
     redirect_url: null,
     reference: null,
     reference_2: null,
+    expires_at: null,
     ...fields,
     status: 'Active',
     paid: false,

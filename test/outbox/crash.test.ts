@@ -77,7 +77,11 @@ describe('a crash between commit and delivery', () => {
     ]);
     expect(receiver.requests).toHaveLength(1);
     const event = verifyWebhook(receiver.requests[0]!.raw, receiver.requests[0]!.headers as Record<string, string>, SECRET);
-    expect(event.data).toMatchObject({ payment_id: new URL(paid.location!).searchParams.get('payment_id'), payment_amount: '25.00' });
+    expect(event.data).toMatchObject({
+      payment_id: new URL(paid.location!).searchParams.get('payment_id'),
+      payment_amount: 2500,
+      payment_amount_decimal: '25.00',
+    });
     expect((await listOutbox(db)).map((e) => [e.topic, e.status, e.attempts])).toEqual([
       ['payment_link.sent', 'delivered', 1],
       ['payment.receipt', 'delivered', 1],

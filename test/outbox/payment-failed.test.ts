@@ -59,7 +59,10 @@ describe('payment.failed webhook', () => {
       expect(event.data).toMatchObject({
         payment_link_id: link._id,
         payment_link_reference: 'INV-9',
-        payment_amount: '10.50',
+        payment_amount: 1050,
+        charge_amount: 0,
+        payment_reference_model: 'payment_link',
+        payment_reference_id: link._id,
         payment_message: record.failure_message,
         failure_code: record.failure_code,
       });
@@ -77,7 +80,10 @@ describe('payment.failed webhook', () => {
     }
     const [request] = await waitFor('the webhook', () => receiver!.requests.length && receiver!.requests);
     const event = verifyWebhook(request!.raw, request!.headers as Record<string, string>, SECRET);
-    expect(event).toMatchObject({ event: 'payment.failed', data: { payment_status: 3, payment_amount: '20.00', failure_code: 'card_declined' } });
+    expect(event).toMatchObject({
+      event: 'payment.failed',
+      data: { payment_status: 3, payment_amount: 2000, payment_reference_model: 'open_payment_link', failure_code: 'card_declined' },
+    });
     // B has no webhook: nothing is queued for it.
     expect((await listOutbox(t.service.db)).filter((entry) => entry.business_id === t!.b.business.id && entry.channel === 'webhook')).toEqual([]);
   });

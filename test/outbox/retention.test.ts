@@ -85,7 +85,7 @@ describe('outbox retention', () => {
 
   it('is run by the worker with the configured number of days', async () => {
     const { kept } = await seed();
-    const idle = async () => {};
+    const idle = async () => undefined;
     const worker = new OutboxWorker(
       store.db,
       { email: idle, webhook: idle },

@@ -1,6 +1,7 @@
 // Signed webhooks to a receiver on loopback: what arrives, how to verify it, and what happens when
 // the receiver fails, hangs or is not there.
 import { createServer } from 'node:net';
+import { swipeTime } from '../../server/domain/time.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventHash, verifyWebhook } from '../../client/webhooks.js';
 import { setWebhook } from '../../server/store/businesses.js';
@@ -8,6 +9,7 @@ import { listAttempts, listOutbox } from '../../server/store/outbox.js';
 import { findPayment } from '../../server/store/payments.js';
 import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
+import { SWIPE_PAYMENT_FIELDS } from '../support/swipe-receiver.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { sleep, waitFor } from '../support/wait.js';
@@ -42,6 +44,9 @@ async function pay(t: TestService, body: Record<string, unknown> = {}) {
   return { link, paymentId: new URL(paid.location!).searchParams.get('payment_id')! };
 }
 
+/** Swipe's payment.created fields in Swipe's order, then the service's own. */
+const PAYMENT_FIELDS = [...SWIPE_PAYMENT_FIELDS, 'payment_time_iso', 'payment_amount_decimal'];
+
 describe('payment.created webhook', () => {
   it('arrives once, signed both ways, with the payment in data', async () => {
     const { receiver, t } = await setup();
@@ -53,33 +58,26 @@ describe('payment.created webhook', () => {
     expect(event).toMatchObject({
       event: 'payment.created',
       data: {
-        payment_id: paymentId,
         attempt_id: payment.attempt_id,
-        payment_amount: '10.50',
-        payment_currency: 'MYR',
+        charge_amount: 1050,
+        payment_id: paymentId,
+        payment_time: swipeTime(payment.updated_at),
+        payment_amount: 1050,
         payment_status: 1,
-        payment_time: payment.updated_at,
         payment_link_id: link._id,
         payment_link_reference: 'INV-9',
         payment_link_reference_2: null,
         payment_message: 'Payment successful',
+        payment_reference_model: 'payment_link',
+        payment_reference_id: link._id,
+        payment_currency: 'MYR',
         payment_method: 'card',
+        payment_provider: 'sandbox',
+        payment_time_iso: payment.updated_at,
+        payment_amount_decimal: '10.50',
       },
     });
-    expect(Object.keys(event.data)).toEqual([
-      'payment_id',
-      'attempt_id',
-      'payment_amount',
-      'payment_currency',
-      'payment_status',
-      'payment_time',
-      'payment_link_id',
-      'payment_link_reference',
-      'payment_link_reference_2',
-      'payment_message',
-      'payment_method',
-      'hash',
-    ]);
+    expect(Object.keys(event.data)).toEqual([...PAYMENT_FIELDS, 'hash']);
     expect(request!.headers['webhook-id']).toMatch(/^evt_[0-9a-f]{24}$/);
     expect(request!.headers['content-type']).toBe('application/json');
     await sleep(300);
@@ -92,19 +90,7 @@ describe('payment.created webhook', () => {
     const [request] = await waitFor('the webhook', () => receiver.requests.length && receiver.requests);
     const { data } = request!.body as { data: Record<string, unknown> };
     const { createHmac } = await import('node:crypto');
-    const values = [
-      'payment_id',
-      'attempt_id',
-      'payment_amount',
-      'payment_currency',
-      'payment_status',
-      'payment_time',
-      'payment_link_id',
-      'payment_link_reference',
-      'payment_link_reference_2',
-      'payment_message',
-      'payment_method',
-    ].map((k) => (data[k] === null ? '' : String(data[k])));
+    const values = [...PAYMENT_FIELDS].map((k) => (data[k] === null ? '' : String(data[k])));
     expect(data.hash).toBe(
       createHmac('sha256', SECRET)
         .update(SECRET + values.join(''))

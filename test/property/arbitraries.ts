@@ -24,6 +24,10 @@ export interface Schema {
   description?: string;
   allOf?: Schema[];
   oneOf?: Schema[];
+  items?: Schema;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
 }
 
 interface Parameter {
@@ -59,15 +63,18 @@ export function operation(method: string, path: string): OperationSpec {
       }
     | undefined;
   if (!item || !op) throw new Error(`openapi.yaml has no ${method} ${path}`);
-  const data = op.responses['200']?.content['application/json']?.schema.properties?.data;
-  if (!data) throw new Error(`${method} ${path}: no 200 envelope with data`);
+  const content = op.responses['200']?.content ?? {};
+  const data = content['application/json']?.schema.properties?.data;
+  // A read that answers an image (a link's QR code) has no envelope: its properties look at the status and the image.
+  const image = Object.keys(content).some((type) => type.startsWith('image/'));
+  if (!data && !image) throw new Error(`${method} ${path}: no 200 envelope with data`);
   return {
     operationId: op.operationId,
     method,
     path,
     parameters: [...((item.parameters as Parameter[] | undefined) ?? []), ...(op.parameters ?? [])],
     body: op.requestBody?.content['application/json']?.schema,
-    data: flatten(data),
+    data: data ? flatten(data) : {},
   };
 }
 
@@ -536,18 +543,95 @@ function decimalModel(schema: Schema): FieldModel {
   };
 }
 
+/** `expires_at`: an ISO 8601 date-time with a zone, in the future. */
+function dateTimeModel(schema: Schema): FieldModel {
+  const maxLength = schema.maxLength ?? 40;
+  const minutes = fc.integer({ min: 10, max: 5 * 365 * 24 * 60 });
+  const at = (offset: fc.Arbitrary<number>) => offset.map((m) => new Date(Date.now() + m * 60_000));
+  const withZone = (date: Date, zone: number) => {
+    const local = new Date(date.getTime() + zone * 3_600_000).toISOString().slice(0, 19);
+    return zone === 0 ? `${local}Z` : `${local}${zone > 0 ? '+' : '-'}${String(Math.abs(zone)).padStart(2, '0')}:00`;
+  };
+  const future = fc.tuple(at(minutes), fc.constantFrom(0, 8, -5)).map(([date, zone]) => withZone(date, zone));
+  return {
+    valid: fc.oneof(
+      future,
+      at(minutes).map((date) => date.toISOString()),
+    ),
+    // No `empty`: Laravel's middleware makes "" null, which an optional field takes.
+    invalid: {
+      range: fc.tuple(at(fc.integer({ min: -5 * 365 * 24 * 60, max: -1 })), fc.constantFrom(0, 8)).map(([date, zone]) => withZone(date, zone)),
+      format: fc.oneof(
+        future.map((text) => text.slice(0, 10)),
+        future.map((text) => text.replace('T', ' ').replace(/Z|[+-]\d{2}:\d{2}$/, '')),
+        fc.constantFrom('tomorrow', '2030-13-01T00:00:00Z', '2030-02-30T00:00:00Z', '2030-01-01T25:00:00Z', 'NaN', '0'),
+      ),
+      unicode: future.map(fullwidth),
+      // Still a date-time (RFC 3339 takes any number of fractional digits), only too long.
+      'too-long': at(minutes).map((date) => date.toISOString().replace(/\.\d+Z$/, `.${'0'.repeat(maxLength)}Z`)),
+    },
+  };
+}
+
+/** `max_payments`: a JSON integer within the schema's bounds. */
+function integerModel(schema: Schema): FieldModel {
+  const { minimum: min = 0, maximum: max = Number.MAX_SAFE_INTEGER } = schema;
+  // Past 2^53 - 1 JSON numbers are still numbers, just no longer every integer (a refund's amount reaches it).
+  const above = max < Number.MAX_SAFE_INTEGER ? fc.integer({ min: max + 1, max: Number.MAX_SAFE_INTEGER }) : fc.constantFrom(2 ** 53, 2 ** 53 + 2, 1e21, 1e300);
+  return {
+    valid: fc.oneof(fc.integer({ min, max }), fc.constantFrom(min, max)),
+    invalid: {
+      range: fc.oneof(fc.integer({ min: -(2 ** 31), max: min - 1 }), above),
+      format: fc.oneof(
+        // Below 2^52, where a half is still a number of its own rather than rounded to an integer.
+        fc.integer({ min, max: Math.min(max - 1, 2 ** 52 - 1) }).map((value) => value + 0.5),
+        fc.constantFrom('1', 'abc'),
+      ),
+    },
+  };
+}
+
 function booleanModel(): FieldModel {
   return { valid: fc.boolean(), invalid: {} };
+}
+
+/** `enabled_events`: a list of distinct names from the items' enum, within minItems and maxItems. */
+function enumListModel(schema: Schema): FieldModel {
+  const members = schema.items?.enum as string[] | undefined;
+  const { minItems = 0, maxItems } = schema;
+  if (!members || maxItems === undefined || !schema.uniqueItems) throw new Error('unexpected shape of a list field');
+  const member = fc.constantFrom(...members);
+  const valid = fc.uniqueArray(member, { minLength: Math.max(minItems, 1), maxLength: maxItems });
+  return {
+    valid,
+    invalid: {
+      ...(minItems > 0 ? { empty: fc.constant([]) } : {}),
+      // A member twice (uniqueItems).
+      format: valid.chain((list) => fc.integer({ min: 0, max: list.length - 1 }).map((at) => [...list, list[at]!])),
+      // A name that is none of the members, as text or as another type.
+      range: fc
+        .tuple(
+          valid,
+          fc
+            .oneof(fc.string({ maxLength: 20 }), fc.constantFrom('payment.*', 'PAYMENT.CREATED', ' ping', 'all'))
+            .filter((odd) => !members.includes(laravelTrim(odd))),
+        )
+        .map(([list, odd]) => [...list.slice(0, maxItems - 1), odd]),
+    },
+  };
 }
 
 function fieldModel(name: string, schema: Schema): FieldModel {
   const types = typesOf(schema);
   if (types.includes('boolean')) return booleanModel();
+  if (types.includes('array')) return enumListModel(schema);
   if (schema.format === 'email') return emailModel(schema);
   if (schema.format === 'iso4217') return currencyModel();
   if (schema.format === 'http-url') return urlModel(schema);
   if (types.includes('integer') && types.includes('string')) return integerOrDigitsModel(schema);
   if (types.includes('number') && types.includes('string')) return decimalModel(schema);
+  if (schema.format === 'date-time') return dateTimeModel(schema);
+  if (types.includes('integer') && !types.includes('string')) return integerModel(schema);
   if (types.includes('string') && (schema.format === undefined || schema.format === 'storable-text')) return textModel(schema);
   throw new Error(`no generator for field ${name}: ${JSON.stringify(schema)}`);
 }
@@ -581,7 +665,9 @@ export function bodyModel(schema: Schema): BodyModel {
     const types = typesOf(field);
     if (required.includes(name)) mutations.push({ field: name, kind: 'missing', value: fc.constant(MISSING) });
     if (!types.includes('null')) mutations.push({ field: name, kind: 'null', value: fc.constant(null) });
-    mutations.push({ field: name, kind: 'type', value: wrongTypes(types) });
+    // Text of spaces is made null before validation: the wrong type only for a field that refuses null.
+    const wrongAfterTrim = (value: unknown) => !(typeof value === 'string' && laravelTrim(value) === '' && types.includes('null'));
+    mutations.push({ field: name, kind: 'type', value: wrongTypes(types).filter(wrongAfterTrim) });
     // Laravel's middleware runs first: a value it changes (trimmed, or "" made null) is only still
     // invalid when the field is required and nothing is left of it.
     const stillInvalid = (value: unknown) =>
@@ -687,6 +773,9 @@ export function expectedRecord(model: BodyModel, response: Schema, body: Body): 
     const value = typeof raw === 'string' ? laravelTrim(raw) || null : raw;
     if (value === undefined || value === null) expected[name] = null;
     else if (typeof value === 'string' && (typesOf(schema).includes('number') || typesOf(schema).includes('integer'))) expected[name] = Number(value);
+    // A date-time comes back as the same instant in the API's own form (UTC, six fractional digits).
+    else if (typeof value === 'string' && model.schema.properties?.[name]?.format === 'date-time')
+      expected[name] = `${new Date(value).toISOString().slice(0, -1)}000Z`;
     else expected[name] = value;
   }
   return expected;

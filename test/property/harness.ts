@@ -30,6 +30,7 @@ export interface Reply {
   status: number;
   body: unknown;
   text: string;
+  headers: Headers;
 }
 
 export interface Caller {
@@ -42,10 +43,10 @@ export interface Caller {
  * openapi.yaml declares for the operation. `pathAndQuery` is relative to /api and already encoded;
  * `body` is JSON text sent as is.
  */
-export async function send(caller: Caller, method: string, pathAndQuery: string, body?: string): Promise<Reply> {
+export async function send(caller: Caller, method: string, pathAndQuery: string, body?: string, extraHeaders: Record<string, string> = {}): Promise<Reply> {
   if (generating) requests += 1;
   const url = `${caller.apiUrl}${pathAndQuery}`;
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...extraHeaders };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const response = await raw(url, { key: caller.key, method, body, headers });
   const where = `${method} ${pathAndQuery}${body === undefined ? '' : ` ${body.length > 600 ? `${body.slice(0, 600)}...` : body}`}`;
@@ -58,7 +59,7 @@ export async function send(caller: Caller, method: string, pathAndQuery: string,
     headers: Object.fromEntries(response.headers.entries()),
     body: response.body,
   });
-  return { status: response.status, body: response.body, text: response.text };
+  return { status: response.status, body: response.body, text: response.text, headers: response.headers };
 }
 
 /** Whether JSON text has a `__proto__` member at any depth, which the service refuses with a 400. */

@@ -1,9 +1,15 @@
-// Records in every state a business can have (unpaid, paid and deleted payment links; an open link
-// with collections and a deleted one; a pending and an active token), and two complete views of a
-// business: what its own key can read through the API, and every row the database holds for it.
+// Records in every state a business can have (unpaid, paid, paused, expired and deleted payment
+// links; an open link with collections, an exhausted one and a deleted one; a pending and an active
+// token; payments paid, refunded in part and in full, failed and pending, and a charge on the saved
+// card; a webhook endpoint whose key was rotated), and two complete views of a business: what its
+// own key can read through the API, and every row the database holds for it.
+import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Knex } from 'knex';
-import { GOOD_CARD, Payer } from '../support/payer.js';
+import { newId } from '../../server/domain/ids.js';
+import { setWebhook } from '../../server/store/businesses.js';
+import { expireDueLinks } from '../../server/usecases/expiry.js';
+import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, type Tenant, type TestService } from '../support/service.js';
 import { apiPath, loadSpec, queryString, type SpecOperation } from './spec.js';
 
@@ -13,8 +19,10 @@ export const KIND_OF_PARAM: Record<string, Kind> = {
   open_payment_link_id: 'openLink',
   payment_link_id: 'paymentLink',
   payment_id: 'payment',
+  event_id: 'event',
+  webhook_endpoint_id: 'webhookEndpoint',
 };
-export type Kind = 'token' | 'openLink' | 'paymentLink' | 'payment';
+export type Kind = 'token' | 'openLink' | 'paymentLink' | 'payment' | 'event' | 'webhookEndpoint';
 
 export interface TenantRecords {
   /** Every id of each kind, live, paid, active or deleted. */
@@ -22,8 +30,10 @@ export interface TenantRecords {
   /** One live, unpaid/active record of each kind, for calls that must succeed. */
   live: Record<Kind, string>;
   tokenValues: string[];
-  /** Payments (collections and the paid link's payment). */
+  /** Payments: the paid link's, the open link's collections, the exhausted link's, the charge, a failed and a pending one. */
   paymentIds: string[];
+  /** Refunds of the open link's collections: one refunded in two parts, one in part. */
+  refundIds: string[];
   attemptIds: string[];
   references: string[];
   emails: string[];
@@ -51,23 +61,30 @@ async function created(t: TestService, tenant: Tenant, path: string, body: Json,
 }
 
 /** Pays through the hosted page, as a payer would; returns the payment id from the redirect. */
-/** One record of each kind for A, by the path parameter that names it (`payment_link_id`, ...). */
-export async function oneOfEach(t: TestService): Promise<Record<string, string>> {
-  const create = async (path: string, body: Record<string, unknown>) =>
-    ((await api(t, t.a.key, 'POST', path, body)).body as { data: { _id: string } }).data._id;
+/**
+ * One record of each kind for a tenant (A unless told), by the path parameter that names it
+ * (`payment_link_id`, ...): the token has a saved card, so it can be charged, and the payment is
+ * of the largest amount a link takes, so it can be refunded in many parts.
+ */
+export async function oneOfEach(t: TestService, tenant: Tenant = t.a): Promise<Record<string, string>> {
+  const create = async (path: string, body: Record<string, unknown>) => ((await api(t, tenant.key, 'POST', path, body)).body as { data: Json }).data;
+  // A webhook (on a loopback port nobody listens on), so the payment below makes an event.
+  await setWebhook(
+    t.service.db,
+    tenant.business.id,
+    { url: 'http://127.0.0.1:9/hooks', secret: 'whsec_oneOfEach_fixture_key_0123456789' },
+    t.service.secretsKey,
+  );
+  const token = await create('/api/tokenizations/create-token', { email: 'payer@example.com', title: 'Card', description: 'Plan' });
+  await activateThroughPage(t, token.activation_url as string);
+  const paid = await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 3000000, title: 'Paid' });
   return {
-    payment_link_id: await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' }),
-    open_payment_link_id: await create('/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' }),
-    token_id: await create('/api/tokenizations/create-token', { email: 'payer@example.com', title: 'Card', description: 'Plan' }),
-    payment_id: await payThroughPage(
-      t,
-      (
-        (await api(t, t.a.key, 'POST', '/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Paid' })).body as {
-          data: { payment_url: string };
-        }
-      ).data.payment_url,
-      {},
-    ),
+    payment_link_id: (await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' }))._id as string,
+    open_payment_link_id: (await create('/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' }))._id as string,
+    token_id: token._id as string,
+    payment_id: await payThroughPage(t, paid.payment_url as string, {}),
+    event_id: (await t.sql('outbox').where({ business_id: tenant.business.id, channel: 'webhook' }).orderBy('id', 'desc').first('event_id')).event_id as string,
+    webhook_endpoint_id: (await t.sql('webhook_endpoints').where({ business_id: tenant.business.id }).orderBy('id').first('_id'))._id as string,
   };
 }
 
@@ -78,6 +95,16 @@ export async function payThroughPage(t: TestService, paymentUrl: string, fields:
   const paid = await payer.submit(form, { name: 'Payer Name', ...fields, ...GOOD_CARD });
   expect(paid.status, paid.html).toBe(303);
   return new URL(paid.location!).searchParams.get('payment_id')!;
+}
+
+/** Submits a hosted payment page with a card that is declined (402); returns the failed attempt's payment id. */
+export async function failThroughPage(t: TestService, linkId: string, paymentUrl: string, fields: Record<string, string>): Promise<string> {
+  const url = new URL(paymentUrl);
+  const payer = new Payer(t.url);
+  const declined = await payer.submit(await payer.open(url.pathname + url.search), { name: 'Payer Name', ...fields, ...DECLINED_CARD });
+  expect(declined.status, declined.html).toBe(402);
+  const failed = (await t.sql('payments').where({ open_payment_link_id: linkId, status_id: 3 }).orderBy('created_at', 'desc').first('_id')) as { _id: string };
+  return failed._id;
 }
 
 export async function activateThroughPage(t: TestService, activationUrl: string): Promise<void> {
@@ -138,38 +165,167 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
     description: `Saved ${tag}`,
   });
 
+  // A webhook (on a loopback port nobody listens on) so the tenant has events of its own.
+  await setWebhook(
+    t.service.db,
+    tenant.business.id,
+    { url: 'http://127.0.0.1:9/hooks', secret: `whsec_${tag}_fixture_key_0123456789abcdef` },
+    t.service.secretsKey,
+  );
+  // A second endpoint, for refunds only, registered through the API.
+  const endpoint = await created(t, tenant, '/webhook-endpoints', {
+    url: `http://127.0.0.1:9/${tag}/refunds`,
+    description: `Refunds ${tag}`,
+    enabled_events: ['refund.succeeded', 'refund.failed'],
+  });
+  // A link that takes one payment, and takes it.
+  const exhausted = await created(t, tenant, '/open-payment-links', {
+    currency: 'MYR',
+    minimum_amount: '10.00',
+    title: `One-off ${tag}`,
+    reference: `ONCE-${tag}`,
+    max_payments: 1,
+  });
+  const paused = await created(t, tenant, '/payment-links', {
+    email: `paused-${tag}@example.com`,
+    currency: 'MYR',
+    amount: 1200,
+    title: `Paused ${tag}`,
+    reference: `PAUSED-${tag}`,
+  });
+  const expiring = await created(t, tenant, '/payment-links', {
+    email: `late-${tag}@example.com`,
+    currency: 'MYR',
+    amount: 1300,
+    title: `Expired ${tag}`,
+    reference: `LATE-${tag}`,
+    expires_at: new Date(Date.now() + 1_500).toISOString(),
+  });
   const paymentIds = [
     await payThroughPage(t, paid.payment_url as string, {}),
     await payThroughPage(t, open.payment_url as string, { amount: '42.00', name: `Aisyah ${tag}`, email: `aisyah-${tag}@example.com` }),
     await payThroughPage(t, open.payment_url as string, { amount: '17.50', name: `Wei ${tag}`, email: `wei-${tag}@example.com` }),
     await payThroughPage(t, openDeleted.payment_url as string, { amount: '30.00', name: `Nur ${tag}`, email: `nur-${tag}@example.com` }),
+    await payThroughPage(t, exhausted.payment_url as string, { amount: '11.00', name: `Siti ${tag}`, email: `siti-${tag}@example.com` }),
+    await failThroughPage(t, open._id as string, open.payment_url as string, { amount: '99.00', name: `Ali ${tag}`, email: `ali-${tag}@example.com` }),
   ];
   await activateThroughPage(t, active.activation_url as string);
+  // A charge on the saved card.
+  paymentIds.push(
+    (await created(t, tenant, `/tokenizations/${active._id}/charges`, { amount: 4990, currency: 'MYR', description: `Plan ${tag}`, reference: `CHG-${tag}` }))
+      ._id as string,
+  );
+  // A payment the acquirer has taken but not yet settled (the sandbox always answers at once, so it
+  // is written as a checkout leaves one waiting; with the acquirer's reference the pending sweep leaves it be).
+  const pendingPayment = newId();
+  await t.sql('payments').insert({
+    _id: pendingPayment,
+    business_id: tenant.business.id,
+    payment_link_id: null,
+    open_payment_link_id: open._id,
+    tokenization_id: null,
+    attempt_id: randomBytes(16).toString('hex'),
+    amount: 2000,
+    currency: 'MYR',
+    status_id: 2,
+    payer_name: `Tan ${tag}`,
+    payer_email: `tan-${tag}@example.com`,
+    method: 'card',
+    provider: 'sandbox',
+    provider_reference: `sbx_auth_${randomBytes(12).toString('hex')}`,
+    card_brand: 'visa',
+    card_last4: '4242',
+    reference: `OPEN-${tag}`,
+    description: `Donations ${tag}`,
+    created_at: `${new Date().toISOString().slice(0, -1)}000Z`,
+    updated_at: `${new Date().toISOString().slice(0, -1)}000Z`,
+  });
+  paymentIds.push(pendingPayment);
+
+  const refunded = async (paymentId: string, body: Json) => (await created(t, tenant, `/payments/${paymentId}/refunds`, body))._id as string;
+  const refundIds = [
+    await refunded(paymentIds[1]!, { amount: 2100, reason: `Half back ${tag}` }),
+    await refunded(paymentIds[1]!, { reason: `The rest ${tag}` }),
+    await refunded(paymentIds[2]!, { amount: 500 }),
+  ];
+
+  expect((await api(t, tenant.key, 'POST', `/api/payment-links/${paused._id}/pause`)).status).toBe(200);
+  expect((await api(t, tenant.key, 'POST', `/api/webhook-endpoints/${endpoint._id}/rotate-secret`)).status).toBe(200);
   expect((await api(t, tenant.key, 'DELETE', `/api/payment-links/${deleted._id}`)).status).toBe(200);
   expect((await api(t, tenant.key, 'DELETE', `/api/open-payment-links/${openDeleted._id}`)).status).toBe(200);
+  // Expired and announced (payment_link.expired) before anything looks at the tenant: the sweep is
+  // run here rather than waited for, so no event can appear part-way through a suite.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiring.expires_at as string) - Date.now() + 10)));
+  await expireDueLinks(t.service.context);
+  const expired = (await api(t, tenant.key, 'GET', `/api/payment-links/${expiring._id}`)).body as { data: Json };
+  expect(expired.data.status).toBe('Expired');
 
   const attemptIds = (await t.sql('payments').whereIn('_id', paymentIds).pluck('attempt_id')) as string[];
+  const eventIds = (await t.sql('outbox').where({ business_id: tenant.business.id, channel: 'webhook' }).orderBy('id').pluck('event_id')) as string[];
+  expect(eventIds.length).toBeGreaterThan(0);
+  const endpointIds = (await t.sql('webhook_endpoints').where({ business_id: tenant.business.id }).orderBy('id').pluck('_id')) as string[];
   return {
     ids: {
-      paymentLink: [unpaid, paid, deleted].map((r) => r._id as string),
-      openLink: [open, openDeleted].map((r) => r._id as string),
+      paymentLink: [unpaid, paid, deleted, paused, expiring].map((r) => r._id as string),
+      openLink: [open, openDeleted, exhausted].map((r) => r._id as string),
       token: [pending, active].map((r) => r._id as string),
       payment: paymentIds,
+      event: eventIds,
+      webhookEndpoint: endpointIds,
     },
-    live: { paymentLink: unpaid._id as string, openLink: open._id as string, token: pending._id as string, payment: paymentIds[0]! },
+    live: {
+      paymentLink: unpaid._id as string,
+      openLink: open._id as string,
+      token: pending._id as string,
+      payment: paymentIds[0]!,
+      event: eventIds[0]!,
+      webhookEndpoint: endpoint._id as string,
+    },
     tokenValues: [pending, active].map((r) => r.token as string),
     paymentIds,
+    refundIds,
     attemptIds,
-    references: [`REF-${tag}`, `R2-${tag}`, `PAID-${tag}`, `GONE-${tag}`, `OPEN-${tag}`, `OPEN2-${tag}`, `OLD-${tag}`],
-    emails: [`payer-${tag}@example.com`, `paid-${tag}@example.com`, `gone-${tag}@example.com`],
+    references: [
+      `REF-${tag}`,
+      `R2-${tag}`,
+      `PAID-${tag}`,
+      `GONE-${tag}`,
+      `OPEN-${tag}`,
+      `OPEN2-${tag}`,
+      `OLD-${tag}`,
+      `ONCE-${tag}`,
+      `PAUSED-${tag}`,
+      `LATE-${tag}`,
+      `CHG-${tag}`,
+    ],
+    emails: [
+      `payer-${tag}@example.com`,
+      `paid-${tag}@example.com`,
+      `gone-${tag}@example.com`,
+      `paused-${tag}@example.com`,
+      `late-${tag}@example.com`,
+      `aisyah-${tag}@example.com`,
+      `active-${tag}@example.com`,
+    ],
     idempotency: { key: idempotencyKey, body: idempotencyBody },
-    created: Object.fromEntries([unpaid, paid, deleted, open, openDeleted, pending, active].map((r) => [r._id as string, r])),
+    created: Object.fromEntries(
+      [unpaid, paid, deleted, paused, expiring, open, openDeleted, exhausted, pending, active, endpoint].map((r) => [r._id as string, r]),
+    ),
   };
 }
 
 /** Every identifier a tenant owns, of any kind: each may be tried in any id slot. */
 export function allIdsOf(records: TenantRecords): string[] {
-  return [...records.ids.paymentLink, ...records.ids.openLink, ...records.ids.token, ...records.tokenValues, ...records.ids.payment];
+  return [
+    ...records.ids.paymentLink,
+    ...records.ids.openLink,
+    ...records.ids.token,
+    ...records.tokenValues,
+    ...records.ids.payment,
+    ...records.refundIds,
+    ...records.ids.event,
+    ...records.ids.webhookEndpoint,
+  ];
 }
 
 /** The largest value a query parameter allows, e.g. per_page or filter[limit]. */
@@ -180,7 +336,7 @@ function maximumOf(operation: SpecOperation, name: string): number | undefined {
 /**
  * Everything the tenant's own key can read: every page of every list, and every GET that takes an
  * id, for every id of the tenant (deleted ones included, so an "undelete" would show), with the
- * largest report the spec allows. Response data only: `meta` carries the clock.
+ * largest report the spec allows. Response data only: `meta` carries the clock; an image as its text.
  */
 export async function apiView(t: TestService, tenant: Tenant, records: TenantRecords): Promise<Json> {
   const spec = await loadSpec();
@@ -191,9 +347,11 @@ export async function apiView(t: TestService, tenant: Tenant, records: TenantRec
       reads.push(
         (async () => {
           const perPage = maximumOf(operation, 'per_page');
+          // A list that is not paginated (the webhook endpoints, at most 16) takes no page.
+          const paged = operation.query.some((p) => p.name === 'page');
           const pages: unknown[] = [];
           for (let page = 1; page < 1000; page += 1) {
-            const path = `${apiPath(operation.template, {})}${queryString(perPage ? { per_page: perPage, page } : { page })}`;
+            const path = `${apiPath(operation.template, {})}${queryString(paged ? (perPage ? { per_page: perPage, page } : { page }) : {})}`;
             const response = await api(t, tenant.key, 'GET', path);
             expect(response.status, `${path}: ${response.text}`).toBe(200);
             const data = (response.body as { data: { data: unknown[]; next_page_url: string | null } }).data;
@@ -214,6 +372,12 @@ export async function apiView(t: TestService, tenant: Tenant, records: TenantRec
         (async () => {
           const path = `${apiPath(operation.template, { [operation.pathParams[0]!]: id })}${queryString(limit ? { filter: { limit } } : {})}`;
           const response = await api(t, tenant.key, 'GET', path);
+          // An answer that is not JSON (a link's QR code, an SVG) is kept whole, as text: a change to
+          // what it encodes shows as surely as a change to a JSON record.
+          if (!response.contentType?.startsWith('application/json')) {
+            view[`${operation.operationId} ${id}`] = { status: response.status, contentType: response.contentType, text: response.text };
+            return;
+          }
           const body = response.body as { data?: unknown };
           view[`${operation.operationId} ${id}`] = { status: response.status, data: response.status === 200 ? body.data : body };
         })(),
@@ -221,7 +385,25 @@ export async function apiView(t: TestService, tenant: Tenant, records: TenantRec
     }
   }
   await Promise.all(reads);
-  return view;
+  return withoutDeliveryBookkeeping(view);
+}
+
+/** An event's delivery state moves on as the worker retries (the fixture's webhook never answers): not the tenant's data. */
+const DELIVERY_FIELDS = ['status', 'delivery_success', 'attempts', 'next_attempt_at', 'delivered_at', 'last_error', 'endpoints', 'deliveries'];
+
+function withoutDeliveryBookkeeping(view: Json): Json {
+  const strip = (event: unknown) =>
+    event && typeof event === 'object' ? Object.fromEntries(Object.entries(event).filter(([key]) => !DELIVERY_FIELDS.includes(key))) : event;
+  return Object.fromEntries(
+    Object.entries(view).map(([key, value]) => {
+      if (key === 'listEvents') return [key, (value as { data: unknown[] }[]).map((page) => ({ ...page, data: page.data.map(strip) }))];
+      if (key.startsWith('getEvent ')) {
+        const read = value as { status: number; data: unknown };
+        return [key, read.status === 200 ? { ...read, data: strip(read.data) } : read];
+      }
+      return [key, value];
+    }),
+  );
 }
 
 /** Delivery bookkeeping of the outbox changes as the worker runs; what was enqueued does not. */
@@ -238,13 +420,33 @@ async function tableNames(db: Knex): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
+/**
+ * The tables that carry a business id, with the columns a view compares. The schema does not change
+ * while a suite runs, and reading it is most of a view's cost on PostgreSQL (information_schema),
+ * so it is read once per database.
+ */
+const viewedTables = new WeakMap<Knex, Promise<{ table: string; kept: string[] }[]>>();
+
+function tablesToView(db: Knex): Promise<{ table: string; kept: string[] }[]> {
+  let found = viewedTables.get(db);
+  if (!found) {
+    found = (async () => {
+      const tables: { table: string; kept: string[] }[] = [];
+      for (const table of (await tableNames(db)).sort()) {
+        const columns = Object.keys(await db(table).columnInfo());
+        if (columns.includes('business_id')) tables.push({ table, kept: columns.filter((c) => !VOLATILE[table]?.includes(c)) });
+      }
+      return tables;
+    })();
+    viewedTables.set(db, found);
+  }
+  return found;
+}
+
 /** Every row of every table that carries the business's id (found by column, so new tables count too). */
 export async function dbView(db: Knex, businessId: number): Promise<Json> {
   const view: Json = { business: await db('businesses').where({ id: businessId }).first() };
-  for (const table of (await tableNames(db)).sort()) {
-    const columns = Object.keys(await db(table).columnInfo());
-    if (!columns.includes('business_id')) continue;
-    const kept = columns.filter((c) => !VOLATILE[table]?.includes(c));
+  for (const { table, kept } of await tablesToView(db)) {
     const rows = (await db(table).select(kept).where({ business_id: businessId })) as Json[];
     view[table] = rows.map((row) => JSON.stringify(row)).sort();
   }
@@ -253,4 +455,18 @@ export async function dbView(db: Knex, businessId: number): Promise<Json> {
 
 export async function tenantView(t: TestService, tenant: Tenant, records: TenantRecords): Promise<Json> {
   return { api: await apiView(t, tenant, records), db: await dbView(t.sql, tenant.business.id) };
+}
+
+/**
+ * Reads back a record a write made, through the GET that shows it: a charge is a payment; a refund
+ * is found in its payment's list of refunds. `body.data` is the record, or undefined if not found.
+ */
+export async function readCreated(t: TestService, key: string, resource: string, record: Json): Promise<Awaited<ReturnType<typeof api>>> {
+  if (resource === 'charges') return api(t, key, 'GET', `/api/payments/${record._id}`);
+  if (resource === 'refunds') {
+    const list = await api(t, key, 'GET', `/api/payments/${record.payment_id}/refunds`);
+    const found = list.status === 200 ? (list.body as { data: Json[] }).data.find((refund) => refund._id === record._id) : undefined;
+    return { ...list, status: found ? 200 : 404, body: { ...(list.body as Json), data: found } };
+  }
+  return api(t, key, 'GET', `/api/${resource}/${record._id}`);
 }

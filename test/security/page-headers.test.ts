@@ -1,18 +1,20 @@
 // OWASP API8 (security misconfiguration) on the payer's side: every route the hosted pages serve,
 // in every state it can answer (shown, unknown, deleted, paid, expired form, invalid, declined,
-// redirected, too large), sends the security headers: a CSP that runs no script and cannot be framed,
+// redirected, too large, a payment the link stopped taking while the card was authorised), sends the security headers: a CSP that runs no script and cannot be framed,
 // nosniff, no-store (these pages show payment data), a strict Referrer-Policy, and a CSRF cookie a
 // script cannot read. The routes are read from the router itself, so a new page must be added here.
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageDeps } from '../../server/pages/deps.js';
 import { pageRoutes } from '../../server/pages/routes.js';
-import { signThankYou } from '../../server/pages/signing.js';
+import { signReturn, signThankYou } from '../../server/pages/signing.js';
+import { HeldProvider, submitHeld } from '../support/held-provider.js';
 import { DECLINED_CARD, GOOD_CARD, Payer, type PageResponse } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { activateThroughPage, api, payThroughPage } from './fixture.js';
 
 let t: TestService;
+const provider = new HeldProvider();
 const links: Record<string, Record<string, string>> = {};
 let checked = 0;
 
@@ -30,11 +32,13 @@ const localPath = (url: string) => {
 };
 
 beforeAll(async () => {
-  t = await startTestService();
+  t = await startTestService({ provider });
   links.payment = await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' });
   links.paid = await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Paid invoice' });
   links.race = await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Raced invoice' });
   links.deleted = await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Deleted invoice' });
+  links.pausedMeanwhile = await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Paused invoice' });
+  links.lastTaken = await create('/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'One ticket', max_payments: 1 });
   links.open = await create('/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' });
   links.openDeleted = await create('/api/open-payment-links', { currency: 'MYR', minimum_amount: '10.00', title: 'Old drive' });
   links.token = await create('/api/tokenizations/create-token', { email: 'payer@example.com', title: 'Card', description: 'Plan' });
@@ -81,6 +85,14 @@ function oversized(url: string): Promise<PageResponse> {
 
 const get = (url: string) => new Payer(t.url).get(localPath(url));
 
+/** A form submitted while `meanwhile` changes the link during the card's authorisation. */
+async function heldWhile(url: string, fields: Json, meanwhile: () => Promise<unknown>): Promise<PageResponse> {
+  const payer = new Payer(t.url);
+  const held = await submitHeld(provider, payer, await payer.open(localPath(url)), fields as Record<string, string>);
+  await meanwhile();
+  return held.finish();
+}
+
 interface Case {
   name: string;
   status: number;
@@ -117,11 +129,25 @@ const cases: Record<string, Case[]> = {
         return payer.submit(form, { name: 'Payer', ...GOOD_CARD });
       },
     },
+    {
+      name: 'a payment the link stopped taking while the card was authorised (paused)',
+      status: 410,
+      run: () =>
+        heldWhile(links.pausedMeanwhile!.payment_url!, { name: 'Payer', ...GOOD_CARD }, () =>
+          api(t, t.a.key, 'POST', `/api/payment-links/${links.pausedMeanwhile!._id}/pause`),
+        ),
+    },
   ],
   'GET /payment/open-link/pay': [
     { name: 'an active link', status: 200, run: () => get(links.open!.payment_url!) },
     { name: 'an unknown id', status: 404, run: () => get(`${t.url}/payment/open-link/pay?id=0123456789abcdef01234567`) },
     { name: 'a deleted link', status: 410, run: () => get(links.openDeleted!.payment_url!) },
+  ],
+  'GET /payment/open-link/poster': [
+    { name: 'an active link', status: 200, run: () => get(`${t.url}/payment/open-link/poster?id=${links.open!._id}`) },
+    { name: 'an unknown id', status: 404, run: () => get(`${t.url}/payment/open-link/poster?id=0123456789abcdef01234567`) },
+    { name: 'a malformed id', status: 404, run: () => get(`${t.url}/payment/open-link/poster?id=%3Cscript%3E`) },
+    { name: 'a deleted link', status: 410, run: () => get(`${t.url}/payment/open-link/poster?id=${links.openDeleted!._id}`) },
   ],
   'POST /payment/open-link/pay': [
     {
@@ -141,6 +167,14 @@ const cases: Record<string, Case[]> = {
       run: () => submitted(links.open!.payment_url!, { amount: '10.00', name: 'Payer', email: 'p@example.com', ...GOOD_CARD }),
     },
     { name: 'an oversized form', status: 413, run: () => oversized(links.open!.payment_url!) },
+    {
+      name: 'a payment the link stopped taking while the card was authorised (its last payment taken)',
+      status: 410,
+      run: () => {
+        const fields = { amount: '10.00', name: 'Payer', email: 'p@example.com', ...GOOD_CARD };
+        return heldWhile(links.lastTaken!.payment_url!, fields, () => submitted(links.lastTaken!.payment_url!, fields));
+      },
+    },
   ],
   'GET /tokenization/activation/:token': [
     { name: 'a pending token', status: 200, run: () => get(links.token!.activation_url!) },
@@ -169,6 +203,32 @@ const cases: Record<string, Case[]> = {
       },
     },
     { name: 'no payment', status: 200, run: () => get(`${t.url}/payment/thank-you`) },
+  ],
+  'GET /payment/return': [
+    {
+      name: 'a paid payment (redirect to the thank-you page)',
+      status: 303,
+      run: () => {
+        const id = links.paidPayment!.id!;
+        return get(`${t.url}/payment/return?${new URLSearchParams({ payment_id: id, signature: signReturn(t.pageKeys.thankYou, 'payment', id) })}`);
+      },
+    },
+    { name: 'an unsigned payment id', status: 404, run: () => get(`${t.url}/payment/return?payment_id=${links.paidPayment!.id!}`) },
+    { name: 'no payment', status: 404, run: () => get(`${t.url}/payment/return`) },
+  ],
+  'GET /tokenization/activation/:token/return': [
+    {
+      name: 'an unknown attempt',
+      status: 403,
+      run: () => {
+        const attempt = 'ab'.repeat(16);
+        return get(
+          `${links.token!.activation_url!}/return?${new URLSearchParams({ attempt_id: attempt, signature: signReturn(t.pageKeys.thankYou, 'activation', attempt) })}`,
+        );
+      },
+    },
+    { name: 'an unsigned attempt', status: 404, run: () => get(`${links.token!.activation_url!}/return?attempt_id=${'ab'.repeat(16)}`) },
+    { name: 'an unknown token', status: 404, run: () => get(`${t.url}/tokenization/activation/${'ab'.repeat(32)}/return`) },
   ],
 };
 // Last: it pays the link the earlier cases use.

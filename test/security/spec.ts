@@ -154,9 +154,14 @@ export function types(schema: Schema): string[] {
   return schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
 }
 
-/** The resource an operation works on, from the first segment of its path. */
+/**
+ * The resource an operation works on: the first segment of its path, or, for a collection under a
+ * record (`/payments/{payment_id}/refunds`, `/tokenizations/{token_id}/charges`), that collection.
+ */
 export function resourceOf(template: string): string {
-  return template.split('/')[1]!;
+  const segments = template.split('/').filter(Boolean);
+  const nested = segments.length === 3 && segments[1]!.startsWith('{') && !['total-collection', 'top-collection'].includes(segments[2]!);
+  return nested ? segments[2]! : segments[0]!;
 }
 
 /** Free text: a string with no format of its own beyond the storable-text rule every text field has. */

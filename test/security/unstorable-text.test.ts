@@ -115,7 +115,8 @@ describe("the payer's name on the hosted forms", () => {
   ])('with %s -> the form again (422) with the name marked, nothing charged or saved', async (_name, name) => {
     const link = await api(t, t.a.key, 'GET', `/api/open-payment-links/${ids.open_payment_link_id}`);
     const url = new URL((link.body as { data: { payment_url: string } }).data.payment_url);
-    const token = await api(t, t.a.key, 'GET', `/api/tokenizations/${ids.token_id}`);
+    // A token of its own: the fixture's token already has a saved card, and its page says so.
+    const token = await api(t, t.a.key, 'POST', '/api/tokenizations/create-token', { email: 'payer@example.com', title: 'Card', description: 'Plan' });
     const activation = new URL((token.body as { data: { activation_url: string } }).data.activation_url);
     const before = await t.sql('payments').count({ n: '*' }).first();
     for (const path of [url.pathname + url.search, activation.pathname]) {
@@ -126,7 +127,8 @@ describe("the payer's name on the hosted forms", () => {
       expect(page.html).toMatch(/id="name"[^>]*aria-invalid="true"/);
     }
     expect(await t.sql('payments').count({ n: '*' }).first()).toEqual(before);
-    expect((await api(t, t.a.key, 'GET', `/api/tokenizations/${ids.token_id}`)).body).toMatchObject({ data: { status: 'pending' } });
+    const tokenId = (token.body as { data: { _id: string } }).data._id;
+    expect((await api(t, t.a.key, 'GET', `/api/tokenizations/${tokenId}`)).body).toMatchObject({ data: { status: 'pending' } });
   });
 });
 

@@ -1,7 +1,8 @@
 // Webhook signing keys at rest: the database holds them sealed (AES-256-GCM under the configured
 // master key), never in clear, not even in the bytes of the SQLite file; deliveries open them; a key
 // that does not open (another SECRETS_KEY, another row's value) fails the delivery with a reason
-// instead of signing with garbage; keys stored in clear by earlier versions are sealed at start.
+// instead of signing with garbage; keys stored in clear by earlier versions are sealed at start. The
+// responses kept under an Idempotency-Key, which carry a new key in clear, are sealed too.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,12 +15,13 @@ import { SecretUnreadableError } from '../../server/secrets/seal.js';
 import { startService } from '../../server/start.js';
 import { findOrCreateBusiness, findWebhook, setWebhook } from '../../server/store/businesses.js';
 import { knexFor, openDatabase } from '../../server/store/database.js';
+import { migrateUpTo } from '../../server/store/migrate.js';
 import { listAttempts, listOutbox } from '../../server/store/outbox.js';
 import { createTestDatabase } from '../support/database.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { secretsSettings } from '../support/secrets.js';
-import { startTestService, type Tenant, type TestService } from '../support/service.js';
+import { offlineResolver, startTestService, type Tenant, type TestService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -52,6 +54,20 @@ function expectNotInFiles(databaseUrl: string, secret: string): void {
   }
 }
 
+/** Every row of every table of the service's database, as text. */
+async function everyStoredRow(t: TestService): Promise<string> {
+  const tables =
+    t.service.db.dialect === 'sqlite'
+      ? ((await t.sql.raw("select name from sqlite_master where type = 'table'")) as { name: string }[]).map((row) => row.name)
+      : ((await t.sql.raw('select tablename as name from pg_tables where schemaname = current_schema()')) as { rows: { name: string }[] }).rows.map(
+          (row) => row.name,
+        );
+  expect(tables).toContain('idempotency_keys');
+  const dumps: string[] = [];
+  for (const table of tables) dumps.push(JSON.stringify(await t.sql(table).select('*')));
+  return dumps.join('\n');
+}
+
 async function pay(t: TestService, tenant: Tenant): Promise<void> {
   const { data } = await tenant.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9' } });
   const url = new URL(data!.data.payment_url);
@@ -73,9 +89,9 @@ describe('a webhook key at rest', () => {
     t = await startTestService();
     await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, t.service.secretsKey);
 
-    const row = await t.sql('businesses').where({ id: t.a.business.id }).first();
+    const row = await t.sql('webhook_endpoints').where({ business_id: t.a.business.id }).first();
     for (const text of encodings(SECRET)) expect(JSON.stringify(row)).not.toContain(text);
-    expect(row.webhook_secret).toMatch(new RegExp(`^v1:${t.service.secretsKey.id}:[\\w-]{16}:[\\w-]+:[\\w-]{22}$`));
+    expect(row.secret).toMatch(new RegExp(`^v1:${t.service.secretsKey.id}:[\\w-]{16}:[\\w-]+:[\\w-]{22}$`));
     if (t.service.db.dialect === 'sqlite') expectNotInFiles(`sqlite:${join(t.dir, 'test.sqlite')}`, SECRET);
 
     await pay(t, t.a);
@@ -108,16 +124,61 @@ describe('a webhook key at rest', () => {
     expect(verifyWebhook(request!.raw, request!.headers as Record<string, string>, SECRET)).toMatchObject({ event: 'payment.created' });
   });
 
-  it("copied into another business's row does not open there", async () => {
+  it("copied into another business's endpoint does not open there", async () => {
     t = await startTestService();
     await setWebhook(t.service.db, t.a.business.id, { url: 'https://a.example.com/hooks', secret: SECRET }, t.service.secretsKey);
-    const { webhook_secret } = await t.sql('businesses').where({ id: t.a.business.id }).first();
-    await t.sql('businesses').where({ id: t.b.business.id }).update({ webhook_url: 'https://b.example.com/hooks', webhook_secret });
+    await setWebhook(
+      t.service.db,
+      t.b.business.id,
+      { url: 'https://b.example.com/hooks', secret: 'whsec_b_business_own_key_0123456789' },
+      t.service.secretsKey,
+    );
+    const { secret } = await t.sql('webhook_endpoints').where({ business_id: t.a.business.id }).first();
+    await t.sql('webhook_endpoints').where({ business_id: t.b.business.id }).update({ secret });
     await expect(findWebhook(t.service.db, t.b.business.id, t.service.secretsKey)).rejects.toThrow(SecretUnreadableError);
     await expect(findWebhook(t.service.db, t.b.business.id, t.service.secretsKey)).rejects.toThrow(
       /does not authenticate under the configured key .*sealed for another record/,
     );
     expect(await findWebhook(t.service.db, t.a.business.id, t.service.secretsKey)).toEqual({ url: 'https://a.example.com/hooks', secret: SECRET });
+  });
+});
+
+describe('a webhook key in a response kept under an Idempotency-Key', () => {
+  it('is sealed: no row and no byte of the SQLite file holds it, and a retry gets it back', async () => {
+    t = await startTestService({
+      resolve: async (hostname) => (hostname === 'hooks.example.test' ? [{ address: '93.184.215.14', family: 4 }] : offlineResolver(hostname)),
+    });
+    const keyed = (key: string) => ({ headers: { 'Idempotency-Key': key } });
+    const body = { url: 'https://hooks.example.test/payments' };
+    const created = await t.a.client.POST('/webhook-endpoints', { body, ...keyed('create-endpoint') });
+    expect(created.response.status).toBe(200);
+    const endpoint = created.data!.data;
+    const rotate = { params: { path: { webhook_endpoint_id: endpoint._id } }, ...keyed('rotate-endpoint') };
+    const rotated = await t.a.client.POST('/webhook-endpoints/{webhook_endpoint_id}/rotate-secret', rotate);
+    expect(rotated.response.status).toBe(200);
+    const secrets = [endpoint.secret, rotated.data!.data.secret];
+    expect(secrets.every((secret) => /^whsec_/.test(secret))).toBe(true);
+    expect(secrets[0]).not.toBe(secrets[1]);
+
+    const kept = await t.sql('idempotency_keys').where({ business_id: t.a.business.id }).select('idempotency_key', 'response_body');
+    expect(kept.map((row) => row.idempotency_key).sort()).toEqual(['create-endpoint', 'rotate-endpoint']);
+    for (const row of kept) expect(row.response_body).toMatch(new RegExp(`^v1:${t.service.secretsKey.id}:`));
+    const stored = await everyStoredRow(t);
+    for (const secret of secrets) for (const text of encodings(secret)) expect(stored, `a row holds ${text}`).not.toContain(text);
+    if (t.service.db.dialect === 'sqlite') for (const secret of secrets) expectNotInFiles(t.databaseUrl, secret);
+
+    const createdAgain = await t.a.client.POST('/webhook-endpoints', { body, ...keyed('create-endpoint') });
+    const rotatedAgain = await t.a.client.POST('/webhook-endpoints/{webhook_endpoint_id}/rotate-secret', rotate);
+    for (const [replay, first] of [
+      [createdAgain, created],
+      [rotatedAgain, rotated],
+    ] as const) {
+      expect(replay.response.status).toBe(200);
+      expect(replay.response.headers.get('Idempotent-Replayed')).toBe('true');
+      expect(replay.data).toEqual(first.data);
+    }
+    expect([createdAgain.data!.data.secret, rotatedAgain.data!.data.secret]).toEqual(secrets);
+    expect((await t.a.client.GET('/webhook-endpoints')).data!.data).toHaveLength(1);
   });
 });
 
@@ -129,11 +190,12 @@ describe('webhook keys stored in clear by an earlier version', () => {
     // leaves the old bytes where they were, unless told to wipe freed space.
     const legacy = Array.from({ length: 3 }, (_, i) => ({ name: `Old Business ${i}`, secret: `whsec_${randomBytes(32).toString('base64')}` }));
     try {
-      // What a version before sealing left behind: keys in clear, checkpointed into the file.
+      // What a version before sealing left behind: keys in clear in the businesses' own columns
+      // (before webhook endpoints, migration 0016), checkpointed into the file.
       const store = openDatabase(database.url);
       const db = knexFor(database.url);
       try {
-        await store.migrate();
+        await migrateUpTo(db, '0015_event_log');
         for (const { name, secret } of legacy) {
           const { id } = await findOrCreateBusiness(store, name);
           await db('businesses').where({ id }).update({ webhook_url: 'https://old.example.com/hooks', webhook_secret: secret });
@@ -159,14 +221,20 @@ describe('webhook keys stored in clear by an earlier version', () => {
         secrets: secretsSettings(database.url),
       });
       try {
-        const rows = await service.db.all<{ id: number; name: string; webhook_secret: string | null }>(
-          service.db.sql('businesses').select('id', 'name', 'webhook_secret').orderBy('id'),
+        // Each business's key moved into its first endpoint, sealed there; the old columns hold nothing.
+        const rows = await service.db.all<{ id: number; name: string; webhook_url: string | null; webhook_secret: string | null; secret: string | null }>(
+          service.db
+            .sql('businesses as b')
+            .leftJoin('webhook_endpoints as e', 'e.business_id', 'b.id')
+            .select('b.id', 'b.name', 'b.webhook_url', 'b.webhook_secret', 'e.secret')
+            .orderBy('b.id'),
         );
         expect(rows.map((row) => row.name)).toEqual([...legacy.map(({ name }) => name), 'No Webhook']);
-        expect(rows.at(-1)!.webhook_secret).toBeNull();
+        expect(rows.at(-1)!.secret).toBeNull();
+        expect(rows.every((row) => row.webhook_url === null && row.webhook_secret === null)).toBe(true);
         for (const [i, { secret }] of legacy.entries()) {
           expect(JSON.stringify(rows)).not.toContain(secret.slice('whsec_'.length));
-          expect(rows[i]!.webhook_secret).toMatch(new RegExp(`^v1:${service.secretsKey.id}:`));
+          expect(rows[i]!.secret).toMatch(new RegExp(`^v1:${service.secretsKey.id}:`));
           expect(await findWebhook(service.db, rows[i]!.id, service.secretsKey)).toEqual({ url: 'https://old.example.com/hooks', secret });
         }
         if (database.kind === 'sqlite') for (const { secret } of legacy) expectNotInFiles(database.url, secret);

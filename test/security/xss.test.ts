@@ -78,7 +78,11 @@ function textFields(resource: string): [string, Schema][] {
   const create = spec.operations.find((o) => o.method === 'POST' && o.body && resourceOf(o.template) === resource)!;
   return Object.entries(propertiesOf(create.body!.schema)).filter(
     ([, schema]) =>
-      types(schema).includes('string') && !types(schema).some((type) => type === 'integer' || type === 'number') && !schema.enum && schema.format !== 'iso4217',
+      types(schema).includes('string') &&
+      !types(schema).some((type) => type === 'integer' || type === 'number') &&
+      !schema.enum &&
+      schema.format !== 'iso4217' &&
+      schema.format !== 'date-time',
   );
 }
 
@@ -160,7 +164,8 @@ async function watchedPage(context: BrowserContext): Promise<{ page: Page; watch
   page.on('request', (request) => {
     const url = new URL(request.url());
     const ours =
-      url.origin === t.url && ['/assets/pay.css', '/favicon.ico', '/payment/pay', '/payment/open-link/pay', '/payment/thank-you'].includes(url.pathname);
+      url.origin === t.url &&
+      ['/assets/pay.css', '/favicon.ico', '/payment/pay', '/payment/open-link/pay', '/payment/open-link/poster', '/payment/thank-you'].includes(url.pathname);
     const activation = url.origin === t.url && url.pathname.startsWith('/tokenization/activation/');
     if (!ours && !activation && url.protocol !== 'about:' && url.protocol !== 'data:') watch.strayRequests.push(request.url());
   });
@@ -172,7 +177,8 @@ function shapeOf(page: Page): Promise<unknown> {
   return page.evaluate(`[...document.querySelectorAll('*')].map((e) => e.tagName + '[' + [...e.attributes].map((a) => a.name).sort().join(',') + ']')`);
 }
 
-async function expectInert(page: Page, watch: Watch, where: string, controlShape?: unknown) {
+/** `drawn`: the elements of the selector below that the page draws itself (the poster's QR code is one svg). */
+async function expectInert(page: Page, watch: Watch, where: string, controlShape?: unknown, drawn = 0) {
   loads += 1;
   // Strings, not functions: the test compiles without the DOM library; this code runs in the page.
   expect(await page.evaluate('window.__xss'), `${where}: a probe ran`).toBeUndefined();
@@ -184,7 +190,7 @@ async function expectInert(page: Page, watch: Watch, where: string, controlShape
     elements: document.querySelectorAll('script, iframe, object, embed, svg, img, base, style, meta[http-equiv], a[href^="javascript" i]').length,
     handlers: [...document.querySelectorAll('*')].flatMap((e) => [...e.attributes].filter((a) => a.name.startsWith('on')).map((a) => e.tagName + ' ' + a.name)),
   })`);
-  expect(injected, `${where}: markup was injected`).toEqual({ elements: 0, handlers: [] });
+  expect(injected, `${where}: markup was injected`).toEqual({ elements: drawn, handlers: [] });
   if (controlShape) expect(await shapeOf(page), `${where}: the page's markup differs from the same page with plain text`).toEqual(controlShape);
 }
 
@@ -197,6 +203,8 @@ function expectContained(actual: string | null | undefined, expected: string, wh
   expect(actual ?? '', where).toContain(expected);
   rendered += 1;
 }
+
+const posterUrl = (openLink: Json) => `${t.url}/payment/open-link/poster?id=${openLink._id as string}`;
 
 /** Text as the DOM holds it after parsing (a NUL or CR would be normalised; none of the probes has one). */
 const textOf = (page: Page, selector: string) => page.locator(selector).first().textContent();
@@ -217,6 +225,7 @@ describe.concurrent.each([
       ['payment', control.paymentLink.payment_url],
       ['open', control.openLink.payment_url],
       ['activation', control.token.activation_url],
+      ['poster', posterUrl(control.openLink)],
     ] as const) {
       const { page } = await watchedPage(context);
       await page.goto(url as string);
@@ -227,7 +236,7 @@ describe.concurrent.each([
   afterAll(() => context?.close());
 
   it.each(PROBES.map((probe, index) => [probe, index] as const))(
-    'stored probe %j: payment, open-link and activation pages render it as text',
+    'stored probe %j: payment, open-link, poster and activation pages render it as text',
     async (probe, index) => {
       const record = records[index]!;
       const sentPayment = record.sent['payment-links']!;
@@ -247,6 +256,11 @@ describe.concurrent.each([
       expectRendered(await page.title(), sentOpen.title!, 'open-link page <title>');
       expectRendered(await textOf(page, 'h1'), sentOpen.title!, 'open-link page heading');
       expectRendered(await textOf(page, 'main h1 + p'), sentOpen.description!, 'open-link page description');
+
+      expect((await page.goto(posterUrl(record.openLink)))?.status()).toBe(200);
+      await expectInert(page, watch, `poster ${JSON.stringify(probe)}`, shapes.poster, 1);
+      expectRendered(await page.title(), sentOpen.title!, 'poster <title>');
+      expectRendered(await textOf(page, 'h1'), sentOpen.title!, 'poster heading');
 
       expect((await page.goto(record.token.activation_url as string))?.status()).toBe(200);
       await expectInert(page, watch, `activation page ${JSON.stringify(probe)}`, shapes.activation);
@@ -299,6 +313,7 @@ describe.concurrent.each([
         `/payment/thank-you?payment_id=${records[0]!.paymentLink._id as string}&payment_link_id=${encoded}&payment_status=1`,
         `/payment/pay?id=${encoded}`,
         `/payment/open-link/pay?id=${encoded}`,
+        `/payment/open-link/poster?id=${encoded}`,
         `/tokenization/activation/${encoded}`,
       ]) {
         const response = await page.goto(`${t.url}${path}`);
@@ -369,6 +384,8 @@ describe('javascript: and other non-http URLs', () => {
             payment_link_id: records[0]!.paymentLink._id as string,
             open_payment_link_id: records[0]!.openLink._id as string,
             token_id: records[0]!.token._id as string,
+            // Refused by the body's validation, before any endpoint is looked up.
+            webhook_endpoint_id: `we_${'0'.repeat(24)}`,
           };
           const response = await api(t, t.a.key, operation.method, apiPath(operation.template, ids), { ...operation.body!.example, [field]: value });
           expect(response.status, `${operation.operationId} ${field}=${JSON.stringify(value)}`).toBe(422);

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
-import { useMigratedDatabase } from '../support/store.js';
+import { tokenRow, useMigratedDatabase } from '../support/store.js';
 import { sleep } from '../support/wait.js';
 
 const store = useMigratedDatabase('executor');
@@ -15,19 +15,7 @@ beforeAll(async () => {
   businessId = (await findOrCreateBusiness(store.db, 'Executor')).id;
 });
 
-const token = (id = newId()) => ({
-  _id: id,
-  business_id: businessId,
-  email: 'a@example.com',
-  phone_no: null,
-  redirect_url: null,
-  title: 't',
-  description: 'd',
-  token: newId() + newId() + newId().slice(0, 16),
-  status: 'pending',
-  created_at: '2026-01-01T00:00:00.000000Z',
-  updated_at: '2026-01-01T00:00:00.000000Z',
-});
+const token = (id = newId()) => tokenRow(businessId, id);
 /** Counted on a connection of its own: what any other process would see. */
 const count = async () => Number((await store.sql('tokens').count({ n: '*' }).first())!.n);
 const insert = (row: ReturnType<typeof token>) => store.db.run(store.db.sql('tokens').insert(row));

@@ -16,6 +16,8 @@ export interface ChildService {
   /** Resolves when the process has exited. */
   exited: Promise<number | null>;
   kill(signal: NodeJS.Signals): Promise<number | null>;
+  /** SIGTERM, as a process manager stops the service, then SIGKILL if it has not exited within `graceMs`. */
+  stop(graceMs?: number): Promise<number | null>;
 }
 
 /** Starts `script` (the service unless told) and resolves once it has logged `listening on`. */
@@ -62,6 +64,17 @@ export async function startChild(env: Record<string, string>, port: number, scri
     async kill(signal) {
       if (!gone) child.kill(signal);
       return exited;
+    },
+    async stop(graceMs = 10_000) {
+      if (!gone) child.kill('SIGTERM');
+      const timer = setTimeout(() => {
+        if (!gone) child.kill('SIGKILL');
+      }, graceMs);
+      try {
+        return await exited;
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

@@ -63,3 +63,21 @@ export const GOOD_CARD = { card_number: '4242 4242 4242 4242', expiry: '12/39', 
 export const DECLINED_CARD = { card_number: '4000 0000 0000 0002', expiry: '12/39', cvc: '123' };
 export const NO_FUNDS_CARD = { card_number: '4000 0000 0000 9995', expiry: '12/39', cvc: '123' };
 export const ERROR_CARD = { card_number: '4000 0000 0000 0119', expiry: '12/39', cvc: '123' };
+/** Pays fine; its refunds fail. */
+export const REFUND_FAILS_CARD = { card_number: '4000 0000 0000 5126', expiry: '12/39', cvc: '123' };
+/** Saves on a token; charging it is declined. */
+export const CHARGE_DECLINES_CARD = { card_number: '4000 0000 0000 0341', expiry: '12/39', cvc: '123' };
+/** Saves on a token; has expired when charged. */
+export const CHARGE_EXPIRES_CARD = { card_number: '4000 0000 0000 0069', expiry: '12/39', cvc: '123' };
+
+/**
+ * Opens a hosted page (a payment_url or an activation_url) and submits it as a payer would; answers
+ * the submit's response and, after a redirect, the payment_id it carries.
+ */
+export async function submitPage(origin: string, pageUrl: string, fields: Record<string, string>): Promise<PageResponse & { paymentId: string | null }> {
+  const url = new URL(pageUrl);
+  const payer = new Payer(origin);
+  const answer = await payer.submit(await payer.open(url.pathname + url.search), fields);
+  const paymentId = answer.status === 303 ? new URL(answer.location!, origin).searchParams.get('payment_id') : null;
+  return { ...answer, paymentId };
+}

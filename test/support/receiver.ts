@@ -17,8 +17,11 @@ export interface Receiver {
 /** A status, or a status with headers (e.g. a redirect's Location). */
 export type Answer = number | { status: number; headers: Record<string, string> };
 
-/** `respond(n)` gives the answer to the n-th request (from 1), possibly later, or 'hang' to never answer it. */
-export async function startReceiver(respond: (n: number) => Answer | 'hang' | Promise<Answer | 'hang'> = () => 200): Promise<Receiver> {
+/**
+ * `respond(n)` gives the answer to the n-th request (from 1), possibly later, or 'hang' to never answer it.
+ * `port` is one the system hands out unless given (a receiver started again where it was before).
+ */
+export async function startReceiver(respond: (n: number) => Answer | 'hang' | Promise<Answer | 'hang'> = () => 200, port = 0): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -39,7 +42,7 @@ export async function startReceiver(respond: (n: number) => Answer | 'hang' | Pr
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/payments`,
     requests,

@@ -51,17 +51,25 @@ export interface TestServiceOptions {
   rateLimit?: StartOptions['rateLimit'];
   apiKeyCacheMs?: number;
   provider?: StartOptions['provider'];
+  /** Where Stripe's SDK goes for businesses on Stripe: a stand-in (test/support/stripe.ts). */
+  stripeApiUrl?: string;
   /** Silent unless a test wants to read the service's log lines. */
   logger?: StartOptions['logger'];
   pageLimits?: StartOptions['pageLimits'];
   trustProxyHops?: number;
   /** Stubbed name resolution for webhook hosts: no test resolves a name for real. */
   resolve?: StartOptions['resolve'];
+  expirySweepMs?: number;
+  pendingSweep?: StartOptions['pendingSweep'];
 }
 
-/** Knows only `localhost`: a test that needs another name says what it resolves to. */
+/**
+ * Knows only `localhost`, and the merchant host of openapi.yaml's examples as loopback, so that an
+ * example registers as a webhook endpoint and whatever is sent to it stays on this machine (no one
+ * listens at its port). A test that needs another name says what it resolves to.
+ */
 export const offlineResolver: Resolver = async (hostname) => {
-  if (hostname === 'localhost') return [{ address: '127.0.0.1', family: 4 }];
+  if (hostname === 'localhost' || hostname === 'merchant.example.com') return [{ address: '127.0.0.1', family: 4 }];
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname} (name resolution is stubbed in tests)`), { code: 'ENOTFOUND' });
 };
 
@@ -83,12 +91,15 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     apiKeyCacheMs: options.apiKeyCacheMs ?? 0,
     logger: options.logger ?? silentLogger(),
     provider: options.provider,
+    stripeApiUrl: options.stripeApiUrl,
     http: options.http,
     secrets: secretsSettings(database.url),
     // Like the API limit: in the path, raised, except where a test sets its own.
     pageLimits: { perAddress: 1_000_000, perLink: 1_000_000, perCard: 1_000_000, ...options.pageLimits },
     trustProxyHops: options.trustProxyHops,
     resolve: options.resolve ?? offlineResolver,
+    expirySweepMs: options.expirySweepMs,
+    pendingSweep: options.pendingSweep,
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {
@@ -128,16 +139,18 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
 export async function raw(
   url: string,
   init: RequestInit & { key?: string } = {},
-): Promise<{ status: number; headers: Headers; contentType: string | null; body: unknown; text: string }> {
+): Promise<{ status: number; headers: Headers; contentType: string | null; body: unknown; text: string; bytes: Buffer }> {
   const headers = new Headers(init.headers);
   if (init.key) headers.set('Authorization', `Bearer ${init.key}`);
   const response = await fetch(url, { ...init, headers });
-  const text = await response.text();
+  // The bytes as sent, for bodies that are not text (a PNG); the text as response.text() reads it.
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
   let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
     // left as text: the assertion that follows will say so
   }
-  return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type'), body, text };
+  return { status: response.status, headers: response.headers, contentType: response.headers.get('content-type'), body, text, bytes };
 }

@@ -9,12 +9,14 @@ export interface TestSmtp {
   messages: ParsedMail[];
   /** RCPT TO commands seen, accepted or refused. */
   attempts: number;
+  /** Connection errors, such as a sender killed mid-session resetting its socket. */
+  errors: Error[];
   close(): Promise<void>;
 }
 
 /** `refuse(n)` decides, for the n-th delivery attempt (from 1), whether the server answers 451. */
 export async function startSmtp(refuse: (attempt: number) => boolean = () => false): Promise<TestSmtp> {
-  const state: TestSmtp = { url: '', messages: [], attempts: 0, close: async () => {} };
+  const state: TestSmtp = { url: '', messages: [], attempts: 0, errors: [], close: async () => {} };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -37,6 +39,8 @@ export async function startSmtp(refuse: (attempt: number) => boolean = () => fal
       );
     },
   });
+  // smtp-server re-emits every connection's error on the server, where without a listener it is thrown.
+  server.on('error', (error) => state.errors.push(error));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));

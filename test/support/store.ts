@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { Knex } from 'knex';
+import { newId } from '../../server/domain/ids.js';
 import { knexFor, openDatabase, type Database } from '../../server/store/database.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -45,3 +46,18 @@ export function useMigratedDatabase(name: string): MigratedDatabase {
     },
   };
 }
+
+/** A pending token of a business, as the tokens table holds it (no card yet). */
+export const tokenRow = (businessId: number, id = newId()) => ({
+  _id: id,
+  business_id: businessId,
+  email: 'a@example.com',
+  phone_no: null,
+  redirect_url: null,
+  title: 't',
+  description: 'd',
+  token: newId() + newId() + newId().slice(0, 16),
+  status: 'pending',
+  created_at: '2026-01-01T00:00:00.000000Z',
+  updated_at: '2026-01-01T00:00:00.000000Z',
+});

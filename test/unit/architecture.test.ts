@@ -1,6 +1,7 @@
 // The layering ARCHITECTURE.md describes, checked on every import of the server's sources: a room may
 // import only the rooms listed for it. `http/` (the HTTP adapter) imports no feature and no store;
 // `store/` imports nothing above it; handlers and pages reach the database only through use cases.
+// Also: under an Idempotency-Key only the operations that ask an acquirer run in atomic phases.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ const ALLOWED: Record<string, string[]> = {
   payments: ['domain'],
   ratelimit: ['store', 'shared'],
   outbox: ['store', 'domain', 'shared', 'secrets', 'logger'],
-  usecases: ['store', 'payments', 'outbox', 'domain', 'shared'],
+  usecases: ['store', 'payments', 'outbox', 'domain', 'shared', 'secrets'],
   http: ['domain', 'shared', 'generated', 'logger', 'paths'],
   handlers: ['usecases', 'http', 'domain', 'shared', 'generated'],
   pages: ['usecases', 'payments', 'domain', 'shared'],
@@ -102,5 +103,31 @@ describe('the layering', () => {
     expect(roomOf(join(SERVER, 'http', 'app.ts'))).toBe('http');
     expect(roomOf(join(SERVER, 'start.ts'))).toBe('start');
     expect(roomOf(join(ROOT, 'shared', 'html.ts'))).toBe('shared');
+  });
+});
+
+/** The handlers that declare `atomicPhases`, each with the source of its declaration up to the next handler. */
+function phasedHandlers(sources: Map<string, string>): { operation: string; source: string }[] {
+  return [...sources.values()].flatMap((source) =>
+    [...source.matchAll(/^ {2}(\w+): \{\n([\s\S]*?)^ {2}\},$/gm)]
+      .filter((match) => /^ {4}atomicPhases: true,/m.test(match[2]!))
+      .map((match) => ({ operation: match[1]!, source: match[2]! })),
+  );
+}
+
+describe('Idempotency-Key transactions', () => {
+  const handlers = new Map(files(join(SERVER, 'handlers')).map((file) => [file, readFileSync(file, 'utf8')]));
+
+  // ARCHITECTURE.md: a keyed request is one transaction, except the operations that ask an acquirer,
+  // whose use cases keep the key's answer in each of their own transactions.
+  it('runs in atomic phases exactly the operations that ask an acquirer, each handing its use case a way to keep its answers', () => {
+    const phased = phasedHandlers(handlers);
+    expect(phased.map((handler) => handler.operation).sort()).toEqual(['createCharge', 'createRefund']);
+    for (const handler of phased) expect(handler.source, handler.operation).toMatch(/keepingAnswers\(ctx, /);
+  });
+
+  it('finds a phased handler that does not pass keepingAnswers', () => {
+    const broken = new Map([['x.ts', '  createThing: {\n    atomicPhases: true,\n    async handle() {\n      return thing();\n    },\n  },']]);
+    expect(phasedHandlers(broken)).toEqual([{ operation: 'createThing', source: expect.not.stringMatching(/keepingAnswers/) }]);
   });
 });

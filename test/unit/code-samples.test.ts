@@ -24,7 +24,8 @@ describe('x-codeSamples in the rendered reference', () => {
       const samples = operation['x-codeSamples'] as CodeSample[];
       expect(samples.map((s) => s.label)).toEqual(['curl', 'Client']);
       const [curl, client] = samples as [CodeSample, CodeSample];
-      expect(curl.source).toMatch(new RegExp(`^curl -X ${method.toUpperCase()} "\\$PAYMENTS_API${path.replace(/\{[^{}]+\}/g, '[0-9a-f]{24}')}"`));
+      // Record ids are 24 hex digits; an event id has its evt_ prefix, a webhook endpoint's we_.
+      expect(curl.source).toMatch(new RegExp(`^curl -X ${method.toUpperCase()} "\\$PAYMENTS_API${path.replace(/\{[^{}]+\}/g, '(?:evt_|we_)?[0-9a-f]{24}')}"`));
       expect(client.source).toContain(`payments.${method.toUpperCase()}('${path}'`);
       const example = ((operation.requestBody as Json | undefined)?.content as Record<string, Json> | undefined)?.['application/json']?.example;
       const sent = /-d '(.*)'$/s.exec(curl.source)?.[1];
@@ -32,4 +33,23 @@ describe('x-codeSamples in the rendered reference', () => {
       else expect(JSON.parse(sent!.replace(/'\\''/g, "'"))).toEqual(example);
     },
   );
+});
+
+describe('what the samples ask for', () => {
+  const samplesOf = (path: string) => (sampled.paths as Record<string, Json>)[path]!.get as Json;
+  const sources = (path: string) => (samplesOf(path)['x-codeSamples'] as CodeSample[]).map((s) => s.source);
+
+  it('JSON, where the operation answers JSON', () => {
+    const [curl, client] = sources('/payment-links/{payment_link_id}');
+    expect(curl).toContain(`-H 'Accept: application/json'`);
+    expect(client).not.toContain('parseAs');
+  });
+
+  it("a QR code's SVG, read as text, where the operation answers an image only", () => {
+    for (const path of ['/payment-links/{payment_link_id}/qr', '/open-payment-links/{open_payment_link_id}/qr']) {
+      const [curl, client] = sources(path);
+      expect(curl, path).toContain(`-H 'Accept: image/svg+xml'`);
+      expect(client, path).toContain(`parseAs: 'text'`);
+    }
+  });
 });

@@ -55,6 +55,13 @@ describe('sealSecret / openSecret', () => {
     expect(() => openSecret(key, sealed, 'businesses.webhook_secret:2')).toThrow(/does not authenticate/);
   });
 
+  it('seals each purpose under a key of its own: a value sealed for one purpose does not open for another', () => {
+    const sealed = sealSecret(key, SECRET, CONTEXT, 'idempotent-responses/v1');
+    expect(openSecret(key, sealed, CONTEXT, 'idempotent-responses/v1')).toBe(SECRET);
+    expect(() => openSecret(key, sealed, CONTEXT)).toThrow(/does not authenticate/);
+    expect(() => openSecret(key, sealSecret(key, SECRET, CONTEXT), CONTEXT, 'idempotent-responses/v1')).toThrow(/does not authenticate/);
+  });
+
   it('refuses a value sealed with another key, naming both key ids', () => {
     const sealed = sealSecret(other, SECRET, CONTEXT);
     expect(() => openSecret(key, sealed, CONTEXT)).toThrow(SecretUnreadableError);

@@ -67,6 +67,16 @@ describe('parseDateRange: YYYY-MM-DD,YYYY-MM-DD as inclusive UTC days', () => {
     expect(parseDateRange('2022-05-31,2022-05-01')).toBeNull();
   });
 
+  it('reads days of the year 0000 (ISO 8601 has it) with their bounds moved to the first instant PostgreSQL has', () => {
+    expect(parseDateRange('0000-01-01,2022-05-31')).toEqual({
+      from: '0000-01-01',
+      to: '2022-05-31',
+      start: '0001-01-01T00:00:00.000000Z',
+      end: '2022-05-31T23:59:59.999999Z',
+    });
+    expect(parseDateRange('0000-02-29,0000-12-31')).toMatchObject({ start: '0001-01-01T00:00:00.000000Z', end: '0001-01-01T00:00:00.000000Z' });
+  });
+
   it('rejects days that do not exist instead of rolling them over', () => {
     expect(parseDateRange('2022-02-30,2022-03-01')).toBeNull();
     expect(parseDateRange('2022-01-01,2022-04-31')).toBeNull();

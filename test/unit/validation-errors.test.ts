@@ -25,6 +25,13 @@ const BODY = {
     reference_2: { type: ['string', 'null'], minLength: 3, maxLength: 50 },
     code: { type: 'string', pattern: '^[A-Z]+$' },
     send_email: { type: 'boolean' },
+    enabled_events: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 3,
+      uniqueItems: true,
+      items: { type: 'string', enum: ['*', 'payment.created', 'refund.succeeded'] },
+    },
   },
 } as const;
 
@@ -106,6 +113,16 @@ describe('laravelErrors: one keyword, one Laravel text', () => {
   it('maxLength: "must not be greater than N characters."', () => {
     expect(forBody({ title: 'x'.repeat(51) })).toEqual({ title: ['The title must not be greater than 50 characters.'] });
     expect(forBody({ phone_no: '1'.repeat(21) })).toEqual({ phone_no: ['The phone no must not be greater than 20 characters.'] });
+  });
+
+  it('arrays: item counts, duplicates and each member by its index, as Laravel names them', () => {
+    expect(forBody({ enabled_events: [] })).toEqual({ enabled_events: ['The enabled events must have at least 1 item.'] });
+    expect(forBody({ enabled_events: ['*', 'payment.created', 'refund.succeeded', '*'] })).toEqual({
+      enabled_events: ['The enabled events must not have more than 3 items.', 'The enabled events field has a duplicate value.'],
+    });
+    expect(forBody({ enabled_events: ['*', '*'] })).toEqual({ enabled_events: ['The enabled events field has a duplicate value.'] });
+    expect(forBody({ enabled_events: ['*', 'payment.nope'] })).toEqual({ 'enabled_events.1': ['The selected enabled events.1 is invalid.'] });
+    expect(forBody({ enabled_events: 'payment.created' })).toEqual({ enabled_events: ['The enabled events must be an array.'] });
   });
 
   it('minimum and maximum: "must be at least N." and "must not be greater than N."', () => {

@@ -24,6 +24,10 @@ export async function everyOperation(payments: PaymentsClient): Promise<string[]
   await payments.GET('/open-payment-links/{open_payment_link_id}/top-collection', {
     params: { path: { open_payment_link_id: openId }, query: { 'filter[limit]': 5 } },
   });
+  // The QR code is an image, not JSON: SVG as text, PNG (asked for with Accept) as a Blob.
+  const svg = await payments.GET('/open-payment-links/{open_payment_link_id}/qr', { params: { path: { open_payment_link_id: openId } }, parseAs: 'text' });
+  const drawing: string | undefined = svg.data;
+  seen.push(drawing ?? '');
   await payments.DELETE('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: openId } } });
 
   const created = await payments.POST('/payment-links', {
@@ -38,6 +42,13 @@ export async function everyOperation(payments: PaymentsClient): Promise<string[]
     params: { path: { payment_link_id: link._id } },
     body: { email: 'p@example.com', currency: 'MYR', amount: 1500, title: 'Invoice' },
   });
+  const png = await payments.GET('/payment-links/{payment_link_id}/qr', {
+    params: { path: { payment_link_id: link._id } },
+    headers: { Accept: 'image/png' },
+    parseAs: 'blob',
+  });
+  const image: Blob | undefined = png.data;
+  seen.push(String(image?.size));
   await payments.DELETE('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } });
 
   const page = await payments.GET('/payments', { params: { query: { 'filter[status]': 'failed', 'filter[payment_link_id]': link._id } } });

@@ -36,6 +36,9 @@ note(
   'getOpenPaymentLinkTopCollection',
   await payments.GET('/open-payment-links/{open_payment_link_id}/top-collection', { params: { path, query: { 'filter[limit]': 5 } } }),
 );
+const openQr = await payments.GET('/open-payment-links/{open_payment_link_id}/qr', { params: { path }, parseAs: 'text' });
+if (!openQr.data.startsWith('<svg')) throw new Error(`the open link's QR code is not an SVG: ${openQr.data.slice(0, 100)}`);
+note('getOpenPaymentLinkQrCode', openQr);
 note('deleteOpenPaymentLink', await payments.DELETE('/open-payment-links/{open_payment_link_id}', { params: { path } }));
 
 note('listPaymentLinks', await payments.GET('/payment-links', { params: { query: { per_page: 50, 'filter[status]': 'Active' } } }));
@@ -47,6 +50,14 @@ note(
     body: { email: 'payer@example.com', currency: 'MYR', amount: 1500, title: 'Invoice 1001' },
   }),
 );
+const linkQr = await payments.GET('/payment-links/{payment_link_id}/qr', {
+  params: { path: { payment_link_id: linkId } },
+  headers: { Accept: 'image/png' },
+  parseAs: 'arrayBuffer',
+});
+if (linkQr.response.headers.get('content-type') !== 'image/png')
+  throw new Error(`the link's QR code is not a PNG: ${linkQr.response.headers.get('content-type')}`);
+note('getPaymentLinkQrCode', linkQr);
 note('deletePaymentLink', await payments.DELETE('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: linkId } } }));
 
 const paymentsPage = await payments.GET('/payments', { params: { query: { 'filter[status]': 'paid' } } });

@@ -1,0 +1,38 @@
+// The printable poster of an open link, for a counter or a collection box: the title, the minimum
+// amount, the QR code and the address for whoever cannot scan, on one A4 page. The code is inline
+// SVG, so the page needs nothing the pages' CSP does not already allow (no image request, no
+// script: printing is the browser's own command). Unknown, deleted and inactive links are refused
+// as the pay page refuses them: a poster of a link nobody can pay is of no use.
+import type Koa from 'koa';
+import { formatUnits } from '../domain/money.js';
+import { openPaymentUrl } from '../domain/payer-urls.js';
+import { Html, html, page } from '../../shared/html.js';
+import { qrSvg } from '../../shared/qr.js';
+import type { PageDeps } from './deps.js';
+import { setPageSecurityHeaders } from './headers.js';
+import { lookupOpenLink, notFound, refuse } from './pay.js';
+
+export function posterPage(deps: PageDeps): Koa.Middleware {
+  return async (ctx) => {
+    const { link, refusal } = await lookupOpenLink(deps, String(ctx.query.id ?? ''));
+    if (!link || refusal) return refuse(ctx, refusal ?? notFound);
+    const { target } = link;
+    const url = openPaymentUrl(deps.publicUrl, target.id);
+    // qrcode's SVG holds only path data drawn from the URL, never the link's text: it is markup we made.
+    const code = new Html(await qrSvg(url));
+    setPageSecurityHeaders(ctx);
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = page(
+      target.title,
+      html`<div class="poster">
+<h1>${target.title}</h1>
+<p class="amount">Pay at least ${target.currency} ${formatUnits(link.minimumAmount ?? 0)}</p>
+<div class="qr" role="img" aria-label="QR code of the payment page">${code}</div>
+<p>Scan the code with your phone's camera, or open</p>
+<p class="url">${url}</p>
+</div>
+<p class="no-print muted">Print this page with your browser's Print command: the poster fits one A4 page.</p>
+<p class="no-print"><a href="${link.action}">Go to the payment page</a></p>`,
+    );
+  };
+}

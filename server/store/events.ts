@@ -1,0 +1,255 @@
+// The business's webhook events, as the outbox keeps them until retention prunes them. One event
+// sent to several endpoints is one outbox entry per endpoint, all with the event's id: an event is
+// read as the group of its entries (delivered when every one is, given up when any one is), and
+// each entry is that endpoint's delivery with its attempts.
+import type { Knex } from 'knex';
+import type { DateRange } from '../domain/time.js';
+import type { Executor } from './executor.js';
+import type { Page, PageRequest } from './pagination.js';
+import { nowIso, toIsoMicros } from './timestamps.js';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
+
+export interface EventRecord {
+  id: string;
+  type: string;
+  trigger_at: string;
+  data: Record<string, unknown>;
+  /** pending (not yet delivered everywhere, maybe retrying) | delivered (everywhere) | dead (given up somewhere) */
+  status: DeliveryStatus;
+  /** Attempts, summed over the endpoints. */
+  attempts: number;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+/** The event's delivery to one endpoint. */
+export interface EndpointDelivery {
+  /** null once the endpoint is deleted. */
+  webhook_endpoint_id: string | null;
+  url: string | null;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  last_error: string | null;
+}
+
+export interface DeliveryAttempt {
+  webhook_endpoint_id: string | null;
+  url: string | null;
+  attempt: number;
+  started_at: string;
+  finished_at: string;
+  outcome: 'delivered' | 'failed';
+  http_status: number | null;
+  error: string | null;
+}
+
+export interface EventFilters {
+  type?: string;
+  createdBetween?: DateRange;
+  /** true: delivered everywhere; false: somewhere not delivered after at least one failed attempt, or given up. */
+  deliverySuccess?: boolean;
+}
+
+interface EntryRow {
+  id: number | string;
+  event_id: string;
+  topic: string;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number | string;
+  next_attempt_at: string;
+  delivered_at: string | null;
+  last_error: string | null;
+  created_at: string;
+  endpoint_public_id: string | null;
+  endpoint_url: string | null;
+}
+
+function entries(db: Executor, businessId: number): Knex.QueryBuilder {
+  return db.sql('outbox').where({ 'outbox.business_id': businessId, 'outbox.channel': 'webhook' }).whereNotNull('outbox.event_id');
+}
+
+/** The entries of `eventIds`, oldest first, each with its endpoint's public id and URL (null once deleted). */
+async function entriesOf(db: Executor, businessId: number, eventIds: string[]): Promise<EntryRow[]> {
+  return db.all<EntryRow>(
+    entries(db, businessId)
+      .whereIn('outbox.event_id', eventIds)
+      .leftJoin('webhook_endpoints as e', 'e.id', 'outbox.endpoint_id')
+      .select(
+        ['id', 'event_id', 'topic', 'payload', 'status', 'attempts', 'next_attempt_at', 'delivered_at', 'last_error', 'created_at'].map((c) => `outbox.${c}`),
+      )
+      .select('e._id as endpoint_public_id', 'e.url as endpoint_url')
+      .orderBy('outbox.id'),
+  );
+}
+
+function toDelivery(row: EntryRow): EndpointDelivery {
+  return {
+    webhook_endpoint_id: row.endpoint_public_id,
+    url: row.endpoint_url,
+    status: row.status,
+    attempts: Number(row.attempts),
+    next_attempt_at: row.status === 'pending' ? toIsoMicros(row.next_attempt_at) : null,
+    delivered_at: row.delivered_at ? toIsoMicros(row.delivered_at) : null,
+    last_error: row.last_error,
+  };
+}
+
+/** One event from its entries (at least one). */
+function toEvent(rows: EntryRow[]): EventRecord {
+  const first = rows[0]!;
+  const { body } = JSON.parse(first.payload) as { body: { trigger_at: string; data: Record<string, unknown> } };
+  const deliveries = rows.map(toDelivery);
+  const status: DeliveryStatus = deliveries.some((d) => d.status === 'dead')
+    ? 'dead'
+    : deliveries.every((d) => d.status === 'delivered')
+      ? 'delivered'
+      : 'pending';
+  const latest = (values: (string | null)[]) =>
+    values
+      .filter((v): v is string => v !== null)
+      .sort()
+      .at(-1) ?? null;
+  const earliest = (values: (string | null)[]) => values.filter((v): v is string => v !== null).sort()[0] ?? null;
+  return {
+    id: first.event_id,
+    type: first.topic,
+    trigger_at: body.trigger_at,
+    data: body.data,
+    status,
+    attempts: deliveries.reduce((sum, d) => sum + d.attempts, 0),
+    next_attempt_at: earliest(deliveries.map((d) => d.next_attempt_at)),
+    delivered_at: status === 'delivered' ? latest(deliveries.map((d) => d.delivered_at)) : null,
+    last_error: deliveries.filter((d) => d.status !== 'delivered' && d.last_error).at(-1)?.last_error ?? null,
+    created_at: toIsoMicros(first.created_at),
+  };
+}
+
+export async function listEvents(db: Executor, businessId: number, filters: EventFilters, page: PageRequest): Promise<Page<EventRecord>> {
+  const query = entries(db, businessId);
+  if (filters.type !== undefined) query.where('outbox.topic', filters.type);
+  const grouped = query.clone().select('outbox.event_id').min({ first_created_at: 'outbox.created_at', first_id: 'outbox.id' }).groupBy('outbox.event_id');
+  // An event was created when its first delivery was queued (a resend to another endpoint adds one later).
+  if (filters.createdBetween)
+    grouped.havingRaw('min(outbox.created_at) >= ? and min(outbox.created_at) <= ?', [filters.createdBetween.start, filters.createdBetween.end]);
+  if (filters.deliverySuccess === true) grouped.havingRaw(`sum(case when outbox.status = 'delivered' then 0 else 1 end) = 0`);
+  if (filters.deliverySuccess === false)
+    grouped.havingRaw(`sum(case when outbox.status = 'dead' or (outbox.status = 'pending' and outbox.last_error is not null) then 1 else 0 end) > 0`);
+  const total = Number((await db.first<{ count: number | string }>(db.sql.count({ count: '*' }).from(grouped.clone().as('g'))))?.count ?? 0);
+  const offset = (page.page - 1) * page.perPage;
+  if (offset >= total) return { rows: [], total };
+  const ids = await db.all<{ event_id: string }>(
+    grouped
+      .orderBy([
+        { column: 'first_created_at', order: page.direction },
+        { column: 'first_id', order: page.direction },
+      ])
+      .limit(page.perPage)
+      .offset(offset),
+  );
+  const rows = await entriesOf(
+    db,
+    businessId,
+    ids.map((row) => row.event_id),
+  );
+  return { rows: ids.map(({ event_id }) => toEvent(rows.filter((row) => row.event_id === event_id))), total };
+}
+
+export type EventDetail = EventRecord & { endpoints: EndpointDelivery[]; deliveries: DeliveryAttempt[] };
+
+/** The event, its delivery to each endpoint, and every attempt, read in one statement so all come from the same moment. */
+export async function findEvent(db: Executor, businessId: number, eventId: string): Promise<EventDetail | undefined> {
+  type Joined = EntryRow & {
+    a_attempt: number | string | null;
+    a_started_at: string | null;
+    a_finished_at: string | null;
+    a_outcome: DeliveryAttempt['outcome'] | null;
+    a_http_status: number | string | null;
+    a_error: string | null;
+  };
+  const rows = await db.all<Joined>(
+    entries(db, businessId)
+      .where('outbox.event_id', eventId)
+      .leftJoin('webhook_endpoints as e', 'e.id', 'outbox.endpoint_id')
+      .leftJoin('outbox_attempts as a', 'a.outbox_id', 'outbox.id')
+      .select(
+        ['id', 'event_id', 'topic', 'payload', 'status', 'attempts', 'next_attempt_at', 'delivered_at', 'last_error', 'created_at'].map((c) => `outbox.${c}`),
+      )
+      .select(
+        'e._id as endpoint_public_id',
+        'e.url as endpoint_url',
+        'a.attempt as a_attempt',
+        'a.started_at as a_started_at',
+        'a.finished_at as a_finished_at',
+        'a.outcome as a_outcome',
+        'a.http_status as a_http_status',
+        'a.error as a_error',
+      )
+      .orderBy([{ column: 'outbox.id' }, { column: 'a.id' }]),
+  );
+  if (rows.length === 0) return undefined;
+  const byEntry = [...new Map(rows.map((row) => [Number(row.id), row])).values()];
+  const deliveries = rows
+    .filter((row) => row.a_attempt !== null)
+    .map((row) => ({
+      webhook_endpoint_id: row.endpoint_public_id,
+      url: row.endpoint_url,
+      attempt: Number(row.a_attempt),
+      started_at: toIsoMicros(row.a_started_at!),
+      finished_at: toIsoMicros(row.a_finished_at!),
+      outcome: row.a_outcome!,
+      http_status: row.a_http_status === null ? null : Number(row.a_http_status),
+      error: row.a_error,
+    }))
+    .sort((a, b) => a.started_at.localeCompare(b.started_at));
+  return { ...toEvent(byEntry), endpoints: byEntry.map(toDelivery), deliveries };
+}
+
+/**
+ * Sends an event again, due now, whatever its state (delivered, given up, or waiting for a retry):
+ * to every endpoint it went to, or to the one endpoint (row key) given, which gets its own entry if
+ * the event never went there. A delivery under way at this moment is left to itself. Answers how
+ * many entries are due now: 0 when every one of them is in flight.
+ */
+export async function resendEvent(db: Executor, businessId: number, eventId: string, endpointRowId?: number): Promise<number> {
+  return db.transaction(async (tx) => {
+    const now = nowIso();
+    const scope = entries(tx, businessId).where('outbox.event_id', eventId);
+    if (endpointRowId !== undefined) {
+      scope.where('outbox.endpoint_id', endpointRowId);
+      const existing = await tx.first<{ id: number }>(scope.clone().select('outbox.id'));
+      if (!existing) {
+        const source = await tx.first<{ topic: string; payload: string }>(
+          entries(tx, businessId).where('outbox.event_id', eventId).select('outbox.topic', 'outbox.payload').orderBy('outbox.id'),
+        );
+        if (!source) return 0;
+        await tx.run(
+          tx.sql('outbox').insert({
+            business_id: businessId,
+            endpoint_id: endpointRowId,
+            channel: 'webhook',
+            topic: source.topic,
+            payload: source.payload,
+            event_id: eventId,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            created_at: now,
+            updated_at: now,
+          }),
+        );
+        return 1;
+      }
+    }
+    return tx.run(
+      scope
+        .andWhere((q) => q.whereNull('outbox.lease_owner').orWhere('outbox.lease_expires_at', '<', now))
+        .update({ status: 'pending', next_attempt_at: now, lease_owner: null, lease_expires_at: null, updated_at: now }),
+    );
+  });
+}

@@ -1,0 +1,106 @@
+// An acquirer's notification (Stripe's webhook event) for one business: verified with that business's
+// signing secret, acted on once per event id (the event's row, inserted in the transaction that acts,
+// is the claim), and never trusted for the state itself: the state is read back from the acquirer
+// (events can arrive late, twice or out of order) and settled as a return or the sweep would settle it.
+import { PAYMENT_PENDING } from '../domain/statuses.js';
+import { NotificationRefused, type HostedProvider } from '../payments/provider.js';
+import { SecretUnreadableError } from '../secrets/seal.js';
+import { findActivationAttemptBySession } from '../store/activation-attempts.js';
+import { noteProviderEvent, providerEventSeen } from '../store/acquirer-settings.js';
+import { findPaymentByProviderReference, findPaymentBySession } from '../store/payments.js';
+import { settleHostedSetup } from './activation.js';
+import type { UseCaseContext } from './context.js';
+import { hostedStateOf } from './hosted-checkout.js';
+import { AcquirerUnavailable } from './providers.js';
+import { reconcileRefunds, settleHostedPayment, type AfterCommit } from './settlement.js';
+
+export type NotificationOutcome =
+  | { result: 'processed' | 'duplicate' | 'ignored'; eventId: string; type: string }
+  /** Not the acquirer's (bad or missing signature), or the business has no such acquirer set up. */
+  | { result: 'refused'; reason: string };
+
+export async function receiveAcquirerNotification(
+  ctx: UseCaseContext,
+  businessId: number,
+  providerName: string,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<NotificationOutcome> {
+  let provider;
+  try {
+    provider = await ctx.providers.named(businessId, providerName);
+  } catch (error) {
+    if (error instanceof AcquirerUnavailable || error instanceof SecretUnreadableError) return { result: 'refused', reason: error.message };
+    throw error;
+  }
+  if (provider.checkout !== 'hosted' || provider.name !== providerName)
+    return { result: 'refused', reason: `this business has no ${providerName} account set up` };
+  let notification;
+  try {
+    notification = provider.readNotification(rawBody, signature);
+  } catch (error) {
+    if (error instanceof NotificationRefused) return { result: 'refused', reason: error.message };
+    throw error;
+  }
+  const { eventId, type } = notification;
+  // Only spares the acquirer a look for a delivery repeated later; the claim below decides.
+  if (await providerEventSeen(ctx.db, businessId, provider.name, eventId)) return { result: 'duplicate', eventId, type };
+
+  // The acquirer is read outside any transaction; what it says is applied in the one that claims the
+  // event, so of deliveries arriving together one applies it and the others, finding the claim
+  // (PostgreSQL makes them wait for its commit), do nothing. A failure rolls the claim back with the
+  // rest, and the acquirer's next delivery acts.
+  const apply = await prepare(ctx, businessId, provider, notification);
+  const followUps: ((ctx: UseCaseContext) => Promise<unknown>)[] = [];
+  const claimed = await ctx.db.transaction(async (tx) => {
+    if (!(await noteProviderEvent(tx, { business_id: businessId, provider: provider.name, event_id: eventId, type }))) return false;
+    await apply?.({ ...ctx, db: tx }, (work) => followUps.push(work));
+    return true;
+  });
+  if (!claimed) return { result: 'duplicate', eventId, type };
+  // What the settlement enqueued is committed only now.
+  if (apply) ctx.outbox.nudge();
+  // Asked of the acquirer only once the claim has committed, never while it holds the database.
+  for (const work of followUps) await work(ctx);
+  return { result: apply ? 'processed' : 'ignored', eventId, type };
+}
+
+/** Settles what the acquirer said, with the context of the transaction that claims the event. */
+type Apply = (claim: UseCaseContext, afterCommit: AfterCommit) => Promise<unknown>;
+
+/** Reads what the notification is about back from the acquirer: how to settle it, or undefined when it concerns nothing of ours. */
+async function prepare(
+  ctx: UseCaseContext,
+  businessId: number,
+  provider: HostedProvider,
+  notification: ReturnType<HostedProvider['readNotification']>,
+): Promise<Apply | undefined> {
+  switch (notification.about) {
+    case 'payment_session': {
+      const payment = await findPaymentBySession(ctx.db, provider.name, notification.sessionId);
+      if (payment?.business_id !== businessId) return undefined;
+      const state = await provider.paymentState(notification.sessionId);
+      return (claim, afterCommit) => settleHostedPayment(claim, payment, state, afterCommit);
+    }
+    case 'setup_session': {
+      const attempt = await findActivationAttemptBySession(ctx.db, notification.sessionId);
+      if (attempt?.business_id !== businessId) return undefined;
+      const state = await provider.setupState(notification.sessionId);
+      return (claim) => settleHostedSetup(claim, attempt, state, provider.name);
+    }
+    case 'payment': {
+      const payment = await findPaymentByProviderReference(ctx.db, businessId, provider.name, notification.paymentReference);
+      if (payment?.status_id !== PAYMENT_PENDING) return undefined;
+      const state = await hostedStateOf(ctx, payment);
+      return state && ((claim, afterCommit) => settleHostedPayment(claim, payment, state, afterCommit));
+    }
+    case 'refunds': {
+      const payment = await findPaymentByProviderReference(ctx.db, businessId, provider.name, notification.paymentReference);
+      if (!payment) return undefined;
+      const refunds = await provider.refunds(notification.paymentReference);
+      return (claim) => reconcileRefunds(claim, payment, refunds);
+    }
+    case 'nothing':
+      return undefined;
+  }
+}

@@ -1,0 +1,122 @@
+// Taking a payment on the acquirer's own page (Stripe Checkout), for a business on such an acquirer:
+//   1. record the attempt as pending (its attempt_id is unique: the same form submitted twice is one
+//      payment, sent back to the same page);
+//   2. open the acquirer's page for it (our payment id is the idempotency reference and rides along in
+//      the metadata) and remember the page's session on the payment;
+//   3. the payer pays there and comes back; the acquirer's notification, the return, or the pending
+//      sweep settles the payment (usecases/settlement.ts), each reading the state back from the acquirer.
+import { PAYMENT_PENDING } from '../domain/statuses.js';
+import type { HostedPaymentState, HostedProvider } from '../payments/provider.js';
+import { findPayment, markPaymentFailed, setPaymentSession, type PaymentRecord } from '../store/payments.js';
+import { recordLinkAttempt, type PaymentTarget } from './checkout.js';
+import type { UseCaseContext } from './context.js';
+import { notifyPaymentFailed } from './notify.js';
+import { settleHostedPayment, type Settlement } from './settlement.js';
+
+/** How long the acquirer's page takes the payment (Stripe accepts 30 minutes to 24 hours). */
+export const HOSTED_PAGE_LIFETIME_MS = 60 * 60_000;
+
+export interface HostedCheckoutRequest {
+  target: PaymentTarget;
+  /** From the form; the same attempt submitted twice is one payment. */
+  attemptId: string;
+  /** Cents. */
+  amount: number;
+  payerName: string | null;
+  payerEmail: string | null;
+  description: string | null;
+  /** Where the payer comes back to, made from the payment id (signed by the page). */
+  returnUrlFor(paymentId: string): string;
+  /** Where a payer who gives up on the acquirer's page goes. */
+  cancelUrl: string;
+}
+
+export type HostedCheckoutStart =
+  | { result: 'redirect'; url: string; payment: PaymentRecord }
+  /** A repeated submit of an attempt that has already ended: answered from its record. */
+  | { result: 'settled'; payment: PaymentRecord }
+  /** The acquirer could not open its page; the attempt is failed (nothing was taken). */
+  | { result: 'acquirer_unavailable'; payment: PaymentRecord; error: unknown };
+
+/** The acquirer behind a hosted payment: the one named on it. */
+export async function hostedProviderOf(ctx: UseCaseContext, payment: PaymentRecord): Promise<HostedProvider | undefined> {
+  const provider = await ctx.providers.named(payment.business_id, payment.provider);
+  return provider.checkout === 'hosted' ? provider : undefined;
+}
+
+export async function startHostedCheckout(ctx: UseCaseContext, request: HostedCheckoutRequest): Promise<HostedCheckoutStart> {
+  const { db } = ctx;
+  const { target } = request;
+  const provider = await ctx.providers.forBusiness(target.businessId);
+  if (provider.checkout !== 'hosted') throw new Error(`business ${target.businessId} takes cards on our own form, not on ${provider.name}'s page`);
+  const recorded = await recordLinkAttempt(db, request, provider.name);
+  if ('earlier' in recorded) return resume(ctx, recorded.earlier);
+  const { pending } = recorded;
+
+  const metadata: Record<string, string> = { payment_id: pending._id, business_id: String(target.businessId), [`${target.kind}_id`]: target.id };
+  let session;
+  try {
+    session = await provider.startPayment({
+      reference: pending._id,
+      amount: request.amount,
+      currency: target.currency,
+      title: target.title,
+      description: request.description,
+      payerEmail: request.payerEmail,
+      metadata,
+      returnUrl: request.returnUrlFor(pending._id),
+      cancelUrl: request.cancelUrl,
+      expiresAt: new Date(Date.now() + HOSTED_PAGE_LIFETIME_MS),
+    });
+  } catch (error) {
+    const failure = { code: 'processing_error', message: 'The payment page could not be opened; nothing was taken.' };
+    const failed = await db.transaction(async (tx) => {
+      const payment = await markPaymentFailed(tx, pending._id, failure);
+      await notifyPaymentFailed(tx, payment, { kind: target.kind, _id: target.id, reference: target.reference, reference_2: target.reference_2 });
+      return payment;
+    });
+    ctx.outbox.nudge();
+    return { result: 'acquirer_unavailable', payment: failed, error };
+  }
+  await setPaymentSession(db, pending._id, session.sessionId);
+  return { result: 'redirect', url: session.redirectUrl, payment: { ...pending, provider_session: session.sessionId } };
+}
+
+/** A known attempt submitted again: back to its open page, or answered as it ended. */
+async function resume(ctx: UseCaseContext, earlier: PaymentRecord): Promise<HostedCheckoutStart> {
+  if (earlier.status_id !== PAYMENT_PENDING || !earlier.provider_session) return { result: 'settled', payment: earlier };
+  const state = await hostedStateOf(ctx, earlier);
+  if (state?.state === 'open' && state.redirectUrl) return { result: 'redirect', url: state.redirectUrl, payment: earlier };
+  return { result: 'settled', payment: state ? (await settleHostedPayment(ctx, earlier, state)).payment : earlier };
+}
+
+/** A hosted payment's state as its acquirer holds it now; undefined when there is nothing to ask it about. */
+export async function hostedStateOf(ctx: UseCaseContext, payment: PaymentRecord): Promise<HostedPaymentState | undefined> {
+  const provider = await hostedProviderOf(ctx, payment);
+  if (!provider) return undefined;
+  if (payment.provider_session) return provider.paymentState(payment.provider_session);
+  if (payment.provider_reference) return provider.chargeState(payment.provider_reference);
+  return undefined;
+}
+
+/**
+ * The payer is back from the acquirer's page: the payment as the acquirer says it stands now (never
+ * assumed paid). When the acquirer cannot be asked, the record as it is (pending: the notification or
+ * the sweep settles it).
+ */
+export async function paymentOnReturn(ctx: UseCaseContext, paymentId: string): Promise<PaymentRecord | undefined> {
+  const payment = await findPayment(ctx.db, paymentId);
+  if (!payment || payment.status_id !== PAYMENT_PENDING) return payment;
+  try {
+    const state = await hostedStateOf(ctx, payment);
+    return state ? (await settleHostedPayment(ctx, payment, state)).payment : payment;
+  } catch {
+    return payment;
+  }
+}
+
+/** A pending payment's state read back from its acquirer and settled (a notification's or the sweep's look). */
+export async function settleFromAcquirer(ctx: UseCaseContext, payment: PaymentRecord): Promise<Settlement> {
+  const state = await hostedStateOf(ctx, payment);
+  return state ? settleHostedPayment(ctx, payment, state) : { payment, changed: false };
+}

@@ -1,0 +1,67 @@
+// Which acquirer serves a business: the sandbox unless the business was switched to Stripe
+// (`set-provider`). Settings are read from the database on each use, so a switch made by the CLI
+// in another process takes effect at once on every instance; Stripe clients are kept per account.
+import { LRUCache } from 'lru-cache';
+import type { CardFormProvider, HostedProvider, PaymentProvider } from '../payments/provider.js';
+import { StripeProvider, type StripeApiAddress } from '../payments/stripe.js';
+import type { MasterKey } from '../secrets/master-key.js';
+import { findAcquirerSettings, type StripeSecrets } from '../store/acquirer-settings.js';
+import type { Executor } from '../store/executor.js';
+
+export interface Providers {
+  /** The acquirer that takes the business's new payments and saves its payers' cards. */
+  forBusiness(businessId: number): Promise<PaymentProvider>;
+  /** The acquirer named on a payment (`provider`): its refunds and notifications go back through it, whichever the business uses now. */
+  named(businessId: number, name: string): Promise<PaymentProvider>;
+}
+
+/** A business whose acquirer cannot be reached with what is stored (no Stripe key, or one that does not open). */
+export class AcquirerUnavailable extends Error {}
+
+export interface ProviderOptions {
+  /** The card-form acquirer (the sandbox, or a test's stand-in for it). */
+  sandbox: CardFormProvider;
+  /** Where Stripe's SDK sends requests: Stripe itself unless STRIPE_API_URL points at a stand-in. */
+  stripeApi?: StripeApiAddress | undefined;
+  /** The service's public address, for the return URL Stripe asks for when confirming charges. */
+  publicUrl: string;
+}
+
+export class ProviderDirectory implements Providers {
+  private readonly stripeClients = new LRUCache<string, StripeProvider>({ max: 1_000 });
+
+  constructor(
+    private readonly db: Executor,
+    private readonly secretsKey: MasterKey,
+    private readonly options: ProviderOptions,
+  ) {}
+
+  async forBusiness(businessId: number): Promise<PaymentProvider> {
+    const settings = await findAcquirerSettings(this.db, businessId, this.secretsKey);
+    if (settings?.provider !== 'stripe') return this.options.sandbox;
+    return this.stripe(businessId, settings.stripe);
+  }
+
+  async named(businessId: number, name: string): Promise<PaymentProvider> {
+    if (name !== 'stripe') return this.options.sandbox;
+    const settings = await findAcquirerSettings(this.db, businessId, this.secretsKey);
+    return this.stripe(businessId, settings?.stripe ?? null);
+  }
+
+  private stripe(businessId: number, secrets: StripeSecrets | null): HostedProvider {
+    if (!secrets) throw new AcquirerUnavailable(`business ${businessId} uses Stripe but has no Stripe secret key (set-provider --secret-key)`);
+    // One client per account and webhook secret: a rotated webhook secret makes a new one.
+    const cacheKey = `${secrets.secretKey}\n${secrets.webhookSecret ?? ''}`;
+    let client = this.stripeClients.get(cacheKey);
+    if (!client) {
+      client = new StripeProvider(secrets, { api: this.options.stripeApi, returnUrl: `${this.options.publicUrl}/payment/return` });
+      this.stripeClients.set(cacheKey, client);
+    }
+    return client;
+  }
+}
+
+/** One acquirer for every business: for tests that drive use cases with a provider of their own. */
+export function singleProvider(provider: PaymentProvider): Providers {
+  return { forBusiness: async () => provider, named: async () => provider };
+}
