@@ -28,6 +28,28 @@ interface VitestSummary {
   numFailedTests: number;
   numTotalTestSuites: number;
   numFailedTestSuites: number;
+  testResults?: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
+  }[];
+}
+
+// CI keeps only the tail of the output: the failures are repeated there, a few lines each.
+function failedTests(summary: VitestSummary): string[] {
+  const lines: string[] = [];
+  for (const file of summary.testResults ?? []) {
+    const name = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const failing = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failing) lines.push(`${name} > ${test.fullName}: ${firstLines(test.failureMessages?.[0])}`);
+    if (failing.length === 0 && file.status === 'failed') lines.push(`${name}: ${firstLines(file.message)}`);
+  }
+  return lines;
+}
+
+function firstLines(text: string | undefined): string {
+  return (text ?? '').split('\n').slice(0, 3).join(' / ').slice(0, 600);
 }
 
 function runVitest(title: string, extraEnv: NodeJS.ProcessEnv, args: string[]): { passed: number; failed: number } {
@@ -38,6 +60,9 @@ function runVitest(title: string, extraEnv: NodeJS.ProcessEnv, args: string[]): 
     const summary = JSON.parse(readFileSync(report, 'utf8')) as VitestSummary;
     // A file that fails to load has no tests to count; count it as one failure.
     const failed = summary.numFailedTests + (ok || summary.numFailedTests > 0 ? 0 : Math.max(1, summary.numFailedTestSuites));
+    const named = failedTests(summary);
+    if (!ok && named.length === 0) named.push('vitest failed with no failed test: an unhandled error or a file that did not load (see above)');
+    for (const line of named) failedCases.push(`${title}: ${line}`);
     return { passed: summary.numPassedTests, failed };
   } catch {
     return { passed: 0, failed: 1 };
@@ -50,6 +75,7 @@ const args = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 const failures: string[] = [];
+const failedCases: string[] = [];
 const check = (title: string, ok: boolean) => {
   if (ok) passed += 1;
   else {
@@ -115,6 +141,7 @@ if (postgresProblem) {
   console.log(`==> PostgreSQL: every test database of run ${runId} is dropped${leftovers ? ` (${leftovers} left by failed tests)` : ''}`);
 }
 
+if (failedCases.length) console.log(`\nfailed tests:\n${failedCases.map((line) => `  ${line}`).join('\n')}`);
 console.log(
   `\n${failures.length ? `failed: ${failures.join(', ')}` : 'all checks and tests passed'}${postgresProblem ? ' (PostgreSQL run SKIPPED, see above)' : ''}`,
 );

@@ -62,6 +62,15 @@ export async function send(caller: Caller, method: string, pathAndQuery: string,
   return { status: response.status, body: response.body, text: response.text, headers: response.headers };
 }
 
+/**
+ * JSON text of `body` with a `__proto__` member first. A body whose fields are all optional (a
+ * refund's) may be drawn empty, and then takes no comma after that member.
+ */
+export function withPrototypeMember(body: object, poison: object): string {
+  const members = JSON.stringify(body).slice(1, -1);
+  return `{"__proto__":${JSON.stringify(poison)}${members ? `,${members}` : ''}}`;
+}
+
 /** Whether JSON text has a `__proto__` member at any depth, which the service refuses with a 400. */
 export function hasPrototypeMember(json: string): boolean {
   let found = false;
