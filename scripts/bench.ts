@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale]`
+// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--scale-on postgres]]`
 // Measures the hot paths (create, get and list payment links) of the real service on its embedded
 // default against a bare Koa ceiling, on loopback, in the same run with the same load, and reports
 // the ratio service/ceiling. The validated ceiling (bare Koa plus the service's routes and
@@ -6,7 +6,8 @@
 // (express + express-openapi-validator, fastify with schemas from openapi.yaml) do the service's own
 // work behind the stacks a team would pick instead. Writes bench/results.json; the last line is
 //   bench create=<ratio> get=<ratio> list=<ratio>
-// --scale instead measures how reads grow from 10,000 to 1,000,000 payment links (see bench/scale.ts).
+// --scale instead measures how reads grow from 10,000 to 1,000,000 payment links (see bench/scale.ts),
+// on the embedded database or, with --scale-on postgres, on PostgreSQL.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
+    'scale-on': { type: 'string', default: 'sqlite' },
     connections: { type: 'string', default: '20' },
     duration: { type: 'string' },
     runs: { type: 'string', default: '1' },
@@ -294,5 +296,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (values.scale) await runScale({ log, root });
+const scaleOn = values['scale-on'];
+if (scaleOn !== 'sqlite' && scaleOn !== 'postgres') throw new Error(`--scale-on takes sqlite or postgres, not ${JSON.stringify(scaleOn)}`);
+if (values.scale) await runScale({ log, root, on: scaleOn });
 else await main();

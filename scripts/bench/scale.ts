@@ -11,12 +11,15 @@
 // machine may be shared) and the worst page's latency. Target: every ratio at most 2 where the
 // matches do not grow. It also exports every payment with its refund lines as CSV (GET
 // /api/payments, Accept: text/csv), and again from a server whose heap is capped, and reports the
-// time and the server's peak RSS.
+// time and the server's peak RSS. `--scale-on postgres` runs the same on PostgreSQL (SCALE_POSTGRES_URL,
+// by default the local server), in two databases of its own that it drops afterwards.
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { openDatabase } from '../../server/store/database.js';
@@ -28,6 +31,35 @@ const COLLECTIONS_PER_DAY = 1_000;
 const BASE_EPOCH = Date.UTC(2020, 0, 1) / 1000;
 /** The heap the capped export runs in (MiB): the export holds a batch of 500 payments, not the list. */
 const CAPPED_HEAP_MIB = 48;
+
+/** The SQL that differs between the two databases: a sequence of rows, hex ids, timestamps, false. */
+interface Dialect {
+  name: 'sqlite' | 'postgres';
+  /** A CTE `seq(i)` of the integers from `from` to `to - 1`, made inside the database: no round trip per row. */
+  seq(from: number, to: number): string;
+  /** `prefix` then `expr` in lower-case hex, zero-padded to `width` digits. */
+  hex(prefix: string, width: number, expr: string): string;
+  /** The timestamp `seconds` (an SQL expression) after BASE_EPOCH. */
+  time(seconds: string): string;
+  false: string;
+}
+
+const SQLITE: Dialect = {
+  name: 'sqlite',
+  seq: (from, to) => `with recursive seq(i) as (select ${from} union all select i + 1 from seq where i + 1 < ${to})`,
+  hex: (prefix, width, expr) => `printf('${prefix}%0${width}x', ${expr})`,
+  // Stored as ISO text in the one format the store writes.
+  time: (seconds) => `strftime('%Y-%m-%dT%H:%M:%S', ${BASE_EPOCH} + ${seconds}, 'unixepoch') || '.000000Z'`,
+  false: '0',
+};
+
+const POSTGRES: Dialect = {
+  name: 'postgres',
+  seq: (from, to) => `with seq(i) as (select generate_series(${from}, ${to - 1}))`,
+  hex: (prefix, width, expr) => `'${prefix}' || lpad(to_hex(${expr}), ${width}, '0')`,
+  time: (seconds) => `to_timestamp(${BASE_EPOCH} + ${seconds})`,
+  false: 'false',
+};
 
 interface Seeded {
   key: string;
@@ -45,22 +77,29 @@ interface Seeded {
   };
 }
 
-async function seed(databaseUrl: string, links: number, collections: number, payments: number, log: (line: string) => void): Promise<Seeded> {
-  const db = openDatabase(databaseUrl);
+async function seed(
+  databaseUrl: string,
+  dialect: Dialect,
+  links: number,
+  collections: number,
+  payments: number,
+  log: (line: string) => void,
+): Promise<Seeded> {
+  // A load of 100,000 rows a statement, each through the counters' triggers, is no request: no statement timeout.
+  const db = openDatabase(databaseUrl, { statementTimeoutMs: 3_600_000 });
   const started = performance.now();
+  const { hex, time: timestamp } = dialect;
   try {
     await db.migrate();
     const business = await findOrCreateBusiness(db, 'Scale');
     const { key } = await issueKey(db, business.id);
-    const timestamp = (seconds: string) => `strftime('%Y-%m-%dT%H:%M:%S', ${BASE_EPOCH} + ${seconds}, 'unixepoch') || '.000000Z'`;
-    // Rows come from a recursive sequence inside SQLite: no round trip per row.
     for (let from = 0; from < links; from += 100_000) {
       const to = Math.min(links, from + 100_000);
       await db.run(db.sql.raw(`
-        with recursive seq(i) as (select ${from} union all select i + 1 from seq where i + 1 < ${to})
+        ${dialect.seq(from, to)}
         insert into payment_links (_id, business_id, email, phone_no, currency, amount, title, description, redirect_url, reference, reference_2, status, paid, created_at, updated_at, deleted_at)
-        select printf('%024x', i), ${business.id}, 'payer' || (i % 1000) || '@example.com', null, 'MYR', 1000 + (i % 1000), 'Invoice ' || i, null, null,
-               'REF-' || (i / 10), null, 'Active', 0, ${timestamp('i * 60')}, ${timestamp('i * 60')}, null
+        select ${hex('', 24, 'i')}, ${business.id}, 'payer' || (i % 1000) || '@example.com', null, 'MYR', 1000 + (i % 1000), 'Invoice ' || i, null, null,
+               'REF-' || (i / 10), null, 'Active', ${dialect.false}, ${timestamp('i * 60')}, ${timestamp('i * 60')}, null
         from seq`));
     }
     await db.run(db.sql('open_payment_links').insert({
@@ -69,10 +108,10 @@ async function seed(databaseUrl: string, links: number, collections: number, pay
     }));
     const spacing = 86_400 / COLLECTIONS_PER_DAY;
     await db.run(db.sql.raw(`
-      with recursive seq(i) as (select 0 union all select i + 1 from seq where i + 1 < ${collections})
+      ${dialect.seq(0, collections)}
       insert into payments (_id, business_id, payment_link_id, open_payment_link_id, attempt_id, amount, currency, status_id, payer_name, payer_email, method, provider,
                             provider_reference, card_brand, card_last4, failure_code, failure_message, created_at, updated_at)
-      select printf('c%023x', i), ${business.id}, null, '${OPEN_LINK_ID}', 'scale-' || i, 500 + (i % 5000), 'MYR', 1, 'Payer ' || i, 'p' || i || '@example.com', 'card', 'sandbox',
+      select ${hex('c', 23, 'i')}, ${business.id}, null, '${OPEN_LINK_ID}', 'scale-' || i, 500 + (i % 5000), 'MYR', 1, 'Payer ' || i, 'p' || i || '@example.com', 'card', 'sandbox',
              null, 'visa', '4242', null, null, ${timestamp(`i * ${spacing}`)}, ${timestamp(`i * ${spacing}`)}
       from seq`));
     // Payments, one a minute: seven in ten on a payment link of their own, two in ten on small open
@@ -80,19 +119,19 @@ async function seed(databaseUrl: string, links: number, collections: number, pay
     // failed, one in twenty pending at the acquirer (its reference kept, so the pending sweep leaves
     // it), the rest paid, of which one in seven is refunded in part and one in thirteen in full, each
     // with its refund row. References and e-mails match ten payments each, at every size.
-    const small = (i: string) => `printf('a%023x', ${i} / 50)`;
-    const token = (i: string) => `printf('b%023x', ${i} / 100)`;
+    const small = (i: string) => hex('a', 23, `${i} / 50`);
+    const token = (i: string) => hex('b', 23, `${i} / 100`);
     await db.run(db.sql.raw(`
-      with recursive seq(i) as (select 0 union all select i + 1 from seq where i + 1 < ${payments / 50})
+      ${dialect.seq(0, payments / 50)}
       insert into open_payment_links (_id, business_id, currency, minimum_amount, title, description, redirect_url, reference, reference_2, status_id, created_at, updated_at, deleted_at)
-      select printf('a%023x', i), ${business.id}, 'MYR', 500, 'Drive ' || i, null, null, null, null, 1, ${timestamp('i * 3000')}, ${timestamp('i * 3000')}, null
+      select ${hex('a', 23, 'i')}, ${business.id}, 'MYR', 500, 'Drive ' || i, null, null, null, null, 1, ${timestamp('i * 3000')}, ${timestamp('i * 3000')}, null
       from seq`));
     await db.run(db.sql.raw(`
-      with recursive seq(i) as (select 0 union all select i + 1 from seq where i + 1 < ${payments / 100})
+      ${dialect.seq(0, payments / 100)}
       insert into tokens (_id, business_id, email, phone_no, redirect_url, title, description, token, status, card_brand, card_last4, card_exp_month, card_exp_year,
                           card_reference, created_at, updated_at)
-      select printf('b%023x', i), ${business.id}, 'saver' || i || '@example.com', null, null, 'Plan ' || i, 'Monthly plan', printf('%064x', i), 'active', 'visa', '4242',
-             12, 2039, 'sbx_card_' || printf('%024x', i), ${timestamp('i * 6000')}, ${timestamp('i * 6000')}
+      select ${hex('b', 23, 'i')}, ${business.id}, 'saver' || i || '@example.com', null, null, 'Plan ' || i, 'Monthly plan', ${hex('', 64, 'i')}, 'active', 'visa', '4242',
+             12, 2039, ${hex('sbx_card_', 24, 'i')}, ${timestamp('i * 6000')}, ${timestamp('i * 6000')}
       from seq`));
     const failed = 'i % 20 = 0';
     const pending = 'i % 20 = 10';
@@ -102,36 +141,38 @@ async function seed(databaseUrl: string, links: number, collections: number, pay
     const amount = '1000 + (i % 1000)';
     for (let from = 0; from < payments; from += 100_000) {
       const to = Math.min(payments, from + 100_000);
-      const seq = `with recursive seq(i) as (select ${from} union all select i + 1 from seq where i + 1 < ${to})`;
+      const seq = dialect.seq(from, to);
       await db.run(db.sql.raw(`
         ${seq}
         insert into payments (_id, business_id, payment_link_id, open_payment_link_id, tokenization_id, attempt_id, amount, amount_refunded, refund_state, currency,
                               status_id, payer_name, payer_email, method, provider, provider_reference, reference, description, card_brand, card_last4,
                               failure_code, failure_message, created_at, updated_at)
-        select printf('e%023x', i), ${business.id},
-               case when i % 10 < 7 then printf('%024x', i) end, case when i % 10 in (7, 8) then ${small('i')} end, case when i % 10 = 9 then ${token('i')} end,
+        select ${hex('e', 23, 'i')}, ${business.id},
+               case when i % 10 < 7 then ${hex('', 24, 'i')} end, case when i % 10 in (7, 8) then ${small('i')} end, case when i % 10 = 9 then ${token('i')} end,
                'pay-' || i, ${amount},
                case when ${partly} then 100 when ${fully} then ${amount} else 0 end, case when ${partly} then 1 when ${fully} then 2 else 0 end, 'MYR',
                case when ${failed} then 3 when ${pending} then 2 else 1 end, 'Payer ' || i, 'payer' || (i / 10) || '@example.com', 'card', 'sandbox',
-               case when ${failed} then null else 'sbx_auth_' || printf('%024x', i) end,
+               case when ${failed} then null else ${hex('sbx_auth_', 24, 'i')} end,
                'REF-' || (i / 10), 'Invoice ' || i, 'visa', '4242', case when ${failed} then 'card_declined' end, case when ${failed} then 'Your card was declined.' end,
                ${timestamp('i * 60 + 30')}, ${timestamp('i * 60 + 30')}
         from seq`));
       await db.run(db.sql.raw(`
         ${seq}
         insert into refunds (_id, business_id, payment_id, amount, currency, status, reason, provider_reference, failure_code, failure_message, created_at, updated_at)
-        select printf('f%023x', i), ${business.id}, printf('e%023x', i), case when ${partly} then 100 else ${amount} end, 'MYR', 'succeeded', 'Returned ' || i,
-               'sbx_re_' || printf('%024x', i), null, null, ${timestamp('i * 60 + 90')}, ${timestamp('i * 60 + 90')}
+        select ${hex('f', 23, 'i')}, ${business.id}, ${hex('e', 23, 'i')}, case when ${partly} then 100 else ${amount} end, 'MYR', 'succeeded', 'Returned ' || i,
+               ${hex('sbx_re_', 24, 'i')}, null, null, ${timestamp('i * 60 + 90')}, ${timestamp('i * 60 + 90')}
         from seq where ${partly} or ${fully}`));
     }
-    // No ANALYZE: a production database file has no statistics either, and the plans must hold without.
+    // No ANALYZE on SQLite: a production database file has no statistics either, and the plans must hold
+    // without. PostgreSQL's autovacuum analyzes a table soon after a load like this one: done here at once.
+    if (dialect.name === 'postgres') await db.run(db.sql.raw('analyze'));
     log(
       `  seeded ${links.toLocaleString('en')} payment links, ${collections.toLocaleString('en')} collections and ${payments.toLocaleString('en')} payments in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
     const lastDay = new Date((BASE_EPOCH + (collections - 1) * spacing) * 1000).toISOString().slice(0, 10);
     // Payments from the middle of the table: i % 10 = 0 is on a payment link, i + 7 on an open link, i + 9 a charge.
     const middle = Math.floor(payments / 20) * 10 + 1;
-    const hex = (prefix: string, n: number) => `${prefix}${n.toString(16).padStart(24 - prefix.length, '0')}`;
+    const idOf = (prefix: string, n: number) => `${prefix}${n.toString(16).padStart(24 - prefix.length, '0')}`;
     const middleDay = new Date((BASE_EPOCH + middle * 60) * 1000).toISOString().slice(0, 10);
     return {
       key,
@@ -139,10 +180,10 @@ async function seed(databaseUrl: string, links: number, collections: number, pay
       reference: `REF-${Math.floor(links / 20)}`,
       range: `${lastDay},${lastDay}`,
       payment: {
-        id: hex('e', middle),
-        linkId: hex('', middle),
-        openLinkId: hex('a', Math.floor((middle + 6) / 50)),
-        tokenId: hex('b', Math.floor((middle + 8) / 100)),
+        id: idOf('e', middle),
+        linkId: idOf('', middle),
+        openLinkId: idOf('a', Math.floor((middle + 6) / 50)),
+        tokenId: idOf('b', Math.floor((middle + 8) / 100)),
         email: `payer${Math.floor(middle / 10)}@example.com`,
         reference: `REF-${Math.floor(middle / 10)}`,
         day: `${middleDay},${middleDay}`,
@@ -213,20 +254,45 @@ async function exportAll(url: string, key: string, pid: number): Promise<CsvExpo
   return { lines, refundLines, seconds: (performance.now() - started) / 1000, rssBeforeMiB, rssPeakMiB };
 }
 
+/** A database for one size: a file of its own, or a PostgreSQL database of its own, dropped with `drop()`. */
+async function scaleDatabase(on: 'sqlite' | 'postgres', dir: string, links: number): Promise<{ url: string; drop(): Promise<void> }> {
+  if (on === 'sqlite') return { url: `sqlite:${join(dir, `scale-${links}.sqlite`)}`, drop: async () => {} };
+  const admin = process.env.SCALE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `payments_scale_${links}_${process.pid}`;
+  const asAdmin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await asAdmin(`create database "${name}"`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => asAdmin(`drop database if exists "${name}" with (force)`) };
+}
+
 export async function runScale({
   log,
   root,
+  on = 'sqlite',
   duration = 3,
   connections = 10,
   tries = 3,
 }: {
   log: (line: string) => void;
   root: string;
+  on?: 'sqlite' | 'postgres';
   duration?: number;
   connections?: number;
   tries?: number;
 }): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-scale-'));
+  const dialect = on === 'postgres' ? POSTGRES : SQLITE;
+  const databases: { drop(): Promise<void> }[] = [];
+  const secretsKey = randomBytes(32).toString('hex');
   const sizes = [
     { links: 10_000, collections: 1_000, payments: 10_000 },
     { links: 1_000_000, collections: 100_000, payments: 1_000_000 },
@@ -238,15 +304,26 @@ export async function runScale({
   try {
     for (const size of sizes) {
       const label = size.links.toLocaleString('en');
-      log(`scale ${label} payment links:`);
-      const databaseUrl = `sqlite:${join(dir, `scale-${size.links}.sqlite`)}`;
-      const seeded = await seed(databaseUrl, size.links, size.collections, size.payments, log);
+      log(`scale ${label} payment links (${on}):`);
+      const database = await scaleDatabase(on, dir, size.links);
+      databases.push(database);
+      const databaseUrl = database.url;
+      const seeded = await seed(databaseUrl, dialect, size.links, size.collections, size.payments, log);
       const start = async (nodeOptions: string[] = []) => {
         // A port the system hands out (a fixed range met ports in use).
         const port = await freePort();
         const child = spawn(process.execPath, [...nodeOptions, 'dist/server/main.js'], {
           cwd: root,
-          env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', RATE_LIMIT_PER_SECOND: '1000000', MAIL_DIR: join(dir, 'mail') },
+          env: {
+            ...process.env,
+            DATABASE_URL: databaseUrl,
+            // PostgreSQL asks for the key every instance shares; the embedded default makes its own.
+            ...(on === 'postgres' && { SECRETS_KEY: secretsKey }),
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            RATE_LIMIT_PER_SECOND: '1000000',
+            MAIL_DIR: join(dir, 'mail'),
+          },
           stdio: ['ignore', 'pipe', 'inherit'],
         });
         await new Promise<void>((resolve, reject) => {
@@ -324,13 +401,28 @@ export async function runScale({
     }
     writeFileSync(
       file,
-      `${JSON.stringify({ ...previous, scale: { at: new Date().toISOString(), sizes, results, costRatios: ratios, csvExports: exports, cappedCsvExports: cappedExports } }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          ...previous,
+          [on === 'postgres' ? 'scalePostgres' : 'scale']: {
+            at: new Date().toISOString(),
+            sizes,
+            results,
+            costRatios: ratios,
+            csvExports: exports,
+            cappedCsvExports: cappedExports,
+          },
+        },
+        null,
+        2,
+      )}\n`,
     );
     const worst = large!.deepestStatus!;
     log(`worst page at ${sizes[1]!.links.toLocaleString('en')} links (filter[status], page 100 of 100): p50 ${worst.p50} ms, p99 ${worst.p99} ms`);
     log('cost ratio 1,000,000 / 10,000 (time per request; target at most 2):');
-    log(`bench-scale ${Object.entries(ratios).map(([name, ratio]) => `${name}=${ratio.toFixed(2)}`).join(' ')}`);
+    log(`bench-scale${on === 'postgres' ? '-postgres' : ''} ${Object.entries(ratios).map(([name, ratio]) => `${name}=${ratio.toFixed(2)}`).join(' ')}`);
   } finally {
+    for (const database of databases) await database.drop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
