@@ -42,6 +42,12 @@ interface Dialect {
   /** The timestamp `seconds` (an SQL expression) after BASE_EPOCH. */
   time(seconds: string): string;
   false: string;
+  /**
+   * Rows per insert statement. Each row passes through the counters' triggers, which update the same
+   * few counter rows (a year's, a month's): PostgreSQL walks every version of such a row made earlier
+   * in the same statement, so a large one costs the square of its size there.
+   */
+  batch: number;
 }
 
 const SQLITE: Dialect = {
@@ -51,6 +57,7 @@ const SQLITE: Dialect = {
   // Stored as ISO text in the one format the store writes.
   time: (seconds) => `strftime('%Y-%m-%dT%H:%M:%S', ${BASE_EPOCH} + ${seconds}, 'unixepoch') || '.000000Z'`,
   false: '0',
+  batch: 100_000,
 };
 
 const POSTGRES: Dialect = {
@@ -59,6 +66,7 @@ const POSTGRES: Dialect = {
   hex: (prefix, width, expr) => `'${prefix}' || lpad(to_hex(${expr}), ${width}, '0')`,
   time: (seconds) => `to_timestamp(${BASE_EPOCH} + ${seconds})`,
   false: 'false',
+  batch: 2_000,
 };
 
 interface Seeded {
@@ -93,27 +101,41 @@ async function seed(
     await db.migrate();
     const business = await findOrCreateBusiness(db, 'Scale');
     const { key } = await issueKey(db, business.id);
-    for (let from = 0; from < links; from += 100_000) {
-      const to = Math.min(links, from + 100_000);
-      await db.run(db.sql.raw(`
-        ${dialect.seq(from, to)}
+    /** Runs `insert` over the rows 0 to `total - 1`, a batch a statement, and says how long the table took. */
+    const inBatches = async (table: string, total: number, insert: (seq: string, from: number, to: number) => Promise<unknown>) => {
+      const began = performance.now();
+      for (let from = 0; from < total; from += dialect.batch) {
+        const to = Math.min(total, from + dialect.batch);
+        await insert(dialect.seq(from, to), from, to);
+      }
+      log(`  ${table}: ${total.toLocaleString('en')} rows in ${((performance.now() - began) / 1000).toFixed(1)} s`);
+    };
+    await inBatches('payment links', links, (seq) =>
+      db.run(
+        db.sql.raw(`
+        ${seq}
         insert into payment_links (_id, business_id, email, phone_no, currency, amount, title, description, redirect_url, reference, reference_2, status, paid, created_at, updated_at, deleted_at)
         select ${hex('', 24, 'i')}, ${business.id}, 'payer' || (i % 1000) || '@example.com', null, 'MYR', 1000 + (i % 1000), 'Invoice ' || i, null, null,
                'REF-' || (i / 10), null, 'Active', ${dialect.false}, ${timestamp('i * 60')}, ${timestamp('i * 60')}, null
-        from seq`));
-    }
+        from seq`),
+      ),
+    );
     await db.run(db.sql('open_payment_links').insert({
       _id: OPEN_LINK_ID, business_id: business.id, currency: 'MYR', minimum_amount: 500, title: 'Donations', description: null, redirect_url: null,
       reference: null, reference_2: null, status_id: 1, created_at: '2020-01-01T00:00:00.000000Z', updated_at: '2020-01-01T00:00:00.000000Z', deleted_at: null,
     }));
     const spacing = 86_400 / COLLECTIONS_PER_DAY;
-    await db.run(db.sql.raw(`
-      ${dialect.seq(0, collections)}
+    await inBatches('collections on one open link', collections, (seq) =>
+      db.run(
+        db.sql.raw(`
+      ${seq}
       insert into payments (_id, business_id, payment_link_id, open_payment_link_id, attempt_id, amount, currency, status_id, payer_name, payer_email, method, provider,
                             provider_reference, card_brand, card_last4, failure_code, failure_message, created_at, updated_at)
       select ${hex('c', 23, 'i')}, ${business.id}, null, '${OPEN_LINK_ID}', 'scale-' || i, 500 + (i % 5000), 'MYR', 1, 'Payer ' || i, 'p' || i || '@example.com', 'card', 'sandbox',
              null, 'visa', '4242', null, null, ${timestamp(`i * ${spacing}`)}, ${timestamp(`i * ${spacing}`)}
-      from seq`));
+      from seq`),
+      ),
+    );
     // Payments, one a minute: seven in ten on a payment link of their own, two in ten on small open
     // links (ten each), one in ten a charge on a saved card (ten per token); by status one in twenty
     // failed, one in twenty pending at the acquirer (its reference kept, so the pending sweep leaves
@@ -121,27 +143,33 @@ async function seed(
     // with its refund row. References and e-mails match ten payments each, at every size.
     const small = (i: string) => hex('a', 23, `${i} / 50`);
     const token = (i: string) => hex('b', 23, `${i} / 100`);
-    await db.run(db.sql.raw(`
-      ${dialect.seq(0, payments / 50)}
+    await inBatches('small open links', payments / 50, (seq) =>
+      db.run(
+        db.sql.raw(`
+      ${seq}
       insert into open_payment_links (_id, business_id, currency, minimum_amount, title, description, redirect_url, reference, reference_2, status_id, created_at, updated_at, deleted_at)
       select ${hex('a', 23, 'i')}, ${business.id}, 'MYR', 500, 'Drive ' || i, null, null, null, null, 1, ${timestamp('i * 3000')}, ${timestamp('i * 3000')}, null
-      from seq`));
-    await db.run(db.sql.raw(`
-      ${dialect.seq(0, payments / 100)}
+      from seq`),
+      ),
+    );
+    await inBatches('saved cards', payments / 100, (seq) =>
+      db.run(
+        db.sql.raw(`
+      ${seq}
       insert into tokens (_id, business_id, email, phone_no, redirect_url, title, description, token, status, card_brand, card_last4, card_exp_month, card_exp_year,
                           card_reference, created_at, updated_at)
       select ${hex('b', 23, 'i')}, ${business.id}, 'saver' || i || '@example.com', null, null, 'Plan ' || i, 'Monthly plan', ${hex('', 64, 'i')}, 'active', 'visa', '4242',
              12, 2039, ${hex('sbx_card_', 24, 'i')}, ${timestamp('i * 6000')}, ${timestamp('i * 6000')}
-      from seq`));
+      from seq`),
+      ),
+    );
     const failed = 'i % 20 = 0';
     const pending = 'i % 20 = 10';
     const paid = `not (${failed} or ${pending})`;
     const partly = `(${paid}) and i % 7 = 0`;
     const fully = `(${paid}) and i % 7 <> 0 and i % 13 = 0`;
     const amount = '1000 + (i % 1000)';
-    for (let from = 0; from < payments; from += 100_000) {
-      const to = Math.min(payments, from + 100_000);
-      const seq = dialect.seq(from, to);
+    await inBatches('payments and their refunds', payments, async (seq) => {
       await db.run(db.sql.raw(`
         ${seq}
         insert into payments (_id, business_id, payment_link_id, open_payment_link_id, tokenization_id, attempt_id, amount, amount_refunded, refund_state, currency,
@@ -162,7 +190,7 @@ async function seed(
         select ${hex('f', 23, 'i')}, ${business.id}, ${hex('e', 23, 'i')}, case when ${partly} then 100 else ${amount} end, 'MYR', 'succeeded', 'Returned ' || i,
                ${hex('sbx_re_', 24, 'i')}, null, null, ${timestamp('i * 60 + 90')}, ${timestamp('i * 60 + 90')}
         from seq where ${partly} or ${fully}`));
-    }
+    });
     // No ANALYZE on SQLite: a production database file has no statistics either, and the plans must hold
     // without. PostgreSQL's autovacuum analyzes a table soon after a load like this one: done here at once.
     if (dialect.name === 'postgres') await db.run(db.sql.raw('analyze'));
