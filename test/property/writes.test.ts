@@ -108,6 +108,15 @@ const RUNS = { valid: 260, invalid: 480, extras: 90 };
 const WRITE_REQUESTS_AT_LEAST = 6_000;
 
 const json = (body: Body) => JSON.stringify(body);
+/** How a drawn body has `field`: with a value, as null, or absent. */
+const shapeOf = (body: Body, field: string) => `${field}: ${field in body ? (body[field] === null ? 'null' : 'value') : 'absent'}`;
+/** Every shape a model's valid bodies must show: each field with a value, each optional one absent, each nullable one null. */
+const everyShape = (model: BodyModel) =>
+  model.fields.flatMap((field) => [
+    `${field}: value`,
+    ...(model.required.includes(field) ? [] : [`${field}: absent`]),
+    ...(model.nullable.includes(field) ? [`${field}: null`] : []),
+  ]);
 const dataOf = (body: unknown) => (body as { data: Body }).data;
 
 async function liveCount(resource: Resource): Promise<number> {
@@ -165,18 +174,13 @@ describe.each(ENDPOINTS.map((endpoint) => [`${endpoint.op.method} ${endpoint.op.
       `valid body ${op.method} ${op.path}`,
       model.valid,
       async (body) => {
-        for (const field of model.fields) seen.add(`${field}: ${field in body ? (body[field] === null ? 'null' : 'value') : 'absent'}`);
+        for (const field of model.fields) seen.add(shapeOf(body, field));
         await writeAndReadBack(body, json(body));
       },
       RUNS.valid,
     );
     // Every optional field was left out, and every nullable one sent as null, at least once.
-    const shapes = model.fields.flatMap((field) => [
-      `${field}: value`,
-      ...(model.required.includes(field) ? [] : [`${field}: absent`]),
-      ...(model.nullable.includes(field) ? [`${field}: null`] : []),
-    ]);
-    expect([...seen].sort()).toEqual(shapes.sort());
+    expect([...seen].sort()).toEqual(everyShape(model).sort());
   });
 
   /** Sends a write that must be refused, and checks that it created or changed nothing. */
@@ -415,17 +419,12 @@ describe.each([refundEndpoint(), chargeEndpoint()].map((endpoint) => [`${endpoin
         `valid body ${op.method} ${op.path}`,
         model.valid,
         async (body) => {
-          for (const field of model.fields) seen.add(`${field}: ${field in body ? (body[field] === null ? 'null' : 'value') : 'absent'}`);
+          for (const field of model.fields) seen.add(shapeOf(body, field));
           await writeAndReadBack(body, json(body));
         },
         runs.valid,
       );
-      const shapes = model.fields.flatMap((field) => [
-        `${field}: value`,
-        ...(model.required.includes(field) ? [] : [`${field}: absent`]),
-        ...(model.nullable.includes(field) ? [`${field}: null`] : []),
-      ]);
-      expect([...seen].sort()).toEqual(shapes.sort());
+      expect([...seen].sort()).toEqual(everyShape(model).sort());
     });
 
     /** Sends a write that must be refused, and checks that it moved no money. */
