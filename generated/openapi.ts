@@ -303,9 +303,10 @@ export interface paths {
          *     scan it and land on the link's payment page. SVG by default; PNG when `Accept` prefers
          *     `image/png` (e.g. `Accept: image/png`). The code holds exactly `payment_url` (error
          *     correction level M, a quiet zone of 4 modules); the SVG has a `viewBox` and no fixed size, so
-         *     it scales to any size, and the PNG has 8 pixels per module. A deleted link, or another
-         *     business's, is a 404 (JSON). The hosted page `{PUBLIC_URL}/payment/open-link/poster?id={_id}`
-         *     prints the same code on an A4 poster with the link's title and minimum amount.
+         *     it scales to any size, and the PNG has 8 pixels per module, unless `size` asks for another size.
+         *     A deleted link, or another business's, is a 404 (JSON). The hosted page
+         *     `{PUBLIC_URL}/payment/open-link/poster?id={_id}` prints the same code on an A4 poster with the
+         *     link's title and minimum amount.
          */
         get: operations["getOpenPaymentLinkQrCode"];
         put?: never;
@@ -451,8 +452,9 @@ export interface paths {
          *     scans it and lands on the link's payment page. SVG by default; PNG when `Accept` prefers
          *     `image/png` (e.g. `Accept: image/png`). The code holds exactly `payment_url` (error
          *     correction level M, a quiet zone of 4 modules); the SVG has a `viewBox` and no fixed size, so
-         *     it scales to any size, and the PNG has 8 pixels per module. A paid link still has its code
-         *     (its page tells the payer it is paid); a deleted link, or another business's, is a 404 (JSON).
+         *     it scales to any size, and the PNG has 8 pixels per module, unless `size` asks for another size.
+         *     A paid link still has its code (its page tells the payer it is paid); a deleted link, or
+         *     another business's, is a 404 (JSON).
          */
         get: operations["getPaymentLinkQrCode"];
         put?: never;
@@ -2354,6 +2356,15 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description The image's width and height in pixels, 128 to 512. A PNG is drawn at that size (without
+         *     `size`: 8 pixels per module, about 400 pixels for most links); an SVG gets `width` and `height`
+         *     attributes of that many pixels (without `size`: none, so it fills whatever holds it). Not an
+         *     integer, or out of range: 422 (`The size must be at least 128.`, `The size must not be greater
+         *     than 512.`). For a larger print, take the SVG: it scales to any size without loss.
+         * @example 256
+         */
+        QrSize: number;
+        /**
          * @description The `_id` of the open payment link. Anything that is not one of the business's live links is a 404.
          * @example 6284ff16d4b1c2a3e4f50002
          */
@@ -3422,7 +3433,17 @@ export interface operations {
     };
     getOpenPaymentLinkQrCode: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The image's width and height in pixels, 128 to 512. A PNG is drawn at that size (without
+                 *     `size`: 8 pixels per module, about 400 pixels for most links); an SVG gets `width` and `height`
+                 *     attributes of that many pixels (without `size`: none, so it fills whatever holds it). Not an
+                 *     integer, or out of range: 422 (`The size must be at least 128.`, `The size must not be greater
+                 *     than 512.`). For a larger print, take the SVG: it scales to any size without loss.
+                 * @example 256
+                 */
+                size?: components["parameters"]["QrSize"];
+            };
             header?: never;
             path: {
                 /**
@@ -3786,7 +3807,17 @@ export interface operations {
     };
     getPaymentLinkQrCode: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The image's width and height in pixels, 128 to 512. A PNG is drawn at that size (without
+                 *     `size`: 8 pixels per module, about 400 pixels for most links); an SVG gets `width` and `height`
+                 *     attributes of that many pixels (without `size`: none, so it fills whatever holds it). Not an
+                 *     integer, or out of range: 422 (`The size must be at least 128.`, `The size must not be greater
+                 *     than 512.`). For a larger print, take the SVG: it scales to any size without loss.
+                 * @example 256
+                 */
+                size?: components["parameters"]["QrSize"];
+            };
             header?: never;
             path: {
                 /**

@@ -210,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAddress: integer(env, 'PAGE_RATE_LIMIT_PER_ADDRESS', DEFAULT_PAGE_LIMITS.perAddress, 1, 1_000_000),
       perLink: integer(env, 'PAGE_RATE_LIMIT_PER_LINK', DEFAULT_PAGE_LIMITS.perLink, 1, 1_000_000),
       perCard: integer(env, 'PAGE_RATE_LIMIT_PER_CARD', DEFAULT_PAGE_LIMITS.perCard, 1, 1_000_000),
+      checkoutsPerAddress: integer(env, 'PAGE_RATE_LIMIT_CHECKOUTS_PER_ADDRESS', DEFAULT_PAGE_LIMITS.checkoutsPerAddress, 1, 1_000_000),
+      openCheckoutsPerLink: integer(env, 'PAGE_RATE_LIMIT_OPEN_CHECKOUTS_PER_LINK', DEFAULT_PAGE_LIMITS.openCheckoutsPerLink, 1, 10_000),
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
   };

@@ -18,5 +18,10 @@ export interface RateLimiter {
   readonly kind: 'memory' | 'database' | 'redis';
   /** Counts one hit in `bucket`: in one-second windows with the limiter's own limit unless `window` is given. */
   hit(bucket: string, now?: number, window?: RateLimitWindow): Promise<RateLimitResult>;
+  /**
+   * Reads `bucket`'s count without adding to it: `allowed` says whether one more hit would be, for a
+   * limit on outcomes (a decline) that is checked before the attempt and counted after it.
+   */
+  peek(bucket: string, now: number, window: RateLimitWindow): Promise<RateLimitResult>;
   close(): Promise<void>;
 }

@@ -116,10 +116,10 @@ export const openPaymentLinkHandlers = {
     },
   },
   getOpenPaymentLinkQrCode: {
-    async handle({ path, accepts, business }, ctx, respond) {
+    async handle({ path, query, accepts, business }, ctx, respond) {
       const record = await getOpenPaymentLink(ctx, business.id, path.open_payment_link_id);
       if (!record) return respond.with404(NOT_FOUND);
-      const qr = await qrImage(openPaymentUrl(ctx.publicUrl, record._id), accepts);
+      const qr = await qrImage(openPaymentUrl(ctx.publicUrl, record._id), accepts, query.size);
       return respond.with200(qr.body, qr.headers);
     },
   },

@@ -94,10 +94,10 @@ export const paymentLinkHandlers = {
     },
   },
   getPaymentLinkQrCode: {
-    async handle({ path, accepts, business }, ctx, respond) {
+    async handle({ path, query, accepts, business }, ctx, respond) {
       const record = await getPaymentLink(ctx, business.id, path.payment_link_id);
       if (!record) return respond.with404(NOT_FOUND);
-      const qr = await qrImage(paymentUrl(ctx.publicUrl, record._id), accepts);
+      const qr = await qrImage(paymentUrl(ctx.publicUrl, record._id), accepts, query.size);
       return respond.with200(qr.body, qr.headers);
     },
   },

@@ -6,11 +6,14 @@ export interface QrImage {
   headers: Record<string, string>;
 }
 
-/** The code of `url` as the caller's Accept prefers: PNG only when asked for ahead of SVG. */
-export async function qrImage(url: string, accepts: (...types: string[]) => string | false): Promise<QrImage> {
+/**
+ * The code of `url` as the caller's Accept prefers (PNG only when asked for ahead of SVG), at the
+ * `size` it asked for (the contract bounds it) or the default one.
+ */
+export async function qrImage(url: string, accepts: (...types: string[]) => string | false, size: number | undefined): Promise<QrImage> {
   const png = accepts('image/svg+xml', 'image/png') === 'image/png';
   return {
-    body: png ? await qrPng(url) : await qrSvg(url),
+    body: png ? await qrPng(url, size) : await qrSvg(url, size),
     headers: {
       'Content-Type': png ? 'image/png' : 'image/svg+xml',
       // The code is the business's (its link) and depends on Accept: no shared cache may keep it,

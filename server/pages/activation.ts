@@ -120,7 +120,7 @@ export function activationPage(deps: PageDeps) {
     if (!attemptId) return answer('form_expired');
     if (acquirer.hosted) {
       if (!earlier) {
-        const refused = await deps.pageLimiter.attempt(token._id);
+        const refused = await deps.pageLimiter.cardSetup(token._id);
         if (refused !== undefined) return tooManyAttempts(ctx, refused);
       }
       const started = await startHostedSetup(deps, token, attemptId, {
@@ -147,9 +147,11 @@ export function activationPage(deps: PageDeps) {
     }
     const card = readCard(body, errors);
     if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
-    const refused = await deps.pageLimiter.attempt(token._id, card.number);
+    const refused = await deps.pageLimiter.cardAttempt(token._id, card.number);
     if (refused !== undefined) return tooManyAttempts(ctx, refused);
-    return answer(await saveCardOnce(deps, token, attemptId, card));
+    const outcome = await saveCardOnce(deps, token, attemptId, card);
+    if (outcome === 'declined') await deps.pageLimiter.declined(token._id);
+    return answer(outcome);
   };
   /** Back from the acquirer's page: the attempt as the acquirer says it ended. */
   const returned: Koa.Middleware = async (ctx) => {

@@ -20,3 +20,11 @@ export function csrfValid(ctx: Koa.Context, submitted: unknown): boolean {
   if (!cookie || typeof submitted !== 'string' || cookie.length !== submitted.length) return false;
   return timingSafeEqual(Buffer.from(cookie), Buffer.from(submitted));
 }
+
+/**
+ * The browser's cookie, once `csrfValid` has accepted its post: a random value of its own, which tells
+ * one payer's browser from another's (never a proof of who the payer is: any client may send any).
+ */
+export function browserCookie(ctx: Koa.Context): string | undefined {
+  return ctx.cookies.get(COOKIE) || undefined;
+}

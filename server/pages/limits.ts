@@ -1,9 +1,12 @@
-// Limits on the payer forms, against card testing: anyone may post a pay form or an activation form,
-// so each post is counted per client address, and each attempt that would reach the acquirer per link
-// (or token) and per card. Counted in the API limiter's store (memory on SQLite, the database on
-// PostgreSQL, Redis when configured), so every instance shares the counts. A card is counted under an
-// HMAC of its number with a server key: the number itself is never stored or logged.
+// Limits on the payer forms, against card testing and against anyone locking a link: anyone may post a
+// pay form or an activation form, so each post is counted per client (an address, an IPv6 /64), each
+// card number per attempt, and each link (or token) per decline. A link counts declines, not posts:
+// posts anyone can make in any number, and a link that counted them would lock its real payers out.
+// Counted in the API limiter's store (memory on SQLite, the database on PostgreSQL, Redis when
+// configured), so every instance shares the counts. A card is counted under an HMAC of its number with
+// a server key: the number itself is never stored or logged.
 import { createHmac } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import type Koa from 'koa';
 import type { RateLimiter } from '../../shared/rate-limiter.js';
 import { setPageSecurityHeaders } from './headers.js';
@@ -13,19 +16,50 @@ import { messagePage } from './messages.js';
 export interface PageLimits {
   /** Length of each counting window, in seconds. */
   windowSeconds: number;
-  /** Form posts per client address per window: every post to a pay or activation form. */
+  /** Form posts per client per window: every post to a pay or activation form. */
   perAddress: number;
-  /** Attempts per payment link, open link or token per window: posts that would reach the acquirer. */
+  /**
+   * Declined attempts per payment link, open link or token per window, on our card form; on a hosted
+   * acquirer's page (whose declines the acquirer counts), card-saving pages opened per token.
+   */
   perLink: number;
   /** Attempts per card number per window. */
   perCard: number;
+  /** New checkouts on a hosted acquirer's page per client and link per window. */
+  checkoutsPerAddress: number;
+  /** Checkouts on a hosted acquirer's page a link may have open at once. */
+  openCheckoutsPerLink: number;
 }
 
-export const DEFAULT_PAGE_LIMITS: PageLimits = { windowSeconds: 600, perAddress: 30, perLink: 100, perCard: 10 };
+export const DEFAULT_PAGE_LIMITS: PageLimits = {
+  windowSeconds: 600,
+  perAddress: 30,
+  perLink: 100,
+  perCard: 10,
+  checkoutsPerAddress: 3,
+  openCheckoutsPerLink: 50,
+};
 
 /** Stands for a card number in a bucket name: 192 bits of an HMAC keyed with the server's key. */
 export function cardFingerprint(key: Buffer, cardNumber: string): string {
   return createHmac('sha256', key).update(cardNumber).digest('base64url').slice(0, 32);
+}
+
+/**
+ * The client an address is counted as: an IPv4 address as it is (written as IPv4-mapped IPv6 too),
+ * an IPv6 address by its /64, the block a single subscriber is handed whole and picks addresses from
+ * at will.
+ */
+export function clientOf(address: string): string {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.process(address);
+  } catch {
+    return address;
+  }
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
 }
 
 /** Seconds until another attempt is allowed, or undefined when this one is. */
@@ -38,40 +72,86 @@ export class PageLimiter {
     private readonly fingerprintKey: Buffer,
   ) {}
 
+  private window(limit: number) {
+    return { limit, seconds: this.limits.windowSeconds };
+  }
+
   private async count(bucket: string, limit: number): Promise<Refusal> {
-    const result = await this.limiter.hit(bucket, Date.now(), { limit, seconds: this.limits.windowSeconds });
+    const result = await this.limiter.hit(bucket, Date.now(), this.window(limit));
     return result.allowed ? undefined : result.retryAfter;
   }
 
   /** Every post of a payer form, before its body is read. */
   post(address: string): Promise<Refusal> {
-    return this.count(`page-ip:${address}`, this.limits.perAddress);
+    return this.count(`page-ip:${clientOf(address)}`, this.limits.perAddress);
   }
 
   /**
-   * A valid form about to reach the acquirer: counted per link (or token) id, then per card when the
-   * card is typed on our form (on an acquirer's own page, the acquirer counts cards).
+   * A valid card form about to reach the acquirer: counted per card first, so a card past its own
+   * limit is refused before the link is looked at; then refused while the link (or token) has had
+   * its share of declines in this window. The attempt is not counted against the link: a decline is
+   * (`declined`).
    */
-  async attempt(linkId: string, cardNumber?: string): Promise<Refusal> {
-    const refused = await this.count(`page-link:${linkId}`, this.limits.perLink);
-    if (refused !== undefined || cardNumber === undefined) return refused;
-    return this.count(`page-card:${cardFingerprint(this.fingerprintKey, cardNumber)}`, this.limits.perCard);
+  async cardAttempt(linkId: string, cardNumber: string): Promise<Refusal> {
+    const refused = await this.count(`page-card:${cardFingerprint(this.fingerprintKey, cardNumber)}`, this.limits.perCard);
+    if (refused !== undefined) return refused;
+    const declines = await this.limiter.peek(`page-declines:${linkId}`, Date.now(), this.window(this.limits.perLink));
+    return declines.allowed ? undefined : declines.retryAfter;
+  }
+
+  /** The acquirer declined a card on the link (or token). */
+  async declined(linkId: string): Promise<void> {
+    await this.limiter.hit(`page-declines:${linkId}`, Date.now(), this.window(this.limits.perLink));
+  }
+
+  /** A token's card-saving page on a hosted acquirer, about to be opened (declines there are the acquirer's). */
+  cardSetup(tokenId: string): Promise<Refusal> {
+    return this.count(`page-setups:${tokenId}`, this.limits.perLink);
+  }
+
+  /** A new checkout on a hosted acquirer's page, about to be opened for this client on this link. */
+  checkout(linkId: string, address: string): Promise<Refusal> {
+    return this.count(`page-checkouts:${linkId}:${clientOf(address)}`, this.limits.checkoutsPerAddress);
+  }
+
+  /** How many checkouts on a hosted acquirer's page a link may have open at once. */
+  get openCheckoutsPerLink(): number {
+    return this.limits.openCheckoutsPerLink;
+  }
+
+  /**
+   * Stands for a payer's browser (its form cookie) on the payments it opens: an HMAC, so the stored
+   * value cannot be played back as the cookie.
+   */
+  browserKey(cookie: string): string {
+    return createHmac('sha256', this.fingerprintKey).update(`browser:${cookie}`).digest('base64url').slice(0, 32);
   }
 }
 
-/** The 429 page: what happened and when to come back, with Retry-After. */
-export function tooManyAttempts(ctx: Koa.Context, retryAfter: number): void {
-  const minutes = Math.ceil(retryAfter / 60);
-  const heading = 'Too many attempts';
+const inMinutes = (seconds: number) => {
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? 'a minute' : `${minutes} minutes`;
+};
+
+function answer429(ctx: Koa.Context, retryAfter: number, heading: string, message: string): void {
   setPageSecurityHeaders(ctx);
   ctx.set('Retry-After', String(retryAfter));
   ctx.status = 429;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = page(
-    heading,
-    messagePage(
-      heading,
-      `There have been too many attempts. Wait ${minutes === 1 ? 'a minute' : `${minutes} minutes`} and try again. You have not been charged.`,
-    ),
+  ctx.body = page(heading, messagePage(heading, message));
+}
+
+/** The 429 page: what happened and when to come back, with Retry-After. */
+export function tooManyAttempts(ctx: Koa.Context, retryAfter: number): void {
+  answer429(ctx, retryAfter, 'Too many attempts', `There have been too many attempts. Wait ${inMinutes(retryAfter)} and try again. You have not been charged.`);
+}
+
+/** The 429 page of a link whose checkouts on the acquirer's page are all taken by payers still on them. */
+export function tooManyCheckouts(ctx: Koa.Context, retryAfter: number): void {
+  answer429(
+    ctx,
+    retryAfter,
+    'Too many payments in progress',
+    `Too many payers are paying this link right now. Wait ${inMinutes(retryAfter)} and try again. You have not been charged.`,
   );
 }

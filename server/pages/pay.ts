@@ -8,7 +8,7 @@ import { OPEN_LINK_ACTIVE } from '../domain/statuses.js';
 import { checkout, outcomeOf, type CheckoutOutcome, type PaymentTarget } from '../usecases/checkout.js';
 import { startHostedCheckout } from '../usecases/hosted-checkout.js';
 import { acquirerForPayer, attemptOf, openPaymentLinkForPayer, paymentLinkForPayer, type PayerAcquirer } from '../usecases/payer.js';
-import { csrfToken, csrfValid } from './csrf.js';
+import { browserCookie, csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
 import {
   FIELD_MAX_LENGTH,
@@ -27,7 +27,7 @@ import {
 } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { html, page } from '../../shared/html.js';
-import { tooManyAttempts } from './limits.js';
+import { tooManyAttempts, tooManyCheckouts } from './limits.js';
 import { CARD_DECLINED, messagePage } from './messages.js';
 import { signReturn, signThankYou } from './signing.js';
 
@@ -293,16 +293,15 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
     if (link.payerEmail === undefined && !errors.email && !isEmail(email)) errors.email = 'Enter a valid email address.';
     if (link.acquirer.hosted) {
       if (Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
-      const limited = await deps.pageLimiter.attempt(link.target.id);
-      if (limited !== undefined) return tooManyAttempts(ctx, limited);
       return payHosted(ctx, deps, link, { attemptId, amount, name, email });
     }
     const card = readCard(body, errors);
     if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
-    const refused = await deps.pageLimiter.attempt(link.target.id, card.number);
+    const refused = await deps.pageLimiter.cardAttempt(link.target.id, card.number);
     if (refused !== undefined) return tooManyAttempts(ctx, refused);
 
     const outcome = await checkout(deps, { target: link.target, attemptId, amount, payerName: name, payerEmail: email, card });
+    if (outcome.result === 'declined') await deps.pageLimiter.declined(link.target.id);
     return answer(ctx, link, await settled(deps, outcome), form);
   };
   return { show, pay };
@@ -334,13 +333,17 @@ export function returnUrlOf(deps: PageDeps, paymentId: string): string {
   return withQuery(`${deps.publicUrl}${RETURN_PATH}`, { payment_id: paymentId, signature: signReturn(deps.pageKeys.thankYou, 'payment', paymentId) });
 }
 
-/** A business on an acquirer with its own page: the attempt is recorded, and the payer sent there. */
+/**
+ * A business on an acquirer with its own page: the attempt is recorded, and the payer sent there (or
+ * back to the checkout this browser already has open on the link).
+ */
 async function payHosted(
   ctx: Koa.Context,
   deps: PageDeps,
   link: Payable,
   payer: { attemptId: string; amount: number; name: string | null; email: string | null },
 ): Promise<void> {
+  const browser = browserCookie(ctx);
   const started = await startHostedCheckout(deps, {
     target: link.target,
     attemptId: payer.attemptId,
@@ -350,7 +353,12 @@ async function payHosted(
     description: link.description,
     returnUrlFor: (paymentId) => returnUrlOf(deps, paymentId),
     cancelUrl: `${deps.publicUrl}${link.action}`,
+    payer: browser ? deps.pageLimiter.browserKey(browser) : null,
+    openLimit: deps.pageLimiter.openCheckoutsPerLink,
+    admit: () => deps.pageLimiter.checkout(link.target.id, ctx.ip),
   });
+  if (started.result === 'limited') return tooManyAttempts(ctx, started.retryAfter);
+  if (started.result === 'busy') return tooManyCheckouts(ctx, started.retryAfter);
   if (started.result === 'redirect') {
     setPageSecurityHeaders(ctx, formOrigins(link));
     ctx.status = 303;

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import type { RateLimiter, RateLimitResult, RateLimitWindow } from '../../shared/rate-limiter.js';
 import type { Executor } from '../store/executor.js';
-import { countRequest, deleteWindowsEndedBefore } from '../store/rate-limits.js';
+import { countRequest, deleteWindowsEndedBefore, readCount } from '../store/rate-limits.js';
 
 /** The window holding `now`: its start in Unix seconds (the key it is counted under) and its end in ms. */
 function windowAt(now: number, seconds: number): { start: number; end: number } {
@@ -17,6 +17,11 @@ function windowAt(now: number, seconds: number): { start: number; end: number } 
 
 function judge(limit: number, count: number, now: number, windowEnd: number): RateLimitResult {
   return { limit, remaining: Math.max(0, limit - count), allowed: count <= limit, retryAfter: Math.max(1, Math.ceil((windowEnd - now) / 1000)) };
+}
+
+/** A count read without a hit: allowed while one more hit would be. */
+function judgePeek(limit: number, count: number, now: number, windowEnd: number): RateLimitResult {
+  return { ...judge(limit, count, now, windowEnd), allowed: count < limit };
 }
 
 export class MemoryRateLimiter implements RateLimiter {
@@ -33,6 +38,12 @@ export class MemoryRateLimiter implements RateLimiter {
     // Forget buckets whose window has ended once the map grows, so memory stays bounded by active keys.
     if (this.windows.size > 10_000) for (const [key, value] of this.windows) if (value.end <= now) this.windows.delete(key);
     return judge(limit, count, now, end);
+  }
+
+  async peek(bucket: string, now: number, { limit, seconds }: RateLimitWindow): Promise<RateLimitResult> {
+    const { end } = windowAt(now, seconds);
+    const current = this.windows.get(bucket);
+    return judgePeek(limit, current?.end === end ? current.count : 0, now, end);
   }
 
   async close(): Promise<void> {}
@@ -53,6 +64,11 @@ export class DatabaseRateLimiter implements RateLimiter {
   async hit(bucket: string, now = Date.now(), { limit, seconds }: RateLimitWindow = { limit: this.limit, seconds: 1 }): Promise<RateLimitResult> {
     const { start, end } = windowAt(now, seconds);
     return judge(limit, await countRequest(this.db, bucket, start, seconds), now, end);
+  }
+
+  async peek(bucket: string, now: number, { limit, seconds }: RateLimitWindow): Promise<RateLimitResult> {
+    const { start, end } = windowAt(now, seconds);
+    return judgePeek(limit, await readCount(this.db, bucket, start), now, end);
   }
 
   /** Deletes windows that ended over a minute ago. Any instance may sweep: ended windows are worthless and the delete is idempotent. */
@@ -88,6 +104,11 @@ export class RedisRateLimiter implements RateLimiter {
         .pexpire(key, seconds * 1000 + 1_000)
         .exec()) ?? [];
     return judge(limit, Number(count), now, end);
+  }
+
+  async peek(bucket: string, now: number, { limit, seconds }: RateLimitWindow): Promise<RateLimitResult> {
+    const { start, end } = windowAt(now, seconds);
+    return judgePeek(limit, Number((await this.redis.get(`ratelimit:${bucket}:${start}`)) ?? 0), now, end);
   }
 
   async close(): Promise<void> {

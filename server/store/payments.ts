@@ -121,27 +121,32 @@ export interface PaymentRecord {
   tokenization_id: string | null;
   reference: string | null;
   description: string | null;
+  /** While pending on a hosted acquirer's page: which of its link's checkout slots it holds. */
+  checkout_slot: number | null;
+  /** The payer's browser that opened that checkout (an HMAC of its form cookie). */
+  checkout_payer: string | null;
   created_at: string;
   updated_at: string;
 }
 
-export type NewPayment = Pick<
-  PaymentRecord,
-  | '_id'
-  | 'business_id'
-  | 'payment_link_id'
-  | 'open_payment_link_id'
-  | 'attempt_id'
-  | 'amount'
-  | 'currency'
-  | 'payer_name'
-  | 'payer_email'
-  | 'method'
-  | 'provider'
-  | 'tokenization_id'
-  | 'reference'
-  | 'description'
->;
+export type NewPayment = Partial<Pick<PaymentRecord, 'checkout_slot' | 'checkout_payer'>> &
+  Pick<
+    PaymentRecord,
+    | '_id'
+    | 'business_id'
+    | 'payment_link_id'
+    | 'open_payment_link_id'
+    | 'attempt_id'
+    | 'amount'
+    | 'currency'
+    | 'payer_name'
+    | 'payer_email'
+    | 'method'
+    | 'provider'
+    | 'tokenization_id'
+    | 'reference'
+    | 'description'
+  >;
 
 function toPayment(row: PaymentRecord): PaymentRecord {
   return {
@@ -149,6 +154,7 @@ function toPayment(row: PaymentRecord): PaymentRecord {
     business_id: Number(row.business_id),
     amount: Number(row.amount),
     status_id: Number(row.status_id),
+    checkout_slot: row.checkout_slot === null || row.checkout_slot === undefined ? null : Number(row.checkout_slot),
     amount_refunded: Number(row.amount_refunded),
     refund_state: Number(row.refund_state),
     created_at: toIsoMicros(row.created_at),
@@ -160,6 +166,8 @@ function toPayment(row: PaymentRecord): PaymentRecord {
 export async function insertPendingPayment(db: Executor, payment: NewPayment): Promise<PaymentRecord> {
   const now = nowIso();
   const row = {
+    checkout_slot: null,
+    checkout_payer: null,
     ...payment,
     status_id: PAYMENT_PENDING,
     provider_reference: null,
@@ -251,6 +259,17 @@ export async function findPaymentByProviderReference(
 export async function listOpenSessionsOfLink(db: Executor, paymentLinkId: string, except: string): Promise<PaymentRecord[]> {
   const rows = await db.all<PaymentRecord>(
     db.sql('payments').where({ payment_link_id: paymentLinkId, status_id: PAYMENT_PENDING }).whereNotNull('provider_session').andWhereNot('_id', except),
+  );
+  return rows.map(toPayment);
+}
+
+/** The payments holding checkout slots of a link: those pending on a hosted acquirer's page. */
+export async function listOpenCheckouts(db: Executor, link: { kind: 'payment_link' | 'open_payment_link'; id: string }): Promise<PaymentRecord[]> {
+  const rows = await db.all<PaymentRecord>(
+    db
+      .sql('payments')
+      .where({ [`${link.kind}_id`]: link.id, status_id: PAYMENT_PENDING })
+      .whereNotNull('checkout_slot'),
   );
   return rows.map(toPayment);
 }

@@ -16,6 +16,12 @@ export async function countRequest(db: Executor, bucket: string, windowStart: nu
   return Number(row!.count);
 }
 
+/** The count of `bucket` in the window starting at `windowStart`; 0 when nothing was counted there. */
+export async function readCount(db: Executor, bucket: string, windowStart: number): Promise<number> {
+  const row = await db.first<{ count: number | string }>(db.sql('rate_limit_windows').select('count').where({ bucket, window_start: windowStart }));
+  return Number(row?.count ?? 0);
+}
+
 /** Deletes the windows that ended before `end` (Unix seconds). */
 export async function deleteWindowsEndedBefore(db: Executor, end: number): Promise<number> {
   return db.run(db.sql('rate_limit_windows').whereRaw('window_start + window_seconds < ?', [end]).delete());

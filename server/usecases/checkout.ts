@@ -68,12 +68,14 @@ export function outcomeOf(payment: PaymentRecord): CheckoutOutcome {
 /**
  * Records a payer's attempt on a link as pending, before any acquirer is asked; a form submitted
  * again (its attempt_id is unique) finds its first attempt instead. `method` is the card until a
- * hosted acquirer says how the payer paid.
+ * hosted acquirer says how the payer paid. An attempt on a hosted acquirer's page takes one of the
+ * link's checkout slots (`checkout`); a slot another attempt holds is a unique violation thrown.
  */
 export async function recordLinkAttempt(
   db: Executor,
   attempt: Pick<CheckoutRequest, 'target' | 'attemptId' | 'amount' | 'payerName' | 'payerEmail'>,
   provider: string,
+  checkout?: { slot: number; payer: string | null },
 ): Promise<{ pending: PaymentRecord } | { earlier: PaymentRecord }> {
   const { target } = attempt;
   try {
@@ -92,6 +94,7 @@ export async function recordLinkAttempt(
       tokenization_id: null,
       reference: target.reference,
       description: target.title,
+      ...(checkout ? { checkout_slot: checkout.slot, checkout_payer: checkout.payer } : {}),
     });
     return { pending };
   } catch (error) {

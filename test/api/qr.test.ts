@@ -1,9 +1,12 @@
 // The QR codes of payment links and open links: an image of the link's payment_url, SVG unless the
 // caller prefers PNG, read back here as a phone would read it. Everything else is as for the link's
 // own GET: the bearer key first, another business's, unknown or deleted link a JSON 404, the rate
-// limit headers, and every answer as openapi.yaml declares it (the typed clients check that).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// limit headers, and every answer as openapi.yaml declares it (the typed clients check that). A size
+// may be asked within bounds; each image is drawn once and kept (counted through qrcode itself).
+import QRCode from 'qrcode';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
+import { PNG } from 'pngjs';
 import { decodePng, decodeSvg, PNG_SIGNATURE } from '../support/qr.js';
 import { raw, startTestService, type Tenant, type TestService } from '../support/service.js';
 
@@ -21,7 +24,7 @@ interface Kind {
   notFound: string;
   create(tenant: Tenant): Promise<Link>;
   /** GET .../qr through the tenant's typed client, as text or as bytes. */
-  qr(tenant: Tenant, id: string, accept?: string): Promise<{ status: number; headers: Headers; text: string; bytes: Buffer; error: unknown }>;
+  qr(tenant: Tenant, id: string, accept?: string, size?: number): Promise<{ status: number; headers: Headers; text: string; bytes: Buffer; error: unknown }>;
   remove(tenant: Tenant, id: string): Promise<number>;
 }
 
@@ -40,10 +43,10 @@ const KINDS: Kind[] = [
       const { data } = await tenant.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 7' } });
       return data!.data;
     },
-    async qr(tenant, id, accept) {
+    async qr(tenant, id, accept, size) {
       return read(
         await tenant.client.GET('/payment-links/{payment_link_id}/qr', {
-          params: { path: { payment_link_id: id } },
+          params: { path: { payment_link_id: id }, query: size === undefined ? {} : { size } },
           headers: accept === undefined ? {} : { accept },
           parseAs: 'arrayBuffer',
         }),
@@ -61,10 +64,10 @@ const KINDS: Kind[] = [
       const { data } = await tenant.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
       return data!.data;
     },
-    async qr(tenant, id, accept) {
+    async qr(tenant, id, accept, size) {
       return read(
         await tenant.client.GET('/open-payment-links/{open_payment_link_id}/qr', {
-          params: { path: { open_payment_link_id: id } },
+          params: { path: { open_payment_link_id: id }, query: size === undefined ? {} : { size } },
           headers: accept === undefined ? {} : { accept },
           parseAs: 'arrayBuffer',
         }),
@@ -175,9 +178,75 @@ describe.each(KINDS)('GET /api$collection/{id}/qr', (kind) => {
     expect(Number(answer.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
     expect(answer.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     expect(answer.headers.get('x-request-id')).toBeTruthy();
-    const refused = await raw(`${t.apiUrl}${kind.collection}/${link._id}/qr?size=10`, { key: t.a.key });
+    const refused = await raw(`${t.apiUrl}${kind.collection}/${link._id}/qr?scale=10`, { key: t.a.key });
     expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ message: 'The given data was invalid.', errors: { size: [expect.any(String)] } });
+    expect(refused.body).toMatchObject({ message: 'The given data was invalid.', errors: { scale: [expect.any(String)] } });
+  });
+
+  it('is drawn at the size asked for, 128 to 512 pixels, in both types, and still holds the payment_url', async () => {
+    for (const size of [128, 300, 512]) {
+      const png = await kind.qr(t.a, link._id, 'image/png', size);
+      expect(png.status).toBe(200);
+      const image = PNG.sync.read(png.bytes);
+      expect([image.width, image.height]).toEqual([size, size]);
+      expect(decodePng(png.bytes)).toBe(link.payment_url);
+      const svg = await kind.qr(t.a, link._id, undefined, size);
+      expect(svg.text).toMatch(new RegExp(`^<svg xmlns="http://www\\.w3\\.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 \\d+ \\d+"`));
+      expect(decodeSvg(svg.text)).toBe(link.payment_url);
+    }
+  });
+
+  it("refuses a size out of bounds or not whole with Laravel's texts (422), whatever Accept asks for", async () => {
+    const cases: [string, string][] = [
+      ['127', 'The size must be at least 128.'],
+      ['0', 'The size must be at least 128.'],
+      ['513', 'The size must not be greater than 512.'],
+      ['100000', 'The size must not be greater than 512.'],
+      ['256.5', 'The size must be an integer.'],
+      ['abc', 'The size must be an integer.'],
+    ];
+    for (const [size, message] of cases) {
+      for (const accept of ['image/png', 'image/svg+xml']) {
+        const answer = await raw(`${t.apiUrl}${kind.collection}/${link._id}/qr?size=${size}`, { key: t.a.key, headers: { accept } });
+        expect(answer.status, `${size} ${accept}`).toBe(422);
+        expect(answer.body).toEqual({ message: 'The given data was invalid.', errors: { size: [message] } });
+      }
+    }
+  });
+});
+
+describe('each image is drawn once', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it.each(KINDS)('a second request for the same $name, type and size is answered without drawing it again', async (kind) => {
+    const pngs = vi.spyOn(QRCode, 'toBuffer');
+    const svgs = vi.spyOn(QRCode, 'toString');
+    const link = await kind.create(t.a);
+    const first = await kind.qr(t.a, link._id, 'image/png');
+    const second = await kind.qr(t.a, link._id, 'image/png');
+    expect(pngs).toHaveBeenCalledTimes(1);
+    expect(second.bytes).toEqual(first.bytes);
+    // Asked for at once, still one drawing.
+    await Promise.all(Array.from({ length: 5 }, () => kind.qr(t.a, link._id, 'image/png', 256)));
+    expect(pngs).toHaveBeenCalledTimes(2);
+    await kind.qr(t.a, link._id);
+    await kind.qr(t.a, link._id);
+    await kind.qr(t.a, link._id, undefined, 256);
+    expect(svgs).toHaveBeenCalledTimes(2);
+    expect(pngs).toHaveBeenCalledTimes(2);
+    // Another link is another image.
+    const other = await kind.create(t.a);
+    expect(decodePng((await kind.qr(t.a, other._id, 'image/png')).bytes)).toBe(other.payment_url);
+    expect(pngs).toHaveBeenCalledTimes(3);
+    // A deleted link's image is kept no use: the link is looked up first, and is gone.
+    expect(await kind.remove(t.a, link._id)).toBe(200);
+    for (const accept of ['image/png', 'image/svg+xml']) {
+      const answer = await raw(`${t.apiUrl}${kind.collection}/${link._id}/qr`, { key: t.a.key, headers: { accept } });
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ message: kind.notFound });
+    }
   });
 });
 

@@ -121,6 +121,31 @@ function limiterContract(name: string, make: () => Promise<{ limiter: RateLimite
         await done();
       }
     });
+
+    it('peeks at a window without counting: allowed while one more hit would be', async () => {
+      const { limiter, done } = await make();
+      try {
+        const bucket = `page-declines:${Math.random()}`;
+        const window = { limit: 2, seconds: 600 };
+        const at = 1_800_000_000_250;
+        const peek = async (when: number) => {
+          const result = await limiter.peek(bucket, when, window);
+          return [result.allowed, result.remaining];
+        };
+        expect(await peek(at)).toEqual([true, 2]);
+        expect(await peek(at)).toEqual([true, 2]);
+        await limiter.hit(bucket, at + 1_000, window);
+        expect(await peek(at + 2_000)).toEqual([true, 1]);
+        await limiter.hit(bucket, at + 3_000, window);
+        const full = await limiter.peek(bucket, at + 4_000, window);
+        expect(full).toMatchObject({ allowed: false, remaining: 0, limit: 2 });
+        expect(full.retryAfter).toBe(596);
+        // The next window starts from nothing.
+        expect(await peek(at + 600_000)).toEqual([true, 2]);
+      } finally {
+        await done();
+      }
+    });
   });
 }
 

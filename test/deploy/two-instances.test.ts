@@ -13,7 +13,7 @@ import { knexFor, openDatabase, type Database } from '../../server/store/databas
 import { listOutbox } from '../../server/store/outbox.js';
 import { freePort, startChild, type ChildService } from '../support/child.js';
 import { TEST_POSTGRES_URL, createTestDatabase, type TestDatabase } from '../support/database.js';
-import { GOOD_CARD, Payer } from '../support/payer.js';
+import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { secretsKeyFor } from '../support/secrets.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
@@ -56,7 +56,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
       OUTBOX_POLL_MS: '100',
       RATE_LIMIT_PER_SECOND: String(LIMIT),
       SANDBOX_LATENCY_MS: '20',
-      // Every payer below posts from 127.0.0.1 with the same card; each link gets exactly PAGE_LIMIT attempts.
+      // Every payer below posts from 127.0.0.1 with the same card; a link takes exactly PAGE_LIMIT declines.
       PAGE_RATE_LIMIT_PER_ADDRESS: '1000000',
       PAGE_RATE_LIMIT_PER_CARD: '1000000',
       PAGE_RATE_LIMIT_PER_LINK: String(PAGE_LIMIT),
@@ -157,25 +157,26 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     expect(burst.filter((r) => r.response.status === 200)).toHaveLength(LIMIT);
     expect(burst.filter((r) => r.response.status === 429)).toHaveLength(30);
 
-    // The payer pages share their limits too: attempts on one open link split across both instances
-    // are cut at PAGE_LIMIT in all; and the thank-you page one instance signed reads on the other.
+    // The payer pages share their limits too: declines on one open link split across both instances
+    // are cut at PAGE_LIMIT in all (a payment does not count); and the thank-you page one instance
+    // signed reads on the other.
     await sleep(1_000 - (Date.now() % 1_000) + 5);
     const open = note(await clients[0]!.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Shared limit' } })).data!.data;
     const pageStatuses: number[] = [];
     const locations: string[] = [];
-    for (let i = 0; i < PAGE_LIMIT + 2; i += 1) {
+    for (let i = 0; i < PAGE_LIMIT + 3; i += 1) {
       const payer = new Payer(instances[i % 2]!.url);
       const answer = await payer.submit(await payer.open(`/payment/open-link/pay?id=${open._id}`), {
         amount: '10.00',
         name: `Donor ${i}`,
         email: `donor${i}@example.com`,
-        ...GOOD_CARD,
+        ...(i === 0 ? GOOD_CARD : DECLINED_CARD),
       });
       pageStatuses.push(answer.status);
       if (answer.location) locations.push(answer.location);
     }
-    expect(pageStatuses).toEqual([...Array<number>(PAGE_LIMIT).fill(303), 429, 429]);
-    expect(Number((await sql('payments').where({ open_payment_link_id: open._id }).count({ n: '*' }).first())!.n)).toBe(PAGE_LIMIT);
+    expect(pageStatuses).toEqual([303, ...Array<number>(PAGE_LIMIT).fill(402), 429, 429]);
+    expect(Number((await sql('payments').where({ open_payment_link_id: open._id }).count({ n: '*' }).first())!.n)).toBe(PAGE_LIMIT + 1);
     const thanks = new URL(locations[0]!);
     const elsewhere = await new Payer(instances[1]!.url).get(thanks.pathname + thanks.search);
     expect(elsewhere.html).toContain('Payment received: <strong>MYR 10.00</strong>');

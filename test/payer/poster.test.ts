@@ -3,7 +3,8 @@
 // pay, under the pages' strict CSP; and, in Chromium, a code that scans from the screen and a poster
 // that prints on one A4 page.
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import QRCode from 'qrcode';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchBrowser, screenshots } from '../support/browser.js';
 import { Payer } from '../support/payer.js';
 import { decodePng, decodeSvg } from '../support/qr.js';
@@ -38,6 +39,35 @@ describe('the poster', () => {
     expect(decodeSvg(svg!)).toBe(link.payment_url);
     // Nothing to load but the stylesheet, and nothing to run.
     expect(page.html).not.toMatch(/<script|<img|<iframe|\son[a-z]+=|style="/i);
+  });
+
+  it('draws its code once: the page asked for again is answered with the code already drawn, and the text as it is now', async () => {
+    const drawings = vi.spyOn(QRCode, 'toString');
+    try {
+      const link = await openLink({ title: 'Masjid fund' });
+      const first = await new Payer(t.url).get(posterOf(link._id));
+      const second = await new Payer(t.url).get(posterOf(link._id));
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(drawings).toHaveBeenCalledTimes(1);
+      expect(second.html).toBe(first.html);
+      // The page around the code is made on each request: an edit shows at once, the code unchanged.
+      await t.a.client.PUT('/open-payment-links/{open_payment_link_id}', {
+        params: { path: { open_payment_link_id: link._id } },
+        body: { currency: 'MYR', minimum_amount: '15.00', title: 'Masjid roof fund' },
+      });
+      const edited = await new Payer(t.url).get(posterOf(link._id));
+      expect(edited.html).toContain('<h1>Masjid roof fund</h1>');
+      expect(edited.html).toContain('Pay at least MYR 15.00');
+      expect(decodeSvg(/<svg[^>]*>.*?<\/svg>/s.exec(edited.html)![0])).toBe(link.payment_url);
+      expect(drawings).toHaveBeenCalledTimes(1);
+      // Deleted: refused, though its code is still kept.
+      await t.a.client.DELETE('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: link._id } } });
+      const gone = await new Payer(t.url).get(posterOf(link._id));
+      expect(gone.status).toBe(410);
+      expect(gone.html).not.toContain('<svg');
+    } finally {
+      drawings.mockRestore();
+    }
   });
 
   it('is served under the strict CSP of every payer page', async () => {

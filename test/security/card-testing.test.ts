@@ -1,6 +1,12 @@
-// Card testing through the payer forms: anyone may post them, so attempts are limited per client
-// address, per link (or token) and per card, and every decline reads the same to the payer. A refused
+// Card testing through the payer forms: anyone may post them, so posts are limited per client, declines
+// per link (or token) and attempts per card, and every decline reads the same to the payer. A refused
 // attempt is a 429 page with Retry-After and leaves no payment row, no acquirer call and no receipt.
+// And nobody can lock a link against its real payers with those limits: a link counts declines, not
+// posts (anyone can post a valid form any number of times; a decline needs a card the acquirer refuses,
+// and each card number is limited on its own, before the link is looked at), and a client is an address,
+// an IPv6 address's /64 (what one subscriber holds) or an IPv4-mapped address's IPv4 address. The suites
+// make client addresses with TRUST_PROXY_HOPS=1 and X-Forwarded-For. (On a hosted acquirer's page:
+// test/acquirers/stripe-checkout-flood.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../server/payments/cards.js';
 import type { AuthorizeRequest } from '../../server/payments/provider.js';
@@ -11,6 +17,8 @@ import { startTestService, type TestService, type TestServiceOptions } from '../
 const WINDOW_SECONDS = 3_600;
 /** A card that passes Luhn but is no sandbox test card: declined as test_card_required. */
 const OTHER_CARD = { card_number: '6011 1111 1111 1117', expiry: '12/39', cvc: '123' };
+/** A sandbox card that succeeds, other than GOOD_CARD: a real payer's own. */
+const OWN_CARD = { card_number: '5555 5555 5555 4444', expiry: '12/39', cvc: '123' };
 
 /** Counts what reaches the acquirer. */
 class CountingProvider extends SandboxProvider {
@@ -70,6 +78,11 @@ async function countRows(t: TestService, table: string, where: Record<string, un
   const [row] = await t.sql(table).where(where).count({ n: '*' });
   return Number(row!.n);
 }
+
+/** A payer whose requests come, through the proxy (TRUST_PROXY_HOPS=1), from `address`. */
+const from = (t: TestService, address: string) => new Payer(t.url, { 'x-forwarded-for': address });
+
+const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
 
 function expectTooMany(page: PageResponse) {
   expect(page.status).toBe(429);
@@ -138,17 +151,17 @@ describe('per client address', () => {
 });
 
 describe('per link and per card', () => {
-  it('attempts on one link from many addresses stop at the link limit; other links are untouched', async () => {
+  it('declines on one link from many addresses stop at the link limit; payments in between do not count; other links are untouched', async () => {
     await withService({ pageLimits: { perLink: 4 }, trustProxyHops: 1 }, async (t, provider) => {
       const link = await openLink(t);
       const statuses: number[] = [];
-      for (let i = 0; i < 7; i += 1)
+      for (let i = 0; i < 11; i += 1)
         statuses.push(
           (await payOpenLink(t, link.payment_url, i % 2 ? DECLINED_CARD : GOOD_CARD, new Payer(t.url, { 'x-forwarded-for': `198.51.100.${i + 1}` }))).status,
         );
-      expect(statuses).toEqual([303, 402, 303, 402, 429, 429, 429]);
-      expect(await countRows(t, 'payments', { open_payment_link_id: link._id })).toBe(4);
-      expect(provider.authorizations).toBe(4);
+      expect(statuses).toEqual([303, 402, 303, 402, 303, 402, 303, 402, 429, 429, 429]);
+      expect(await countRows(t, 'payments', { open_payment_link_id: link._id })).toBe(8);
+      expect(provider.authorizations).toBe(8);
       const other = await openLink(t);
       expect((await payOpenLink(t, other.payment_url, GOOD_CARD)).status).toBe(303);
     });
@@ -187,6 +200,56 @@ describe('per link and per card', () => {
       }
       expect(statuses).toEqual([402, 402, 429]);
       expect(provider.savedCards).toBe(2);
+    });
+  });
+});
+
+describe('nobody locks a link', () => {
+  it('valid forms and declined cards from several clients (IPv4, an IPv6 /64, IPv4-mapped): a real payer from a fresh address still pays', async () => {
+    await withService({ pageLimits: { perAddress: 8, perLink: 5, perCard: 2 }, trustProxyHops: 1 }, async (t) => {
+      const link = await openLink(t);
+      const clients = ['198.51.100.1', '198.51.100.2', '2001:db8:7:1::1', '2001:db8:7:1::2', '::ffff:198.51.100.3'];
+      const cards = [DECLINED_CARD, GOOD_CARD, NO_FUNDS_CARD];
+      const statuses: number[] = [];
+      for (const client of clients) {
+        for (let i = 0; i < 8; i += 1) statuses.push((await payOpenLink(t, link.payment_url, cards[i % cards.length]!, from(t, client))).status);
+      }
+      // Each card number twice: two payments and four declines; every post past that is its card's
+      // limit (or, for the /64's second address, its client's), none the link's.
+      expect(tally(statuses)).toEqual({ 303: 2, 402: 4, 429: 34 });
+      const paid = await payOpenLink(t, link.payment_url, OWN_CARD, from(t, '203.0.113.50'));
+      expect(paid.status, paid.html).toBe(303);
+    });
+  });
+
+  it('a card past its own limit is refused before the link is looked at: however often it is posted, the link stays payable', async () => {
+    await withService({ pageLimits: { perCard: 2, perLink: 3 }, trustProxyHops: 1 }, async (t, provider) => {
+      const link = await paymentLink(t);
+      const statuses: number[] = [];
+      for (let i = 0; i < 10; i += 1) statuses.push((await payOpenLink(t, link.payment_url, DECLINED_CARD, from(t, `198.51.100.${i + 1}`))).status);
+      expect(statuses).toEqual([402, 402, ...Array<number>(8).fill(429)]);
+      expect(provider.authorizations).toBe(2);
+      expect(await countRows(t, 'payments', { payment_link_id: link._id })).toBe(2);
+      expect((await payOpenLink(t, link.payment_url, GOOD_CARD, from(t, '203.0.113.60'))).status).toBe(303);
+    });
+  });
+});
+
+describe('clients are counted by address', () => {
+  it('an IPv6 address by its /64, an IPv4-mapped IPv6 address as its IPv4 address', async () => {
+    await withService({ pageLimits: { perAddress: 3 }, trustProxyHops: 1 }, async (t) => {
+      const link = await openLink(t);
+      // A form with a mistake: counted against its client, never near the acquirer.
+      const posts = async (addresses: string[]) => {
+        const statuses = [];
+        for (const address of addresses) statuses.push((await payOpenLink(t, link.payment_url, { ...GOOD_CARD, cvc: '' }, from(t, address))).status);
+        return statuses;
+      };
+      expect(await posts(['2001:db8:1:2::1', '2001:db8:1:2:ffff::2', '2001:DB8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::99'])).toEqual([422, 422, 422, 429]);
+      // The next /64 is another client.
+      expect(await posts(['2001:db8:1:3::1'])).toEqual([422]);
+      expect(await posts(['198.51.100.7', '::ffff:198.51.100.7', '::ffff:c633:6407', '198.51.100.7'])).toEqual([422, 422, 422, 429]);
+      expect(await posts(['198.51.100.8'])).toEqual([422]);
     });
   });
 });

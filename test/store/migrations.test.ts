@@ -1,6 +1,6 @@
 // Migrations that rebuild a table on SQLite (Knex recreates it to change a CHECK) keep its rows, its
 // triggers and the counts those triggers keep, on whichever database the suite runs on; 0022 sums the
-// per-day counts already kept per month and year.
+// per-day counts already kept per month and year; 0024's checkout slots hold one pending payment each.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { knexFor } from '../../server/store/database.js';
 import { migrateLatest, migrateUpTo } from '../../server/store/migrate.js';
 import * as openLinkPaymentCounts from '../../server/store/migrations/0023_open_link_payment_counts.js';
+import * as hostedCheckoutSlots from '../../server/store/migrations/0024_hosted_checkout_slots.js';
 import { createTestDatabase } from '../support/database.js';
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -118,5 +119,25 @@ describe('0012 and 0014 over existing rows', () => {
     expect((await sums('yearly_counts', 'year')).filter(([kind]) => kind === 'open_link_payments')).toEqual([
       ['open_link_payments', openLinkBucket, '2026', 3],
     ]);
+
+    // 0024: a link's checkout slot is held by one pending payment at a time, and frees itself when that
+    // payment leaves pending; down and up again keep the rows and the counting triggers.
+    const slotted = (id: string) => ({ ...payment(id, { open_payment_link_id: 'f'.repeat(24) }, 2, 'card'), checkout_slot: 0 });
+    await db('payments').insert(slotted('9'));
+    await expect(db('payments').insert(slotted('8'))).rejects.toThrow(/unique/i);
+    await db('payments')
+      .where({ _id: '9'.repeat(24) })
+      .update({ status_id: 3 });
+    await db('payments').insert(slotted('8'));
+    await hostedCheckoutSlots.down(db);
+    await db('payments').insert(payment('7', { open_payment_link_id: 'f'.repeat(24) }, 3, 'grabpay'));
+    expect(await daily('open_link_payments')).toContainEqual([openLinkBucket, 4]);
+    await hostedCheckoutSlots.up(db);
+    expect(
+      await db('payments')
+        .where({ _id: '8'.repeat(24) })
+        .first('checkout_slot', 'status_id'),
+    ).toMatchObject({ checkout_slot: null, status_id: 2 });
+    expect(Number((await db('payments').count({ n: '*' }).first())!.n)).toBe(7);
   });
 });

@@ -95,7 +95,14 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     http: options.http,
     secrets: secretsSettings(database.url),
     // Like the API limit: in the path, raised, except where a test sets its own.
-    pageLimits: { perAddress: 1_000_000, perLink: 1_000_000, perCard: 1_000_000, ...options.pageLimits },
+    pageLimits: {
+      perAddress: 1_000_000,
+      perLink: 1_000_000,
+      perCard: 1_000_000,
+      checkoutsPerAddress: 1_000_000,
+      openCheckoutsPerLink: 10_000,
+      ...options.pageLimits,
+    },
     trustProxyHops: options.trustProxyHops,
     resolve: options.resolve ?? offlineResolver,
     expirySweepMs: options.expirySweepMs,

@@ -152,7 +152,10 @@ describe('loadConfig: SECRETS_KEY and SECRETS_KEY_FILE', () => {
 
 describe('loadConfig: payer pages', () => {
   it('limits form posts per address, link and card in 10-minute windows by default, and trusts no proxy', () => {
-    expect(loadConfig({})).toMatchObject({ pageLimits: { windowSeconds: 600, perAddress: 30, perLink: 100, perCard: 10 }, trustProxyHops: 0 });
+    expect(loadConfig({})).toMatchObject({
+      pageLimits: { windowSeconds: 600, perAddress: 30, perLink: 100, perCard: 10, checkoutsPerAddress: 3, openCheckoutsPerLink: 50 },
+      trustProxyHops: 0,
+    });
   });
 
   it('reads each page limit and the proxy hops', () => {
@@ -161,13 +164,20 @@ describe('loadConfig: payer pages', () => {
       PAGE_RATE_LIMIT_PER_ADDRESS: '5',
       PAGE_RATE_LIMIT_PER_LINK: '7',
       PAGE_RATE_LIMIT_PER_CARD: '2',
+      PAGE_RATE_LIMIT_CHECKOUTS_PER_ADDRESS: '4',
+      PAGE_RATE_LIMIT_OPEN_CHECKOUTS_PER_LINK: '12',
       TRUST_PROXY_HOPS: '1',
     });
-    expect(config).toMatchObject({ pageLimits: { windowSeconds: 60, perAddress: 5, perLink: 7, perCard: 2 }, trustProxyHops: 1 });
+    expect(config).toMatchObject({
+      pageLimits: { windowSeconds: 60, perAddress: 5, perLink: 7, perCard: 2, checkoutsPerAddress: 4, openCheckoutsPerLink: 12 },
+      trustProxyHops: 1,
+    });
   });
 
   it.each([
     ['PAGE_RATE_LIMIT_PER_CARD', '0'],
+    ['PAGE_RATE_LIMIT_OPEN_CHECKOUTS_PER_LINK', '0'],
+    ['PAGE_RATE_LIMIT_OPEN_CHECKOUTS_PER_LINK', '10001'],
     ['PAGE_RATE_LIMIT_WINDOW_SECONDS', '86401'],
     ['TRUST_PROXY_HOPS', '-1'],
   ])('rejects %s=%s with a ConfigError naming it', (name, value) => {
