@@ -261,6 +261,8 @@ describe('at delivery', () => {
     await waitFor('every entry to settle', async () => (await mine()).every((entry) => entry.status !== 'pending'), 20_000);
     const logged = (entry: OutboxEntry) => lines.findLast((line) => line.outbox_id === entry.id && line.business_id === entry.business_id)?.error;
     await waitFor('the failures to be logged', async () => (await mine()).every((entry) => entry.status === 'delivered' || logged(entry)));
+    // Stopped here, not after the test: a test that delivers again must not have this worker take its entries.
+    await worker.stop();
     return (await mine()).map((entry) => ({ ...entry, logged: logged(entry) }));
   }
 
