@@ -491,9 +491,13 @@ export interface paths {
          *     decimals; `net` is what the business keeps of a payment: amount less refunded when paid,
          *     0 otherwise, so the sum of `net` over payment lines is what was collected),
          *     `card_brand`, `card_last4`, `failure_code`, `failure_message`, `reason` (a refund line: the
-         *     refund's reason; empty on a payment line). Text a payer typed that a
-         *     spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`) is written after an
-         *     apostrophe.
+         *     refund's reason; empty on a payment line). Text a payer or merchant typed (`reference`,
+         *     `description`, `payer_name`, `payer_email`, `failure_message`, `reason`) is made inert for
+         *     spreadsheets: wherever a cell could start, at the start of the text or after a comma,
+         *     semicolon, pipe, tab or line end inside it (a spreadsheet told to split on `;` cuts
+         *     `Ann;=1+2` into two cells), a piece that starts a formula (`=`, `+`, `-`, `@`, `%`, `|` or
+         *     their full-width forms such as `＝`, after any spaces or quotes) gets an apostrophe in front
+         *     (`Ann;'=1+2`), which spreadsheets show as text. The text is otherwise as typed.
          */
         get: operations["listPayments"];
         put?: never;
@@ -614,7 +618,14 @@ export interface paths {
         };
         /**
          * Get a webhook event and its delivery attempts
-         * @description The event as it was sent, and every attempt to deliver it (when, how long, the HTTP status the receiver answered or the error).
+         * @description The event as it was sent, and every attempt to deliver it (when, how long, the HTTP status
+         *     the receiver answered or the error). An attempt's `error` (and `last_error`) is one of a few
+         *     broad categories, never the network's own message: `webhook answered HTTP <status>`,
+         *     `webhook not delivered: timeout (no answer within <n> ms)`, `... connection refused`,
+         *     `... TLS error`, `... connection failed` (reset, closed, or an answer that is not HTTP),
+         *     `... host not found`, `... address not allowed` (the URL's host or port is refused; the
+         *     event is given up), or a reason of the service's own (the endpoint was deleted or disabled,
+         *     its key cannot be opened). What exactly happened is in the service's log.
          */
         get: operations["getEvent"];
         put?: never;
@@ -673,7 +684,10 @@ export interface paths {
          * @description Registers a URL to receive the business's events, all of them (`enabled_events: ["*"]`, the
          *     default) or the ones listed. The URL must pass the rules every delivery passes (see the
          *     Webhooks tag): `http` or `https`, its host resolving only to public addresses, not the
-         *     service itself; its host is resolved now, and a URL refused is a 422 saying why. A business
+         *     service itself, on port 80, 443 or 8443 unless the operator allows others; its host is
+         *     resolved now, and a URL refused is a 422 on `url` with one message whatever the reason
+         *     (`The url is not allowed: this address is not allowed for webhooks.`), so that refusals
+         *     tell nothing of the service's own network; the reason is in the service's log. A business
          *     has at most 16 endpoints (409 beyond). The answer carries the endpoint's signing key
          *     (`secret`) this once: keep it, it is never shown again (rotate-secret issues a new one), except
          *     to a retry with the same Idempotency-Key, which gets the same answer.
@@ -1473,6 +1487,12 @@ export interface components {
              * @description What the receiver answered; null when it did not answer (refused, timed out, address refused).
              */
             http_status: number | null;
+            /**
+             * @description Null when delivered; otherwise a broad category (see getEvent): `webhook answered HTTP
+             *     <status>`, `webhook not delivered: timeout (...)`, `... connection refused`, `... TLS
+             *     error`, `... connection failed`, `... host not found`, `... address not allowed`, or a
+             *     reason of the service's own.
+             */
             error: string | null;
         };
         EventDetail: components["schemas"]["Event"] & {
@@ -1752,7 +1772,8 @@ export interface components {
         /**
          * Format: http-url
          * @description Where events are POSTed: an absolute `http` or `https` URL of at most 2048 characters whose
-         *     host resolves only to public addresses (see the Webhooks tag).
+         *     host resolves only to public addresses, on port 80, 443 or 8443 unless the operator allows
+         *     others (see the Webhooks tag).
          */
         WebhookUrl: string;
         /**
@@ -2182,7 +2203,7 @@ export interface components {
                  *       "message": "The given data was invalid.",
                  *       "errors": {
                  *         "url": [
-                 *           "The url is not allowed: the webhook URL's host 10.0.0.5 is a private-use address; webhooks go only to public addresses."
+                 *           "The url is not allowed: this address is not allowed for webhooks."
                  *         ],
                  *         "enabled_events.0": [
                  *           "The selected enabled events.0 is invalid."

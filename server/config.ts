@@ -7,6 +7,7 @@ import { DEFAULT_PAGE_LIMITS, type PageLimits } from './pages/limits.js';
 import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.js';
 import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
 import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
+import { DEFAULT_WEBHOOK_PORTS, type PortRange } from './outbox/webhook-target.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
 
 export interface OutboxConfig {
@@ -22,6 +23,8 @@ export interface OutboxConfig {
   webhookTimeoutMs: number;
   /** Loopback and private-network webhook receivers (development, the test suite). */
   webhookAllowPrivate: boolean;
+  /** The ports webhook URLs may name (80, 443 and 8443 unless widened). */
+  webhookAllowedPorts: readonly PortRange[];
   breaker: BreakerSettings;
   retention: RetentionOptions;
 }
@@ -74,6 +77,7 @@ export const DEFAULT_OUTBOX: OutboxConfig = {
   retry: DEFAULT_RETRY_POLICY,
   webhookTimeoutMs: 10_000,
   webhookAllowPrivate: false,
+  webhookAllowedPorts: DEFAULT_WEBHOOK_PORTS,
   breaker: { threshold: 5, coolDownMs: 60_000 },
   retention: DEFAULT_RETENTION,
 };
@@ -100,6 +104,19 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (['1', 'true', 'on', 'yes'].includes(text)) return true;
   if (['0', 'false', 'off', 'no'].includes(text)) return false;
   throw new ConfigError(`${name} must be on or off, got ${JSON.stringify(env[name])}`);
+}
+
+function portRanges(env: NodeJS.ProcessEnv, name: string, fallback: readonly PortRange[]): readonly PortRange[] {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  const problem = `${name} must be ports from 1 to 65535 and ranges of them separated by commas (e.g. 443,8000-8999), got ${JSON.stringify(env[name])}`;
+  return text.split(',').map((part): PortRange => {
+    const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(part.trim());
+    if (!match) throw new ConfigError(problem);
+    const [from, to] = [Number(match[1]), Number(match[2] ?? match[1])];
+    if (from < 1 || to > 65535 || from > to) throw new ConfigError(problem);
+    return [from, to];
+  });
 }
 
 function absoluteUrl(env: NodeJS.ProcessEnv, name: string, scheme: 'http' | 'smtp'): string | undefined {
@@ -186,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       webhookTimeoutMs,
       webhookAllowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE', DEFAULT_OUTBOX.webhookAllowPrivate),
+      webhookAllowedPorts: portRanges(env, 'WEBHOOK_ALLOWED_PORTS', DEFAULT_OUTBOX.webhookAllowedPorts),
       breaker: {
         threshold: integer(env, 'WEBHOOK_BREAKER_THRESHOLD', DEFAULT_OUTBOX.breaker.threshold, 1, 1_000),
         coolDownMs: integer(env, 'WEBHOOK_BREAKER_COOLDOWN_MS', DEFAULT_OUTBOX.breaker.coolDownMs, 1_000, 86_400_000),

@@ -9,28 +9,59 @@ export type { Logger };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-// API keys (sk_ + 43 URL-safe characters) and webhook signing keys (whsec_...).
-const SECRET_KEY = /\b(sk|whsec)_[A-Za-z0-9_-]{8,}/g;
+// API keys (sk_ + 43 URL-safe characters), Stripe's restricted keys (rk_live_..., rk_test_...) and
+// webhook signing keys (whsec_...).
+const SECRET_KEY = /\b(sk|rk|whsec)_[A-Za-z0-9_-]{8,}/g;
 // 13 to 19 digits, optionally grouped by spaces or dashes: any card number (PAN).
 const CARD_NUMBER = /\b\d(?:[ -]?\d){12,18}\b/g;
 // A CVC only means something next to its name: "cvc":"123", cvc=123, cvv: 1234.
 const CVC = /\b(cvc|cvv|cvc2|cvv2|security_code)(["']?\s*[:=]\s*["']?)\d{3,4}/gi;
 
 // Anything the three patterns above can match contains one of these: most log text (routes, methods,
-// messages) does not, and is let through without running them.
-const MAYBE_SECRET = /(?:sk|whsec)_|\d[ -]?\d[ -]?\d/;
+// messages) does not, and is let through without running them. E-mail addresses are looked for only
+// in text with an @.
+const MAYBE_SECRET = /(?:sk|rk|whsec)_|\d[ -]?\d[ -]?\d/;
 
-/** Masks API keys, webhook secrets, card numbers and CVCs in free text. */
+/** Masks API keys, webhook secrets, card numbers, CVCs and e-mail addresses in free text. */
 export function scrub(text: string): string {
-  return MAYBE_SECRET.test(text) ? maskSecrets(text) : text;
+  return MAYBE_SECRET.test(text) || text.includes('@') ? maskSecrets(text) : text;
 }
 
-/** The masking itself, on any text (scrub runs it only where MAYBE_SECRET says it can match). */
+/** The masking itself, on any text (scrub runs it only where it can change something). */
 export function maskSecrets(text: string): string {
-  return text
+  const masked = text
     .replace(SECRET_KEY, (_match, kind: string) => `${kind}_[redacted]`)
     .replace(CARD_NUMBER, '[card number redacted]')
     .replace(CVC, (_match, name: string, separator: string) => `${name}${separator}[redacted]`);
+  return masked.includes('@') ? maskEmails(masked) : masked;
+}
+
+const LOCAL_PART = /[\p{L}\p{N}._%+-]/u;
+const DOMAIN = /[\p{L}\p{N}.-]/u;
+
+/**
+ * Masks every e-mail address as the pay page shows one (`a***@example.com`: the first character,
+ * `***`, the domain; a local part under three characters is hidden whole). An SMTP server's refusal,
+ * for one, quotes the payer's address. Walks out from each @ (never past the previous one), so the
+ * cost stays linear in the text.
+ */
+export function maskEmails(text: string): string {
+  let out = '';
+  let copied = 0;
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    while (start > copied && LOCAL_PART.test(text[start - 1]!)) start -= 1;
+    let end = at + 1;
+    while (end < text.length && DOMAIN.test(text[end]!)) end += 1;
+    // A full stop that ends the sentence is not the domain's.
+    while (end > at + 1 && text[end - 1] === '.') end -= 1;
+    const domain = text.slice(at + 1, end);
+    if (start === at || !domain.includes('.')) continue;
+    const local = Array.from(text.slice(start, at));
+    out += `${text.slice(copied, start)}${local.length >= 3 ? local[0] : ''}***@${domain}`;
+    copied = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 function scrubValue(value: unknown, depth = 0): unknown {

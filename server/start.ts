@@ -153,7 +153,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const publicUrl = options.publicUrl ?? url;
     const outboxConfig = { ...DEFAULT_OUTBOX, ...options.outbox };
     const mailer = createMailer({ smtpUrl: undefined, from: 'Payment Collection Service <no-reply@localhost>', mailDir: './data/mail', ...options.mail });
-    const webhookPolicy = { allowPrivate: outboxConfig.webhookAllowPrivate, serviceUrls: [url, publicUrl], resolve: options.resolve };
+    const webhookPolicy = {
+      allowPrivate: outboxConfig.webhookAllowPrivate,
+      allowedPorts: outboxConfig.webhookAllowedPorts,
+      serviceUrls: [url, publicUrl],
+      resolve: options.resolve,
+    };
     const deliverers = createDeliverers(db, mailer, {
       webhookTimeoutMs: outboxConfig.webhookTimeoutMs,
       webhookPolicy,
@@ -173,7 +178,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         publicUrl,
       }),
       outbox: { nudge: () => worker?.nudge() },
-      webhooks: { policy: webhookPolicy },
+      webhooks: { policy: webhookPolicy, log: logger },
       secretsKey: secrets.key,
     };
     const handlers = {

@@ -42,12 +42,37 @@ type Line = Partial<Record<(typeof CSV_COLUMNS)[number], string | number | null>
 
 const units = (cents: number) => formatUnits(cents).replace(/,/g, '');
 
+// Where a spreadsheet may cut a cell when it reads the file: the comma, and whatever a user picks in
+// its import dialog (semicolon, pipe, tab) or it guesses from the locale, and line ends.
+const SEPARATOR = /([,;|\t\r\n])/;
+// What may stand before a formula and be dropped on import: spaces, and quotes that relaxed parsing eats.
+const FILLER = /^[\s"]*/;
+
+/** = + - @ % | as they may start a formula, also in their full-width and small forms (＝, ﹢...). */
+const startsFormula = (char: string) => /^[=+\-@%|]$/.test(char.normalize('NFKC'));
+
 /**
- * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return) as a formula;
- * text a payer typed (a name, say) is written with a leading apostrophe instead (OWASP's advice).
+ * Text a payer or merchant typed (a name, say), made inert for a spreadsheet: a spreadsheet runs a cell
+ * that starts with = + - @ (OWASP's list, with % and |, and tab or line ends before them) as a formula.
+ * A cell may start wherever the file is cut: after any separator inside the text (`Ann;=1+2` read with
+ * `;` as the separator is a cell `=1+2`), so every piece of the text that could become a cell and
+ * starts like a formula gets an apostrophe in front, which spreadsheets show as text; the rest is kept.
  */
 export function inertCell(value: string | null): string | null {
-  return value !== null && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  if (value === null) return null;
+  const pieces = value.split(SEPARATOR);
+  let changed = false;
+  for (let i = 0; i < pieces.length; i += 2) {
+    const piece = pieces[i]!;
+    const first = piece.slice(FILLER.exec(piece)![0].length).codePointAt(0);
+    // A text that starts with a separator (a tab, a line end, a pipe) is a cell of its own on some reads.
+    const leadingSeparator = i === 0 && piece === '' && pieces.length > 1 && /[|\t\r\n]/.test(pieces[1]!);
+    if ((first !== undefined && startsFormula(String.fromCodePoint(first))) || leadingSeparator) {
+      pieces[i] = `'${piece}`;
+      changed = true;
+    }
+  }
+  return changed ? pieces.join('') : value;
 }
 
 function* linesOf({ payment, refunds }: ExportedPayment): Generator<Line> {

@@ -52,6 +52,20 @@ const FORBIDDEN: Record<string, string> = {
   droneRemoteIdProtocolEntityTags: 'DRIP entity tags (RFC 9374)',
 };
 
+// Cloud metadata and platform services outside link-local: inside ranges WEBHOOK_ALLOW_PRIVATE lets
+// through (unique local IPv6, carrier-grade NAT) or even public space, so they are named one by one.
+// Oracle's older 192.0.0.192 sits in 192.0.0.0/24, which is refused as reserved already.
+const CLOUD_SERVICES = [
+  // AWS's IPv6 block for instance services: metadata at ::254, also DNS, time and EKS Pod Identity.
+  ['fd00:ec2::/32', 'AWS'],
+  ['fd20:ce::254/128', 'Google Cloud'],
+  ['fd00:c1::a9fe:a9fe/128', 'Oracle Cloud'],
+  ['fd00:42::42/128', 'Scaleway'],
+  ['100.100.100.200/32', 'Alibaba Cloud'],
+  // Azure's WireServer: a public address every Azure VM reaches for platform data and certificates.
+  ['168.63.129.16/32', 'Azure WireServer'],
+].map(([cidr, owner]) => ({ cidr: ipaddr.parseCIDR(cidr!), owner: owner! }));
+
 // Global unicast IPv6 is 2000::/3; IANA has assigned nothing else for public hosts. This also
 // catches the deprecated IPv4-compatible form (::127.0.0.1), which ipaddr.js calls unicast.
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
@@ -64,7 +78,14 @@ function verdict(range: string, address: string, via = ''): AddressVerdict {
   return { class: 'forbidden', range, description: `${FORBIDDEN[range] ?? range}${via}`, address };
 }
 
-const classifyV4 = (address: ipaddr.IPv4, via: string) => verdict(address.range(), address.toString(), via);
+/** The verdict on a parsed address: a cloud service first, whatever range it sits in, then the range. */
+function judge(address: ipaddr.IPv4 | ipaddr.IPv6, range: string, via = ''): AddressVerdict {
+  const owner = CLOUD_SERVICES.find(({ cidr }) => cidr[0].kind() === address.kind() && address.match(cidr))?.owner;
+  if (owner) return { class: 'forbidden', range: 'cloudMetadata', description: `cloud metadata (${owner})${via}`, address: address.toString() };
+  return verdict(range, address.toString(), via);
+}
+
+const classifyV4 = (address: ipaddr.IPv4, via: string) => judge(address, address.range(), via);
 
 /** Classifies one IP address in any notation ipaddr.js reads; anything else is forbidden. */
 export function classifyAddress(text: string): AddressVerdict {
@@ -79,8 +100,7 @@ export function classifyAddress(text: string): AddressVerdict {
   if (v6.isIPv4MappedAddress()) return classifyV4(v6.toIPv4Address(), ', IPv4-mapped');
   if (v6.match(NAT64)) return classifyV4(ipaddr.IPv4.parse(v6.toByteArray().slice(12).join('.')), ', through NAT64');
   const range = v6.range();
-  if (range === 'unicast' && !v6.match(GLOBAL_UNICAST_V6)) return verdict('reserved', v6.toString());
-  return verdict(range, v6.toString());
+  return judge(v6, range === 'unicast' && !v6.match(GLOBAL_UNICAST_V6) ? 'reserved' : range);
 }
 
 /** True for addresses that always reach this machine: loopback and unspecified, in any form. */

@@ -7,13 +7,58 @@ import { Webhook } from 'standardwebhooks';
 import { signedBody, type StoredEvent } from './messages.js';
 import { checkWebhookUrl, guardedLookup, RefusedAddressError, type WebhookPolicy } from './webhook-target.js';
 
-export class PermanentDeliveryError extends Error {}
+/**
+ * A failed attempt. Its message is what the business reads (the attempt's `error` in /api/events,
+ * `outbox.last_error`); `detail`, what happened exactly, goes to the server log only.
+ */
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly detail = message,
+  ) {
+    super(message);
+  }
+}
+
+/** A failure that trying again cannot mend (the URL is refused, the endpoint is gone): the entry is given up. */
+export class PermanentDeliveryError extends DeliveryError {}
 
 /** The receiver answered, with a status other than 2xx. */
-export class RejectedDeliveryError extends Error {
+export class RejectedDeliveryError extends DeliveryError {
   constructor(readonly status: number) {
     super(`webhook answered HTTP ${status}`);
   }
+}
+
+/**
+ * What a business is told about a failed attempt: a broad category, never the socket's own words.
+ * "ECONNREFUSED" against "HTTP 404" against "does not match the HTTP/1.1 protocol" from a server on
+ * another port, with how long each took, would map a host's open ports and what runs on them.
+ */
+export const ATTEMPT_ERRORS = {
+  timeout: (ms: number) => `webhook not delivered: timeout (no answer within ${ms} ms)`,
+  refused: 'webhook not delivered: connection refused',
+  tls: 'webhook not delivered: TLS error',
+  failed: 'webhook not delivered: connection failed',
+  notFound: 'webhook not delivered: host not found',
+  notAllowed: 'webhook not delivered: address not allowed',
+} as const;
+
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const NOT_FOUND_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL', 'ENONAME']);
+// OpenSSL's certificate verdicts and Node's TLS and SSL errors.
+const TLS_CODE = /^(?:ERR_TLS_|ERR_SSL_|ERR_OSSL_|EPROTO$|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH$)/;
+
+/** The category of a failed request, read from the error and its causes. */
+function categoryOf(error: unknown, timeoutMs: number): string {
+  for (const cause of causes(error)) {
+    const code = (cause as { code?: unknown }).code;
+    if ((cause as Error).name === 'TimeoutError' || TIMEOUT_CODES.has(String(code))) return ATTEMPT_ERRORS.timeout(timeoutMs);
+    if (code === 'ECONNREFUSED') return ATTEMPT_ERRORS.refused;
+    if (NOT_FOUND_CODES.has(String(code))) return ATTEMPT_ERRORS.notFound;
+    if (typeof code === 'string' && TLS_CODE.test(code)) return ATTEMPT_ERRORS.tls;
+  }
+  return ATTEMPT_ERRORS.failed;
 }
 
 export interface WebhookTarget {
@@ -48,11 +93,11 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 export async function sendWebhook(target: WebhookTarget, event: StoredEvent, options: { timeoutMs: number; policy: WebhookPolicy }): Promise<number> {
   const signal = AbortSignal.timeout(options.timeoutMs);
   const failed = (error: unknown) => {
-    const reason =
+    const detail =
       (error as Error).name === 'TimeoutError'
         ? `no answer within ${options.timeoutMs} ms`
         : ((error as Error & { cause?: Error }).cause?.message ?? (error as Error).message);
-    return new Error(`webhook not delivered: ${reason}`);
+    return new DeliveryError(categoryOf(error, options.timeoutMs), `webhook not delivered: ${detail}`);
   };
   let check: Awaited<ReturnType<typeof checkWebhookUrl>>;
   try {
@@ -60,7 +105,11 @@ export async function sendWebhook(target: WebhookTarget, event: StoredEvent, opt
   } catch (error) {
     throw failed(error);
   }
-  if (!check.ok) throw check.permanent ? new PermanentDeliveryError(check.problem) : new Error(`webhook not delivered: ${check.problem}`);
+  if (!check.ok) {
+    // Only a name that does not resolve now is not permanent; the rest are refusals of the URL.
+    if (!check.permanent) throw new DeliveryError(ATTEMPT_ERRORS.notFound, check.problem);
+    throw new PermanentDeliveryError(ATTEMPT_ERRORS.notAllowed, check.problem);
+  }
 
   const body = signedBody(event, target.secrets[0]!);
   const now = new Date();
@@ -86,7 +135,7 @@ export async function sendWebhook(target: WebhookTarget, event: StoredEvent, opt
       });
     } catch (error) {
       const refused = causes(error).find((e) => e instanceof RefusedAddressError);
-      if (refused) throw new PermanentDeliveryError((refused as Error).message);
+      if (refused) throw new PermanentDeliveryError(ATTEMPT_ERRORS.notAllowed, (refused as Error).message);
       throw failed(error);
     }
     await response.body?.cancel();

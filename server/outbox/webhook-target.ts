@@ -19,9 +19,30 @@ export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 export const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
+/** Ports from and to, both included. */
+export type PortRange = readonly [number, number];
+
+/**
+ * The ports a webhook URL may name unless WEBHOOK_ALLOWED_PORTS says otherwise: the web's own. On
+ * any port, the attempts' outcomes would let a business map which ports answer on a host (a port scan).
+ */
+export const DEFAULT_WEBHOOK_PORTS: readonly PortRange[] = [
+  [80, 80],
+  [443, 443],
+  [8443, 8443],
+];
+
+/** Every port: for the test suites, whose receivers listen where the system puts them. */
+export const ANY_PORT: readonly PortRange[] = [[1, 65535]];
+
+/** `80,443,8000-8999`: the form WEBHOOK_ALLOWED_PORTS takes. */
+export const describePorts = (ranges: readonly PortRange[]) => ranges.map(([from, to]) => (from === to ? `${from}` : `${from}-${to}`)).join(',');
+
 export interface WebhookPolicy {
   /** WEBHOOK_ALLOW_PRIVATE: loopback and private-network receivers, for development and the test suite. */
   allowPrivate: boolean;
+  /** WEBHOOK_ALLOWED_PORTS: the ports a webhook URL may name; DEFAULT_WEBHOOK_PORTS when absent. */
+  allowedPorts?: readonly PortRange[];
   /** The service's own URLs (where it listens, its public URL): never a webhook target, whatever the setting. */
   serviceUrls: string[];
   /** How host names are resolved; the system resolver unless a test supplies its own. */
@@ -118,6 +139,14 @@ export async function checkWebhookUrl(url: string, policy: WebhookPolicy): Promi
     const problem = addressProblem(host, address, port, policy);
     if (problem) return { ok: false, problem, permanent: true };
   }
+  // After the addresses, so that the service's own address is named as such whatever its port.
+  const ports = policy.allowedPorts ?? DEFAULT_WEBHOOK_PORTS;
+  if (!ports.some(([from, to]) => port >= from && port <= to))
+    return {
+      ok: false,
+      problem: `the webhook URL's port ${port} is not one webhooks may use (WEBHOOK_ALLOWED_PORTS: ${describePorts(ports)})`,
+      permanent: true,
+    };
   return { ok: true, url: parsed, port, addresses };
 }
 

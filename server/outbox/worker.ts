@@ -23,8 +23,8 @@ import {
 import { isoMicros } from '../domain/time.js';
 import { parseQueueKey, pickFairly, queueKey } from './fair-share.js';
 import { nextAttemptAt, type RetryPolicy } from './schedule.js';
-import { PermanentDeliveryError, RejectedDeliveryError } from './webhook-client.js';
-import type { Logger } from '../logger.js';
+import { DeliveryError, PermanentDeliveryError, RejectedDeliveryError } from './webhook-client.js';
+import { scrub, type Logger } from '../logger.js';
 
 /** Delivers an entry; a webhook deliverer answers the receiver's HTTP status (a number), which the attempt keeps. */
 export type Deliverer = (entry: OutboxEntry) => Promise<unknown>;
@@ -209,16 +209,19 @@ export class OutboxWorker {
       this.options.logger?.warn(
         {
           outbox_id: entry.id,
+          business_id: entry.business_id,
           channel: entry.channel,
           topic: entry.topic,
           attempt: entry.attempts,
-          error: message,
+          // What happened exactly, for the operator; the business is told the category (error.message).
+          error: error instanceof DeliveryError ? error.detail : message,
           next_attempt_at: retryAt?.toISOString() ?? null,
         },
         retryAt ? 'outbox delivery failed; will retry' : 'outbox delivery failed; giving up',
       );
       const http_status = error instanceof RejectedDeliveryError ? error.status : null;
-      await markFailed(this.db, entry.id, { ...attempt, outcome: 'failed', error: message, http_status }, retryAt);
+      // Scrubbed as a log line is: an SMTP server's refusal quotes the payer's address.
+      await markFailed(this.db, entry.id, { ...attempt, outcome: 'failed', error: scrub(message), http_status }, retryAt);
     }
   }
 

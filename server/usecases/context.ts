@@ -17,8 +17,11 @@ export interface UseCaseContext {
   /** The acquirer of each business (the sandbox, or Stripe once the business is switched to it). */
   providers: Providers;
   outbox: OutboxSignal;
-  /** Where webhook endpoints may point. */
-  webhooks: { policy: WebhookPolicy };
+  /**
+   * Where webhook endpoints may point, and where the reason a URL was refused is written (the server
+   * log: the business is told only that the address is not allowed).
+   */
+  webhooks: { policy: WebhookPolicy; log?: { warn(fields: Record<string, unknown>, message: string): void } };
   /** Seals what is kept secret at rest: webhook endpoints' signing keys, the responses kept under an Idempotency-Key. */
   secretsKey: MasterKey;
   /**

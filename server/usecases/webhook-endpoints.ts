@@ -30,10 +30,28 @@ const ENDPOINT_ID = /^we_[0-9a-f]{24}$/;
 
 type Invalid = { outcome: 'invalid'; errors: Record<string, string[]> };
 
-/** Why `url` cannot be an endpoint, as a field error, or undefined when it can. */
-async function urlProblem(ctx: UseCaseContext, url: string): Promise<Invalid | undefined> {
+/**
+ * The one answer to every refused URL. Which reason applied would tell a business what the service's
+ * own network holds: that `http://vm/` is a name that resolves here, and to a loopback address, while
+ * another name does not resolve at all.
+ */
+export const URL_NOT_ALLOWED = 'The url is not allowed: this address is not allowed for webhooks.';
+
+/** `url` as a field error when it cannot be an endpoint (the reason goes to the log), or undefined. */
+async function urlProblem(ctx: UseCaseContext, businessId: number, url: string): Promise<Invalid | undefined> {
   const check = await checkWebhookUrl(url, ctx.webhooks.policy);
-  return check.ok ? undefined : { outcome: 'invalid', errors: { url: [`The url is not allowed: ${check.problem}.`] } };
+  if (check.ok) return undefined;
+  // The reason names the host and what it resolved to; the URL's path and query stay out of the log.
+  ctx.webhooks.log?.warn({ business_id: businessId, webhook_origin: originOf(url), reason: check.problem }, 'webhook URL refused');
+  return { outcome: 'invalid', errors: { url: [URL_NOT_ALLOWED] } };
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }
 
 export async function listWebhookEndpoints(ctx: UseCaseContext, businessId: number): Promise<WebhookEndpointRecord[]> {
@@ -49,7 +67,7 @@ export async function createWebhookEndpoint(
   businessId: number,
   fields: EndpointFields,
 ): Promise<Invalid | { outcome: 'full' } | { outcome: 'created'; record: WebhookEndpointRecord; secret: string }> {
-  const invalid = await urlProblem(ctx, fields.url);
+  const invalid = await urlProblem(ctx, businessId, fields.url);
   if (invalid) return invalid;
   const secret = newWebhookSecret();
   return ctx.db.transaction(async (tx) => {
@@ -68,7 +86,7 @@ export async function updateWebhookEndpoint(
 ): Promise<Invalid | { outcome: 'missing' } | { outcome: 'updated'; record: WebhookEndpointRecord }> {
   if (!ENDPOINT_ID.test(id)) return { outcome: 'missing' };
   if (fields.url !== undefined) {
-    const invalid = await urlProblem(ctx, fields.url);
+    const invalid = await urlProblem(ctx, businessId, fields.url);
     if (invalid) return invalid;
   }
   const record = await store.updateEndpoint(ctx.db, businessId, id, fields);

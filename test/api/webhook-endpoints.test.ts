@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
 import { setWebhook } from '../../server/store/businesses.js';
+import { URL_NOT_ALLOWED } from '../../server/usecases/webhook-endpoints.js';
 import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -86,17 +87,17 @@ describe('webhook endpoints', () => {
     );
   });
 
-  it('refuses URLs that lead to metadata services, the service itself or nowhere, saying why', async () => {
-    const cases: [string, string][] = [
-      ['http://metadata.example.test/latest', "The url is not allowed: the webhook URL's host metadata.example.test (169.254.169.254) is a link-local"],
-      ['http://169.254.169.254/latest', "The url is not allowed: the webhook URL's host 169.254.169.254 is a link-local"],
-      [`${t.url}/api/payment-links`, 'The url is not allowed: the webhook URL points at this service itself.'],
-      ['https://unknown.example.test/hooks', "The url is not allowed: the webhook URL's host unknown.example.test could not be resolved (ENOTFOUND)."],
-    ];
-    for (const [url, message] of cases) {
+  it('refuses URLs that lead to metadata services, the service itself or nowhere, all with one answer', async () => {
+    // Why each is refused is in the server log (test/security/webhook-url-refusal.test.ts).
+    for (const url of [
+      'http://metadata.example.test/latest',
+      'http://169.254.169.254/latest',
+      `${t.url}/api/payment-links`,
+      'https://unknown.example.test/hooks',
+    ]) {
       const answer = await t.a.client.POST('/webhook-endpoints', { body: { url } });
       expect(answer.response.status, url).toBe(422);
-      expect((answer.error as { errors: Record<string, string[]> }).errors.url![0]).toContain(message);
+      expect(answer.error, url).toEqual({ message: 'The given data was invalid.', errors: { url: [URL_NOT_ALLOWED] } });
     }
     const notHttp = await t.a.client.POST('/webhook-endpoints', { body: { url: 'ftp://hooks.example.test/x' } });
     expect(notHttp.response.status).toBe(422);

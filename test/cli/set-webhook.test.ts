@@ -139,7 +139,8 @@ describe('set-webhook', () => {
       ['http://10.0.0.1/hooks', /private \(RFC 1918\)/],
       ['http://100.64.0.1/hooks', /carrier-grade NAT/],
       ['http://169.254.169.254/latest/meta-data/', /link-local \(cloud metadata/],
-      ['http://[fd00:ec2::254]/latest/meta-data/', /unique local IPv6/],
+      ['http://[fd00:ec2::254]/latest/meta-data/', /cloud metadata \(AWS\)/],
+      ['http://100.100.100.200/latest/meta-data/', /cloud metadata \(Alibaba Cloud\)/],
     ];
     for (const [url, reason] of cases) {
       const result = run('set-webhook', '--', '--business', 'Acme', '--url', url);
@@ -151,9 +152,10 @@ describe('set-webhook', () => {
   });
 
   it('with WEBHOOK_ALLOW_PRIVATE=on, accepts a loopback receiver but still refuses the service itself', { timeout: 90_000 }, () => {
+    // On a port webhooks may use without WEBHOOK_ALLOWED_PORTS (nothing connects to it here).
     // A business of its own: an earlier test left Acme's key sealed under another SECRETS_KEY.
     expect(run('create-key', '--', '--business', 'Loopback Co').code).toBe(0);
-    const allowed = runWith({ WEBHOOK_ALLOW_PRIVATE: 'on' }, 'set-webhook', '--', '--business', 'Loopback Co', '--url', 'http://127.0.0.1:8081/hooks');
+    const allowed = runWith({ WEBHOOK_ALLOW_PRIVATE: 'on' }, 'set-webhook', '--', '--business', 'Loopback Co', '--url', 'http://127.0.0.1:8443/hooks');
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.last).toMatch(/^whsec_/);
     for (const url of ['http://127.0.0.2:3000/hooks', 'http://[::ffff:127.0.0.1]:3000/hooks']) {

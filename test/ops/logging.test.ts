@@ -12,10 +12,14 @@ import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, startTestService, type TestService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
 
-/** An acquirer whose outage message quotes the card, as badly written SDKs do. */
+const PAYER_EMAIL = 'leaky.payer@example.com';
+const RESTRICTED_KEY = 'rk_live_51H8xYzAbCdEfGhIjKlMnOpQrSt';
+
+/** An acquirer whose outage message quotes the card, the payer's address and its key, as badly written SDKs do. */
 class LeakyProvider extends SandboxProvider {
   override async authorize(request: AuthorizeRequest) {
-    if (request.card.number.startsWith('5555')) throw new Error(`acquirer unreachable while charging ${request.card.number} (cvc: ${request.card.cvc})`);
+    if (request.card.number.startsWith('5555'))
+      throw new Error(`acquirer unreachable while charging ${request.card.number} (cvc: ${request.card.cvc}) for <${PAYER_EMAIL}> with ${RESTRICTED_KEY}`);
     return super.authorize(request);
   }
 }
@@ -100,7 +104,7 @@ describe('access lines', () => {
 });
 
 describe('nothing sensitive is logged', () => {
-  it('keys, card numbers and CVCs stay out of every line, including a 500 whose error quotes the card', async () => {
+  it('keys, card numbers, CVCs and e-mail addresses stay out of every line, including a 500 whose error quotes them', async () => {
     const revoked = t.b.key;
     await revokeKey(t.service.db, revoked);
     await raw(`${t.apiUrl}/payment-links`, { key: revoked });
@@ -121,9 +125,10 @@ describe('nothing sensitive is logged', () => {
     const failure = await waitFor('the error line', () => records().find((record) => record.msg === 'request failed'));
     expect(failure).toMatchObject({ level: 50, err: { message: expect.stringContaining('[card number redacted]') } });
     expect(JSON.stringify(failure)).toContain('cvc: [redacted]');
+    expect(JSON.stringify(failure)).toContain('for <l***@example.com> with rk_[redacted]');
 
     const text = lines.join('\n');
-    for (const secret of [...secrets, `${t.a.key}x`]) expect(text).not.toContain(secret);
+    for (const secret of [...secrets, `${t.a.key}x`, RESTRICTED_KEY, PAYER_EMAIL]) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/sk_[A-Za-z0-9_-]{20,}/);
     for (const number of ['5555555555554444', '5555 5555 5555 4444', '4242424242424242', '4242 4242 4242 4242']) expect(text).not.toContain(number);
     // The CVC as a value of its own (not inside a request id, a duration or a timestamp), or next to its name.

@@ -19,7 +19,9 @@ describe('classifyAddress', () => {
     ['100.64.0.1', 'carrierGradeNat'],
     ['100.127.255.254', 'carrierGradeNat'],
     ['fc00::1', 'uniqueLocal'],
-    ['fd00:ec2::254', 'uniqueLocal'],
+    ['fd00::254', 'uniqueLocal'],
+    ['fd00:ec3::254', 'uniqueLocal'],
+    ['100.100.100.199', 'carrierGradeNat'],
   ])('%s is %s: private, deliverable only with WEBHOOK_ALLOW_PRIVATE', (address, range) => {
     expect(classifyAddress(address)).toMatchObject({ class: 'private', range });
   });
@@ -60,6 +62,32 @@ describe('classifyAddress', () => {
     ['not-an-address', 'invalid'],
   ])('%s is %s: never deliverable', (address, range) => {
     expect(classifyAddress(address)).toMatchObject({ class: 'forbidden', range });
+  });
+
+  // Metadata services outside link-local: WEBHOOK_ALLOW_PRIVATE opens the ranges they sit in (or they are public).
+  it.each([
+    ['fd00:ec2::254', 'AWS'],
+    ['fd00:ec2::23', 'AWS'],
+    ['fd00:ec2::123', 'AWS'],
+    ['FD00:EC2:0::254', 'AWS'],
+    ['fd00:ec2:ffff::1', 'AWS'],
+    ['fd20:ce::254', 'Google Cloud'],
+    ['fd00:c1::a9fe:a9fe', 'Oracle Cloud'],
+    ['fd00:42::42', 'Scaleway'],
+    ['100.100.100.200', 'Alibaba Cloud'],
+    ['::ffff:100.100.100.200', 'Alibaba Cloud'],
+    ['64:ff9b::6464:64c8', 'Alibaba Cloud'],
+    ['168.63.129.16', 'Azure WireServer'],
+  ])('%s is cloud metadata (%s): never deliverable', (address, owner) => {
+    expect(classifyAddress(address)).toMatchObject({
+      class: 'forbidden',
+      range: 'cloudMetadata',
+      description: expect.stringContaining(`cloud metadata (${owner})`),
+    });
+  });
+
+  it("refuses Oracle's older metadata address as reserved", () => {
+    expect(classifyAddress('192.0.0.192')).toMatchObject({ class: 'forbidden', range: 'reserved' });
   });
 
   it('reads the address inside NAT64 and IPv4-mapped forms', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAttempts, listOutbox } from '../../server/store/outbox.js';
+import { capturedLog } from '../support/log.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
@@ -114,6 +115,31 @@ describe('payment link e-mail over SMTP', () => {
     expect(await listAttempts(t.service.db, entry!.id)).toHaveLength(FAST_RETRY.maxAttempts);
     await sleep(400);
     expect(smtp.attempts).toBe(FAST_RETRY.maxAttempts);
+  });
+
+  it("keeps the payer's address out of the log and out of last_error when the server quotes it in a refusal", async () => {
+    const { logger, lines } = capturedLog();
+    smtp = await startSmtp(
+      () => true,
+      (recipient) => ({ code: 550, message: `<${recipient}>: Recipient address rejected` }),
+    );
+    t = await startTestService({ mail: { smtpUrl: smtp.url }, outbox: { retry: FAST_RETRY }, logger });
+    await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
+    const [entry] = await waitFor('the entry to die', async () => {
+      const entries = await listOutbox(t!.service.db, { status: 'dead' });
+      return entries.length && entries;
+    });
+    // As the pay page shows an address: the first character, ***, the domain.
+    expect(entry!.last_error).toMatch(/550 <a\*\*\*@example\.com>: Recipient address rejected/);
+    const attempts = await listAttempts(t.service.db, entry!.id);
+    expect(attempts).toHaveLength(FAST_RETRY.maxAttempts);
+    for (const attempt of attempts) expect(attempt.error).toMatch(/<a\*\*\*@example\.com>/);
+    const failures = await waitFor('every failure logged', () => {
+      const found = lines.filter((line) => String(line.msg).startsWith('outbox delivery failed')).map((line) => JSON.stringify(line));
+      return found.length === FAST_RETRY.maxAttempts && found;
+    });
+    expect(failures.join('\n')).toContain('a***@example.com');
+    expect(JSON.stringify([lines, await t.sql('outbox').select('last_error'), attempts])).not.toContain('aisyah@');
   });
 
   it('e-mails the payer a receipt after a payment', async () => {

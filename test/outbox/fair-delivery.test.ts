@@ -6,6 +6,7 @@ import { CircuitBreakers } from '../../server/outbox/circuit-breaker.js';
 import { createDeliverers } from '../../server/outbox/deliverers.js';
 import { pickFairly } from '../../server/outbox/fair-share.js';
 import type { Mailer } from '../../server/outbox/mailer.js';
+import { ANY_PORT } from '../../server/outbox/webhook-target.js';
 import { OutboxWorker, type WorkerOptions } from '../../server/outbox/worker.js';
 import { findOrCreateBusiness, setWebhook } from '../../server/store/businesses.js';
 import { enqueue, listAttempts, listOutbox, type OutboxEntry } from '../../server/store/outbox.js';
@@ -62,7 +63,7 @@ function startWorker(
   const db = options.db ?? store.db;
   const deliverers = createDeliverers(db, mailer, {
     webhookTimeoutMs: 20_000,
-    webhookPolicy: { allowPrivate: true, serviceUrls: ['http://127.0.0.1:1'], resolve: offline },
+    webhookPolicy: { allowPrivate: true, allowedPorts: ANY_PORT, serviceUrls: ['http://127.0.0.1:1'], resolve: offline },
     breaker: options.breaker ?? { threshold: 1_000, coolDownMs: 60_000 },
     secretsKey: KEY,
     logger: { warn: (fields: { business_id: number }, message?: string) => void options.warnings?.push(`${fields.business_id}: ${message}`) } as never,

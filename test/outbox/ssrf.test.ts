@@ -1,15 +1,18 @@
 // Webhook URLs cannot reach this machine, private networks or cloud metadata (blind SSRF): every
 // address form is refused when the URL is registered and again when an event is delivered, a name
 // that changes its answer between the check and the connection (DNS rebinding) is refused, and
-// redirects are not followed. Name resolution is stubbed throughout: no test resolves a name for
-// real, and nothing here connects anywhere but 127.0.0.1.
+// redirects are not followed. The business reads only that the address is not allowed; the reason
+// is in the server log. Name resolution is stubbed throughout: no test resolves a name for real, and
+// nothing here connects anywhere but 127.0.0.1.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliverers } from '../../server/outbox/deliverers.js';
 import type { Mailer } from '../../server/outbox/mailer.js';
-import { checkWebhookUrl, type ResolvedAddress, type Resolver, type WebhookPolicy } from '../../server/outbox/webhook-target.js';
+import { ATTEMPT_ERRORS } from '../../server/outbox/webhook-client.js';
+import { ANY_PORT, checkWebhookUrl, type PortRange, type ResolvedAddress, type Resolver, type WebhookPolicy } from '../../server/outbox/webhook-target.js';
 import { OutboxWorker } from '../../server/outbox/worker.js';
 import { findOrCreateBusiness, setWebhook } from '../../server/store/businesses.js';
 import { enqueue, listAttempts, listOutbox, type OutboxEntry } from '../../server/store/outbox.js';
+import { capturedLog } from '../support/log.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { startTestService } from '../support/service.js';
@@ -36,6 +39,8 @@ const NAMES: Record<string, ResolvedAddress[]> = {
   'internal.test': [v4('10.1.2.3')],
   'ula.test': [v6('fd12:3456::1')],
   'mapped.test': [v6('::ffff:127.0.0.1')],
+  'aws-metadata.test': [v6('fd00:ec2::254')],
+  'alibaba-metadata.test': [v4('100.100.100.200')],
   // One good answer does not make a bad one good: every address must pass.
   'mixed.test': [v4(PUBLIC), v4('10.0.0.7')],
   'public.test': [v4(PUBLIC), v6('2606:4700::6810:84e5')],
@@ -75,7 +80,18 @@ const REFUSED: [string, RegExp][] = [
   ['http://169.254.169.254:PORT/latest/meta-data/', /link-local \(cloud metadata/],
   ['http://[fe80::1]:PORT/hooks', /link-local/],
   ['http://[fc00::1]:PORT/hooks', /unique local IPv6/],
-  ['http://[fd00:ec2::254]:PORT/latest/meta-data/', /unique local IPv6/],
+  // Cloud metadata outside link-local, named one by one (and refused with WEBHOOK_ALLOW_PRIVATE too).
+  ['http://[fd00:ec2::254]:PORT/latest/meta-data/', /fd00:ec2::254 is a cloud metadata \(AWS\) address/],
+  ['http://[fd00:ec2::23]:PORT/v1/credentials', /cloud metadata \(AWS\)/],
+  ['http://100.100.100.200:PORT/latest/meta-data/', /100\.100\.100\.200 is a cloud metadata \(Alibaba Cloud\) address/],
+  ['http://[::ffff:100.100.100.200]:PORT/latest/meta-data/', /cloud metadata \(Alibaba Cloud\), IPv4-mapped/],
+  ['http://[fd20:ce::254]:PORT/computeMetadata/v1/', /cloud metadata \(Google Cloud\)/],
+  ['http://[fd00:c1::a9fe:a9fe]:PORT/opc/v2/instance/', /cloud metadata \(Oracle Cloud\)/],
+  ['http://[fd00:42::42]:PORT/conf', /cloud metadata \(Scaleway\)/],
+  ['http://168.63.129.16:PORT/machine?comp=goalstate', /cloud metadata \(Azure WireServer\)/],
+  ['http://192.0.0.192:PORT/opc/v1/instance/', /reserved or documentation/],
+  ['http://aws-metadata.test:PORT/latest/meta-data/', /aws-metadata\.test \(fd00:ec2::254\) is a cloud metadata \(AWS\)/],
+  ['http://alibaba-metadata.test:PORT/latest/meta-data/', /alibaba-metadata\.test \(100\.100\.100\.200\) is a cloud metadata/],
   ['http://224.0.0.1:PORT/hooks', /multicast/],
   ['http://[ff02::1]:PORT/hooks', /multicast/],
   ['http://255.255.255.255:PORT/hooks', /broadcast/],
@@ -93,8 +109,10 @@ const REFUSED: [string, RegExp][] = [
   ['http://mixed.test:PORT/hooks', /mixed\.test \(10\.0\.0\.7\) is a private/],
 ];
 
-const production = (resolve: Resolver, serviceUrls = ['http://localhost:3000', 'https://pay.example.com']): WebhookPolicy => ({
+/** As in production: private receivers refused, webhooks on ports 80, 443 and 8443 unless `allowedPorts` says otherwise. */
+const production = (resolve: Resolver, serviceUrls = ['http://localhost:3000', 'https://pay.example.com'], allowedPorts?: PortRange[]): WebhookPolicy => ({
   allowPrivate: false,
+  allowedPorts,
   serviceUrls,
   resolve,
 });
@@ -114,6 +132,30 @@ describe('at registration (the check set-webhook runs)', () => {
     expect(calls).toEqual(['public.test']);
   });
 
+  it('refuses ports other than 80, 443 and 8443, unless WEBHOOK_ALLOWED_PORTS names them', async () => {
+    const { resolve } = stubResolver();
+    for (const url of ['https://public.test/hooks', 'http://public.test/hooks', 'https://public.test:8443/hooks', `http://${PUBLIC}:443/hooks`])
+      expect(await checkWebhookUrl(url, production(resolve)), url).toMatchObject({ ok: true });
+    for (const [url, port] of [
+      ['https://public.test:8080/hooks', 8080],
+      [`http://${PUBLIC}:25/`, 25],
+      ['http://public.test:22/', 22],
+      ['https://[2606:4700::6810:84e5]:6379/', 6379],
+    ] as const) {
+      expect(await checkWebhookUrl(url, production(resolve)), url).toEqual({
+        ok: false,
+        permanent: true,
+        problem: `the webhook URL's port ${port} is not one webhooks may use (WEBHOOK_ALLOWED_PORTS: 80,443,8443)`,
+      });
+    }
+    const widened = production(resolve, undefined, [
+      [443, 443],
+      [8000, 8999],
+    ]);
+    expect(await checkWebhookUrl('https://public.test:8080/hooks', widened)).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('http://public.test/hooks', widened)).toMatchObject({ ok: false, problem: expect.stringMatching(/port 80 .*443,8000-8999/) });
+  });
+
   it('refuses a name that does not resolve, saying so', async () => {
     expect(await checkWebhookUrl('https://nowhere.test/hooks', production(stubResolver().resolve))).toEqual({
       ok: false,
@@ -123,7 +165,12 @@ describe('at registration (the check set-webhook runs)', () => {
   });
 
   it('with WEBHOOK_ALLOW_PRIVATE, accepts loopback and private receivers but still refuses the service itself and the never-deliverable ranges', async () => {
-    const policy: WebhookPolicy = { allowPrivate: true, serviceUrls: ['http://localhost:3000', 'https://pay.example.com'], resolve: stubResolver().resolve };
+    const policy: WebhookPolicy = {
+      allowPrivate: true,
+      allowedPorts: ANY_PORT,
+      serviceUrls: ['http://localhost:3000', 'https://pay.example.com'],
+      resolve: stubResolver().resolve,
+    };
     for (const url of [
       'http://127.0.0.1:8080/hooks',
       'http://localhost:8080/hooks',
@@ -149,6 +196,13 @@ describe('at registration (the check set-webhook runs)', () => {
       ['http://0.0.0.0:8080/', /unspecified/],
       ['http://[::]:8080/', /unspecified/],
       ['http://224.0.0.1/', /multicast/],
+      // Metadata services that sit in the private ranges this setting opens.
+      ['http://[fd00:ec2::254]/latest/meta-data/', /cloud metadata \(AWS\)/],
+      ['http://aws-metadata.test/latest/meta-data/', /cloud metadata \(AWS\)/],
+      ['http://100.100.100.200/latest/meta-data/', /cloud metadata \(Alibaba Cloud\)/],
+      ['http://alibaba-metadata.test/latest/meta-data/', /cloud metadata \(Alibaba Cloud\)/],
+      ['http://[fd20:ce::254]/computeMetadata/v1/', /cloud metadata \(Google Cloud\)/],
+      ['http://[fd00:c1::a9fe:a9fe]/opc/v2/instance/', /cloud metadata \(Oracle Cloud\)/],
     ] as const) {
       expect(await checkWebhookUrl(url, policy), url).toMatchObject({ ok: false, problem: expect.stringMatching(reason) });
     }
@@ -173,8 +227,11 @@ describe('at delivery', () => {
     await receiver.close();
   });
 
-  /** Registers each URL for a business of its own (bypassing the registration check), enqueues one event each and delivers them. */
-  async function deliver(urls: string[], policy: WebhookPolicy): Promise<OutboxEntry[]> {
+  /**
+   * Registers each URL for a business of its own (bypassing the registration check), enqueues one
+   * event each and delivers them; answers the entries and, per entry, the log's reason for its failure.
+   */
+  async function deliver(urls: string[], policy: WebhookPolicy): Promise<(OutboxEntry & { logged: unknown })[]> {
     round += 1;
     const ids: number[] = [];
     for (const [i, url] of urls.entries()) {
@@ -183,6 +240,7 @@ describe('at delivery', () => {
       const payload = { id: `evt_${round}_${i}`, body: { trigger_at: new Date().toISOString(), event: 'payment.created', data: { payment_id: String(i) } } };
       ids.push(await enqueue(store.db, { business_id: business.id, channel: 'webhook', topic: 'payment.created', payload }));
     }
+    const { logger, lines } = capturedLog();
     const deliverers = createDeliverers(store.db, mailer, {
       webhookTimeoutMs: 2_000,
       webhookPolicy: policy,
@@ -195,34 +253,83 @@ describe('at delivery', () => {
       concurrency: 8,
       perBusinessConcurrency: 1,
       retry: { baseMs: 10, capMs: 20, maxAttempts: 2 },
+      logger,
     });
     workers.push(worker);
     worker.start();
     const mine = async () => (await listOutbox(store.db, { channel: 'webhook' })).filter((entry) => ids.includes(entry.id));
     await waitFor('every entry to settle', async () => (await mine()).every((entry) => entry.status !== 'pending'), 20_000);
-    return mine();
+    const logged = (entry: OutboxEntry) => lines.findLast((line) => line.outbox_id === entry.id && line.business_id === entry.business_id)?.error;
+    await waitFor('the failures to be logged', async () => (await mine()).every((entry) => entry.status === 'delivered' || logged(entry)));
+    // Stopped here, not after the test: a test that delivers again must not have this worker take its entries.
+    await worker.stop();
+    return (await mine()).map((entry) => ({ ...entry, logged: logged(entry) }));
   }
 
-  it('refuses every form before any request, marking the event dead with the reason', async () => {
+  it('refuses every form before any request, marking the event dead as "address not allowed", the reason in the log', async () => {
     const urls = REFUSED.map(([url]) => url.replace('PORT', String(port)));
     const { resolve } = stubResolver();
-    // The service's own address is elsewhere: these are refused as addresses, not as the service.
-    const entries = await deliver(urls, production(resolve, ['http://127.0.0.1:1']));
+    // The service's own address is elsewhere, and the receiver's port allowed: these are refused as addresses.
+    const entries = await deliver(urls, production(resolve, ['http://127.0.0.1:1'], [[port, port]]));
     expect(receiver.requests).toHaveLength(0);
     for (const [i, entry] of entries.entries()) {
-      expect(entry, urls[i]).toMatchObject({ status: 'dead', attempts: 1, last_error: expect.stringMatching(REFUSED[i]![1]) });
-      expect((await listAttempts(store.db, entry.id)).map((a) => a.outcome)).toEqual(['failed']);
+      expect(entry, urls[i]).toMatchObject({ status: 'dead', attempts: 1, last_error: ATTEMPT_ERRORS.notAllowed });
+      expect(entry.logged, urls[i]).toMatch(REFUSED[i]![1]);
+      // The log names the host and its address, never the URL's path.
+      expect(entry.logged, urls[i]).not.toMatch(/\/hooks|meta-data|\/opc\/|computeMetadata|credentials|goalstate/);
+      expect((await listAttempts(store.db, entry.id)).map((a) => [a.outcome, a.error])).toEqual([['failed', ATTEMPT_ERRORS.notAllowed]]);
     }
+  });
+
+  it('refuses a port other than 80, 443 and 8443 unless allowed, before any request', async () => {
+    const { resolve } = stubResolver();
+    const policy: WebhookPolicy = { allowPrivate: true, serviceUrls: ['http://127.0.0.1:1'], resolve };
+    const [entry] = await deliver([`http://127.0.0.1:${port}/hooks`], policy);
+    expect(receiver.requests).toHaveLength(0);
+    expect(entry).toMatchObject({ status: 'dead', attempts: 1, last_error: ATTEMPT_ERRORS.notAllowed });
+    expect(entry!.logged).toBe(`the webhook URL's port ${port} is not one webhooks may use (WEBHOOK_ALLOWED_PORTS: 80,443,8443)`);
+    const [allowed] = await deliver([`http://127.0.0.1:${port}/hooks`], {
+      ...policy,
+      allowedPorts: [
+        [443, 443],
+        [port - 1, port + 1],
+      ],
+    });
+    expect(allowed).toMatchObject({ status: 'delivered', attempts: 1 });
+    expect(receiver.requests).toHaveLength(1);
+    receiver.requests.length = 0;
   });
 
   it('refuses a name that answers a public address to the check and 127.0.0.1 to the connection (DNS rebinding)', async () => {
     let lookups = 0;
     const { resolve, calls } = stubResolver({ 'rebind.test': () => (++lookups === 1 ? [v4(PUBLIC)] : [v4('127.0.0.1')]) });
-    const [entry] = await deliver([`http://rebind.test:${port}/hooks`], production(resolve, ['http://127.0.0.1:1']));
+    const [entry] = await deliver([`http://rebind.test:${port}/hooks`], production(resolve, ['http://127.0.0.1:1'], [[port, port]]));
     // The check saw the public address, the socket's own lookup saw 127.0.0.1 and connected nowhere.
     expect(calls).toEqual(['rebind.test', 'rebind.test']);
     expect(receiver.requests).toHaveLength(0);
-    expect(entry).toMatchObject({ status: 'dead', attempts: 1, last_error: expect.stringMatching(/rebind\.test \(127\.0\.0\.1\) is a loopback address/) });
+    expect(entry).toMatchObject({ status: 'dead', attempts: 1, last_error: ATTEMPT_ERRORS.notAllowed });
+    expect(entry!.logged).toMatch(/rebind\.test \(127\.0\.0\.1\) is a loopback address/);
+  });
+
+  it('with WEBHOOK_ALLOW_PRIVATE, refuses a name that leads to cloud metadata (a slip would reach only the loopback receiver)', async () => {
+    // The first answer is the one the check sees; should it pass, the connection's own lookup gets 127.0.0.1,
+    // so a broken check shows as a request at the receiver, never as a connection to a metadata address.
+    const firstThenLoopback = (address: ResolvedAddress) => {
+      let lookups = 0;
+      return () => (++lookups === 1 ? [address] : [v4('127.0.0.1')]);
+    };
+    const { resolve } = stubResolver({
+      'aws.test': firstThenLoopback(v6('fd00:ec2::254')),
+      'alibaba.test': firstThenLoopback(v4('100.100.100.200')),
+      'gcp.test': firstThenLoopback(v6('fd20:ce::254')),
+    });
+    const urls = ['aws.test', 'alibaba.test', 'gcp.test'].map((name) => `http://${name}:${port}/latest/meta-data/`);
+    const entries = await deliver(urls, { allowPrivate: true, allowedPorts: ANY_PORT, serviceUrls: ['http://127.0.0.1:1'], resolve });
+    expect(receiver.requests).toHaveLength(0);
+    for (const [i, entry] of entries.entries()) {
+      expect(entry, urls[i]).toMatchObject({ status: 'dead', attempts: 1, last_error: ATTEMPT_ERRORS.notAllowed });
+      expect(entry.logged, urls[i]).toMatch(/is a cloud metadata \((AWS|Alibaba Cloud|Google Cloud)\) address/);
+    }
   });
 
   it('with WEBHOOK_ALLOW_PRIVATE, delivers to a loopback receiver but never to the service itself in any form', async () => {
@@ -230,7 +337,7 @@ describe('at delivery', () => {
     try {
       const servicePort = new URL(service.url).port;
       const { resolve } = stubResolver();
-      const policy: WebhookPolicy = { allowPrivate: true, serviceUrls: [`http://127.0.0.1:${servicePort}`], resolve };
+      const policy: WebhookPolicy = { allowPrivate: true, allowedPorts: ANY_PORT, serviceUrls: [`http://127.0.0.1:${servicePort}`], resolve };
       const selfUrls = [
         `http://127.0.0.1:${servicePort}/api/payment-links`,
         `http://127.0.0.2:${servicePort}/api/payment-links`,
@@ -244,7 +351,8 @@ describe('at delivery', () => {
       expect(receiver.requests).toHaveLength(1);
       receiver.requests.length = 0;
       for (const [i, entry] of entries.slice(1).entries()) {
-        expect(entry, selfUrls[i]).toMatchObject({ status: 'dead', attempts: 1, last_error: 'the webhook URL points at this service itself' });
+        expect(entry, selfUrls[i]).toMatchObject({ status: 'dead', attempts: 1, last_error: ATTEMPT_ERRORS.notAllowed });
+        expect(entry.logged, selfUrls[i]).toBe('the webhook URL points at this service itself');
       }
       expect(service.requests).toHaveLength(0);
     } finally {
@@ -257,7 +365,7 @@ describe('at delivery', () => {
     const redirecting = await startReceiver(() => ({ status: 302, headers: { location: elsewhere.url } }));
     try {
       const { resolve } = stubResolver();
-      const [entry] = await deliver([redirecting.url], { allowPrivate: true, serviceUrls: ['http://127.0.0.1:1'], resolve });
+      const [entry] = await deliver([redirecting.url], { allowPrivate: true, allowedPorts: ANY_PORT, serviceUrls: ['http://127.0.0.1:1'], resolve });
       expect(redirecting.requests).toHaveLength(2);
       expect(elsewhere.requests).toHaveLength(0);
       expect(entry).toMatchObject({ status: 'dead', attempts: 2, last_error: 'webhook answered HTTP 302' });
@@ -272,7 +380,8 @@ describe('the running service, with private receivers refused as in production',
   it('pays, then refuses the webhook to a name that leads to loopback and marks it dead, sending nothing', async () => {
     const receiver = await startReceiver();
     const { resolve, calls } = stubResolver();
-    const t = await startTestService({ outbox: { webhookAllowPrivate: false, webhookTimeoutMs: 2_000 }, resolve });
+    const { logger, lines } = capturedLog();
+    const t = await startTestService({ outbox: { webhookAllowPrivate: false, webhookTimeoutMs: 2_000 }, resolve, logger });
     try {
       await setWebhook(t.service.db, t.a.business.id, { url: `http://localhost.:${new URL(receiver.url).port}/hooks`, secret: SECRET }, t.service.secretsKey);
       const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9' } });
@@ -283,9 +392,12 @@ describe('the running service, with private receivers refused as in production',
         const entries = await listOutbox(t.service.db, { channel: 'webhook', status: 'dead' });
         return entries.length && entries;
       });
-      expect(entry).toMatchObject({
-        attempts: 1,
-        last_error: expect.stringMatching(/localhost\. \(127\.0\.0\.1\) is a loopback address; webhooks go only to public addresses/),
+      expect(entry).toMatchObject({ attempts: 1, last_error: ATTEMPT_ERRORS.notAllowed });
+      const line = await waitFor('the warning', () => lines.find((l) => l.outbox_id === entry!.id));
+      expect(line).toMatchObject({
+        level: 40,
+        business_id: t.a.business.id,
+        error: expect.stringMatching(/localhost\. \(127\.0\.0\.1\) is a loopback address; webhooks go only to public addresses/),
       });
       expect(calls).toContain('localhost.');
       expect(receiver.requests).toHaveLength(0);

@@ -120,7 +120,7 @@ describe('payment.created webhook', () => {
       return entries.length && entries;
     });
     expect(entry!.attempts).toBe(2);
-    expect((await listAttempts(t.service.db, entry!.id))[0]!.error).toMatch(/no answer within 300 ms/);
+    expect((await listAttempts(t.service.db, entry!.id))[0]!.error).toBe('webhook not delivered: timeout (no answer within 300 ms)');
     expect(receiver.requests).toHaveLength(2);
   });
 
@@ -137,7 +137,7 @@ describe('payment.created webhook', () => {
       const entries = await listOutbox(t.service.db, { channel: 'webhook', status: 'dead' });
       return entries.length && entries;
     });
-    expect(entry).toMatchObject({ attempts: FAST_RETRY.maxAttempts, last_error: expect.stringMatching(/ECONNREFUSED/) });
+    expect(entry).toMatchObject({ attempts: FAST_RETRY.maxAttempts, last_error: 'webhook not delivered: connection refused' });
   });
 
   it('never posts to the service itself', async () => {
@@ -148,7 +148,7 @@ describe('payment.created webhook', () => {
       const entries = await listOutbox(t.service.db, { channel: 'webhook', status: 'dead' });
       return entries.length && entries;
     });
-    expect(entry).toMatchObject({ attempts: 1, last_error: 'the webhook URL points at this service itself' });
+    expect(entry).toMatchObject({ attempts: 1, last_error: 'webhook not delivered: address not allowed' });
   });
 
   it('is not enqueued for a business without a webhook URL', async () => {

@@ -24,13 +24,14 @@ export interface ChildService {
 export async function startChild(env: Record<string, string>, port: number, script = 'server/main.ts'): Promise<ChildService> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: ROOT,
-    // The suites' webhook receivers listen on loopback, which production refuses.
+    // The suites' webhook receivers listen on loopback, at ports the system picks, which production refuses.
     env: {
       ...process.env,
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       PORT: String(port),
       WEBHOOK_ALLOW_PRIVATE: 'on',
+      WEBHOOK_ALLOWED_PORTS: '1-65535',
       ...secretsEnv(env.DATABASE_URL ?? ''),
       ...env,
     },

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { createPaymentsClient, type PaymentsClient } from '../../client/index.js';
 import { silentLogger } from '../../server/logger.js';
 import { pageKeys, type PageKeys } from '../../server/pages/signing.js';
-import type { Resolver } from '../../server/outbox/webhook-target.js';
+import { ANY_PORT, type Resolver } from '../../server/outbox/webhook-target.js';
 import { startService, type RunningService, type StartOptions } from '../../server/start.js';
 import { knexFor } from '../../server/store/database.js';
 import { issueKey } from '../../server/store/api-keys.js';
@@ -83,8 +83,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     publicUrl: options.publicUrl,
     // Mail lands in this test's own folder unless a test runs an SMTP server.
     mail: { mailDir: join(dir, 'mail'), ...options.mail },
-    // The suites' webhook receivers listen on loopback, which production refuses.
-    outbox: { pollMs: 50, webhookAllowPrivate: true, ...options.outbox },
+    // The suites' webhook receivers listen on loopback, at ports the system picks, which production refuses.
+    outbox: { pollMs: 50, webhookAllowPrivate: true, webhookAllowedPorts: ANY_PORT, ...options.outbox },
     // The suites send thousands of requests a second per key; the limiter stays in the path, raised.
     rateLimit: { perSecond: 1_000_000, ...options.rateLimit },
     // Tests revoke keys and expect 401 at once; the cache's own behaviour has its own test.

@@ -14,18 +14,23 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-/** `refuse(n)` decides, for the n-th delivery attempt (from 1), whether the server answers 451. */
-export async function startSmtp(refuse: (attempt: number) => boolean = () => false): Promise<TestSmtp> {
+/** What the server answers a recipient it refuses. */
+export type Refusal = (recipient: string) => { code: number; message: string };
+
+const TEMPORARILY: Refusal = () => ({ code: 451, message: 'Mailbox temporarily unavailable' });
+
+/** `refuse(n)` decides, for the n-th delivery attempt (from 1), whether the server refuses it (451 unless `refusal` says otherwise). */
+export async function startSmtp(refuse: (attempt: number) => boolean = () => false, refusal: Refusal = TEMPORARILY): Promise<TestSmtp> {
   const state: TestSmtp = { url: '', messages: [], attempts: 0, errors: [], close: async () => {} };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
-    onRcptTo(_address, _session, callback) {
+    onRcptTo(address, _session, callback) {
       state.attempts += 1;
       if (refuse(state.attempts)) {
-        const error = Object.assign(new Error('Mailbox temporarily unavailable'), { responseCode: 451 });
-        return callback(error);
+        const { code, message } = refusal(address.address);
+        return callback(Object.assign(new Error(message), { responseCode: code }));
       }
       callback();
     },

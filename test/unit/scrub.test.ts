@@ -1,11 +1,35 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { maskSecrets, scrub } from '../../server/logger.js';
+import { maskEmails, maskSecrets, scrub } from '../../server/logger.js';
 
 describe('scrub', () => {
   it('masks API keys and webhook secrets', () => {
     expect(scrub('key sk_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde rejected')).toBe('key sk_[redacted] rejected');
     expect(scrub('signing with whsec_c2VjcmV0LXNpZ25pbmcta2V5')).toBe('signing with whsec_[redacted]');
+  });
+
+  it("masks Stripe's secret and restricted keys, live and test", () => {
+    expect(scrub('Invalid API Key provided: rk_live_51H8xYzAbCdEfGhIjKlMnOp')).toBe('Invalid API Key provided: rk_[redacted]');
+    expect(scrub('key=rk_test_51H8xYzAbCdEfGhIjKlMnOp;')).toBe('key=rk_[redacted];');
+    expect(scrub('sk_live_51H8xYzAbCdEfGhIjKlMnOp')).toBe('sk_[redacted]');
+    // Inside a word it is not a key prefix.
+    expect(scrub('work_items_queue_length')).toBe('work_items_queue_length');
+  });
+
+  it('masks e-mail addresses as the pay page shows them: first character, ***, the domain', () => {
+    expect(scrub("Can't send mail - all recipients were rejected: 550 <alice@example.com>: Recipient address rejected")).toBe(
+      "Can't send mail - all recipients were rejected: 550 <a***@example.com>: Recipient address rejected",
+    );
+    expect(scrub('to j.doe+invoices@mail.example.co.uk.')).toBe('to j***@mail.example.co.uk.');
+    expect(scrub('"email":"al@example.com","cc":"bob@example.org"')).toBe('"email":"***@example.com","cc":"b***@example.org"');
+    expect(scrub('payer zoë@exämple.de')).toBe('payer z***@exämple.de');
+    // What is not an address stays: a handle, a bare @, a host without a dot.
+    for (const text of ['@scope/package', 'at @ noon', 'user@localhost', 'a@@b.com']) expect(scrub(text)).toBe(text);
+  });
+
+  it('masks an address at the end of a long text full of @', () => {
+    const text = `${'a@'.repeat(50_000)}x.com ${'b'.repeat(50_000)}@example.com`;
+    expect(maskEmails(text).endsWith(' b***@example.com')).toBe(true);
   });
 
   it('masks card numbers of 13 to 19 digits, grouped or not', () => {
@@ -29,7 +53,7 @@ describe('scrub', () => {
 
   it('skips only text the masking would leave as it is', () => {
     // Text made of the pieces the patterns look for: digits, separators, key prefixes, CVC names.
-    const piece = fc.constantFrom('4', '2', '0', '9', ' ', '-', 'sk_', 'whsec_', 'cvc', 'CVV', '=', ':', '"', 'a', 'Z', '_', 'x');
+    const piece = fc.constantFrom('4', '2', '0', '9', ' ', '-', 'sk_', 'rk_', 'whsec_', 'cvc', 'CVV', '=', ':', '"', 'a', 'Z', '_', 'x', '@', '.', 'com', '<');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
         const text = pieces.join('');
