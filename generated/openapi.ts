@@ -333,7 +333,11 @@ export interface paths {
         /**
          * Create a payment link
          * @description Creates an unpaid payment link (`status: "Active"`, `paid: false`) asking `email` for
-         *     `amount` cents. With `send_email: true` the payer is e-mailed the `payment_url`.
+         *     `amount` cents. With `send_email: true` the payer is e-mailed the `payment_url`, counted
+         *     against the business's daily cap on payer e-mails (1,000 a UTC day unless the operator set
+         *     another, `PAYER_EMAILS_PER_DAY`). Past the cap the whole request is refused with a 422 on
+         *     `send_email` and no link is created, so the same request can be sent again once the day turns
+         *     (00:00 UTC, `Retry-After`), with the same Idempotency-Key, or now without `send_email`.
          */
         post: operations["createPaymentLink"];
         delete?: never;
@@ -366,7 +370,8 @@ export interface paths {
          * @description Replaces the writable fields with the body (same fields and rules as create) and returns the
          *     updated link. A paid link cannot be updated (409). A later `expires_at` (or none) makes an
          *     `Expired` link `Active`; a `Paused` link stays `Paused`. With `send_email: true` the payer is
-         *     e-mailed the link again.
+         *     e-mailed the link again, counted against the daily cap on payer e-mails as on create: past it
+         *     the update is refused whole (422 on `send_email`) and the link stays as it was.
          */
         put: operations["updatePaymentLink"];
         post?: never;
@@ -1163,7 +1168,7 @@ export interface components {
              * @description When the link stops taking payment (ISO 8601 with a time zone, e.g. `2026-12-31T23:59:59+08:00`), in the future; null or absent for never. Checked when each payment is recorded.
              */
             expires_at?: string | null;
-            /** @description true to e-mail the payer the link; input only, never returned. */
+            /** @description true to e-mail the payer the link; input only, never returned. Counted against the business's daily cap on payer e-mails (see create). */
             send_email?: boolean;
         };
         PaymentLink: {
@@ -2013,34 +2018,21 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
-        /** @description Validation failed. */
+        /**
+         * @description Validation failed, or `send_email` asked for an e-mail past the business's daily cap on payer
+         *     e-mails (then the only error is on `send_email`, `Retry-After` says when the UTC day turns,
+         *     nothing of the request was written, and the answer is not kept under an Idempotency-Key).
+         */
         PaymentLinkInvalid: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-Request-Id": components["headers"]["RequestId"];
+                /** @description Only on the payer e-mail cap's refusal; seconds until the cap resets (00:00 UTC). */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "message": "The given data was invalid.",
-                 *       "errors": {
-                 *         "currency": [
-                 *           "The currency must be a valid ISO 4217 currency code."
-                 *         ],
-                 *         "email": [
-                 *           "The email must be a valid email address."
-                 *         ],
-                 *         "amount": [
-                 *           "The amount must be at least 500."
-                 *         ],
-                 *         "title": [
-                 *           "The title must not be greater than 50 characters."
-                 *         ]
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["ValidationError"];
             };
         };

@@ -41,6 +41,7 @@ import { expireDueLinks } from './usecases/expiry.js';
 import { settleStalePending } from './usecases/pending-sweep.js';
 import { runIdempotent } from './usecases/idempotency.js';
 import { ProviderDirectory } from './usecases/providers.js';
+import { DEFAULT_PAYER_EMAILS_PER_DAY, deletePayerEmailCountsBefore } from './store/payer-email-counts.js';
 
 export interface StartOptions {
   databaseUrl: string;
@@ -78,6 +79,8 @@ export interface StartOptions {
   trustProxyHops?: number;
   /** How webhook hosts are resolved; the system resolver unless a test stubs it. */
   resolve?: Resolver;
+  /** Payer e-mails a business's API calls may have sent per UTC day (PAYER_EMAILS_PER_DAY); 1,000 unless given. */
+  payerEmailsPerDay?: number;
 }
 
 export interface RunningService {
@@ -175,6 +178,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       outbox: { nudge: () => worker?.nudge() },
       webhooks: { policy: webhookPolicy },
       secretsKey: secrets.key,
+      payerEmailsPerDay: options.payerEmailsPerDay ?? DEFAULT_PAYER_EMAILS_PER_DAY,
     };
     const handlers = {
       ...tokenizationHandlers,
@@ -207,9 +211,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.on('request', app.callback());
     void warmUp(contract).catch((error: unknown) => logger.error({ err: error }, 'compiling the request validators failed'));
     worker?.start();
-    // Expired Idempotency-Key records are dead weight; any instance may sweep them.
+    // Expired Idempotency-Key records and the payer e-mail counts of days gone by are dead weight; any instance may sweep them.
     const housekeeping = setInterval(
-      () => void deleteExpiredKeys(db).catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed')),
+      () =>
+        void Promise.all([deleteExpiredKeys(db), deletePayerEmailCountsBefore(db, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10))]).catch(
+          (error: unknown) => logger.error({ err: error }, 'housekeeping failed'),
+        ),
       10 * 60_000,
     );
     housekeeping.unref();

@@ -23,6 +23,7 @@ import * as oneRowPerAcquirerRefund from './migrations/0019_one_row_per_acquirer
 import * as chargeRetries from './migrations/0020_charge_retries.js';
 import * as periodCounts from './migrations/0022_period_counts.js';
 import * as openLinkPaymentCounts from './migrations/0023_open_link_payment_counts.js';
+import * as payerEmailCounts from './migrations/0024_payer_email_counts.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -47,6 +48,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0020_charge_retries': chargeRetries,
   '0022_period_counts': periodCounts,
   '0023_open_link_payment_counts': openLinkPaymentCounts,
+  '0024_payer_email_counts': payerEmailCounts,
 };
 
 const source: Knex.MigrationSource<string> = {
