@@ -24,6 +24,7 @@ import * as chargeRetries from './migrations/0020_charge_retries.js';
 import * as periodCounts from './migrations/0022_period_counts.js';
 import * as openLinkPaymentCounts from './migrations/0023_open_link_payment_counts.js';
 import * as payerEmailCounts from './migrations/0024_payer_email_counts.js';
+import * as tokenCardRemoval from './migrations/0025_token_card_removal.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -49,6 +50,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0022_period_counts': periodCounts,
   '0023_open_link_payment_counts': openLinkPaymentCounts,
   '0024_payer_email_counts': payerEmailCounts,
+  '0025_token_card_removal': tokenCardRemoval,
 };
 
 const source: Knex.MigrationSource<string> = {
