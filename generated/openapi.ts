@@ -823,6 +823,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/redirect-signing-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the redirect signing key
+         * @description The business's key for `redirect_signature` on its payers' redirects (see Redirects), made on
+         *     first use (this read, or the first redirect to sign). It can be read again at any time; keep it
+         *     on your server only. `previous_key_expires_at` says until when the key a rotation replaced
+         *     still signs beside it.
+         */
+        get: operations["getRedirectSigningKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/redirect-signing-key/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new redirect signing key
+         * @description Issues a new key. For 24 hours (`previous_key_expires_at`) the key it replaces signs too: each
+         *     redirect's `redirect_signature` holds both signatures, comma-separated (`<new>,<old>`), so your
+         *     redirect page verifies with whichever key it holds while you switch it over (`verifyRedirect`
+         *     takes both). Rotating again within the 24 hours ends the older key's overlap at once: rotate
+         *     twice to stop a leaked key signing now.
+         */
+        post: operations["rotateRedirectSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -1885,6 +1932,37 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["WebhookEndpoint"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        RedirectSigningKey: {
+            /** @description The HMAC-SHA256 key of `redirect_signature`, used exactly as written (`rsec_` and 43 base64url characters). */
+            key: string;
+            /** @description Until when the key the last rotation replaced still signs beside this one; null when none does. */
+            previous_key_expires_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "success": true,
+         *       "data": {
+         *         "key": "rsec_q3Zr8cW1xT0bV7nLm2Kp9sYd4Hf6Gj5Ae1Uo3Ri8Nw0",
+         *         "previous_key_expires_at": null,
+         *         "created_at": "2022-05-19T08:36:39.102000Z",
+         *         "updated_at": "2022-05-19T08:36:39.102000Z"
+         *       },
+         *       "errors": null,
+         *       "meta": {
+         *         "timestamp": "2022-05-19 08:36:39 UTC",
+         *         "timezone": "UTC"
+         *       }
+         *     }
+         */
+        RedirectSigningKeyEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["RedirectSigningKey"];
             errors: null;
             meta: components["schemas"]["Meta"];
         };
@@ -4988,6 +5066,75 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getRedirectSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectSigningKeyEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    rotateRedirectSigningKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectSigningKeyEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["IdempotencyInFlight"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];

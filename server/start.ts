@@ -10,6 +10,7 @@ import { paymentLinkHandlers } from './handlers/payment-links.js';
 import { eventHandlers } from './handlers/events.js';
 import { webhookEndpointHandlers } from './handlers/webhook-endpoints.js';
 import { paymentHandlers } from './handlers/payments.js';
+import { redirectSigningKeyHandlers } from './handlers/redirect-signing-keys.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { createHttpApp } from './http/app.js';
 import { loadContract, warmUp } from './http/contract.js';
@@ -187,6 +188,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...paymentHandlers,
       ...eventHandlers,
       ...webhookEndpointHandlers,
+      ...redirectSigningKeyHandlers,
     } satisfies Handlers<UseCaseContext>;
     let draining = false;
     const pageDeps = {

@@ -25,6 +25,7 @@ import * as periodCounts from './migrations/0022_period_counts.js';
 import * as openLinkPaymentCounts from './migrations/0023_open_link_payment_counts.js';
 import * as payerEmailCounts from './migrations/0024_payer_email_counts.js';
 import * as tokenCardRemoval from './migrations/0025_token_card_removal.js';
+import * as redirectSigningKeys from './migrations/0026_redirect_signing_keys.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -51,6 +52,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0023_open_link_payment_counts': openLinkPaymentCounts,
   '0024_payer_email_counts': payerEmailCounts,
   '0025_token_card_removal': tokenCardRemoval,
+  '0026_redirect_signing_keys': redirectSigningKeys,
 };
 
 const source: Knex.MigrationSource<string> = {
