@@ -1,6 +1,7 @@
 // The typed client merchants install (@payment-collection/client): openapi-fetch over the types
-// generated from openapi.yaml. Runs in Node.js 20+ and in browsers; the webhook verifier, which needs
-// node:crypto, is its own entry point (`@payment-collection/client/webhooks`).
+// generated from openapi.yaml. Runs in Node.js 20+ and in browsers; the webhook and redirect
+// verifiers, which need node:crypto, are entry points of their own (`@payment-collection/client/webhooks`,
+// `@payment-collection/client/redirects`).
 //
 //   const payments = createPaymentsClient({ baseUrl: 'http://localhost:3000/api', apiKey });
 //   const { data, error, response } = await payments.POST('/payment-links', { body: {...} });

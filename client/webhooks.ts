@@ -13,12 +13,14 @@ import { eventHash } from '../shared/webhook-signature.js';
 export type PaymentCreatedEvent = components['schemas']['PaymentCreatedEvent'];
 export type PaymentFailedEvent = components['schemas']['PaymentFailedEvent'];
 export type TokenActivatedEvent = components['schemas']['TokenActivatedEvent'];
+export type TokenCardRemovedEvent = components['schemas']['TokenCardRemovedEvent'];
 /** `refund.succeeded` and `refund.failed`. */
 export type RefundEvent = components['schemas']['RefundEvent'];
 export type PaymentLinkExpiredEvent = components['schemas']['PaymentLinkExpiredEvent'];
 /** Sent to one endpoint on request (POST /api/webhook-endpoints/{id}/test). */
 export type PingEvent = components['schemas']['PingEvent'];
-export type WebhookEvent = PaymentCreatedEvent | PaymentFailedEvent | RefundEvent | PaymentLinkExpiredEvent | TokenActivatedEvent | PingEvent;
+export type WebhookEvent =
+  PaymentCreatedEvent | PaymentFailedEvent | RefundEvent | PaymentLinkExpiredEvent | TokenActivatedEvent | TokenCardRemovedEvent | PingEvent;
 export { WebhookVerificationError };
 
 export { eventHash };

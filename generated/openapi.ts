@@ -80,7 +80,8 @@ export interface paths {
          *     receipt. When the provider's answer does not arrive (a timeout), the money may have been taken,
          *     so the charge is not failed: the answer is 202 with the payment `pending`, and the service asks
          *     the provider again under the same reference (it never charges twice) until `payment.created` or
-         *     `payment.failed` settles it. A token whose payer has not saved a card yet is 409. Send an
+         *     `payment.failed` settles it. A token without a saved card (never saved, or removed by
+         *     `DELETE .../card`) is 409, saying which. Send an
          *     `Idempotency-Key` so a retried request never charges twice: the pending payment is recorded,
          *     with this 202 kept for the key, before the provider is asked, so a retry while it is being
          *     asked (or after the service stopped while asking) gets that 202 with the payment `pending`
@@ -92,6 +93,45 @@ export interface paths {
          */
         post: operations["createCharge"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokenizations/{token_id}/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the token record (not the token value). Anything that is not one of the business's tokens is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50001
+                 */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove the saved card
+         * @description Forgets the card the payer saved on the token: the payment provider lets go of it first
+         *     (Stripe: the PaymentMethod is detached from its customer, so it can never be charged again),
+         *     then the token forgets its brand, last four digits, expiry and the provider's reference. The
+         *     token is `pending` again with `card: null` and `card_removed_at` set; its `activation_url`
+         *     takes a new card, so a payer whose card changed can be sent it again. A charge on the token
+         *     until then is a 409 saying the card was removed. Past payments keep the card's brand and last
+         *     four digits they were made with. `token.card_removed` is sent to the endpoints that want it.
+         *
+         *     Safe to repeat: a token without a card (removed before, or never saved) is answered 200 as it
+         *     is, and sends nothing. A charge on the card that still waits for the provider's answer (a 202)
+         *     is a 409: the service asks the provider again with that card, so the card stays until the
+         *     charge settles (`payment.created` or `payment.failed`). When the provider does not answer or
+         *     refuses, the answer is 502 and nothing changed: the card stays saved, and the request can be
+         *     sent again. Another business's token is a 404.
+         */
+        delete: operations["removeTokenCard"];
         options?: never;
         head?: never;
         patch?: never;
@@ -334,7 +374,11 @@ export interface paths {
         /**
          * Create a payment link
          * @description Creates an unpaid payment link (`status: "Active"`, `paid: false`) asking `email` for
-         *     `amount` cents. With `send_email: true` the payer is e-mailed the `payment_url`.
+         *     `amount` cents. With `send_email: true` the payer is e-mailed the `payment_url`, counted
+         *     against the business's daily cap on payer e-mails (1,000 a UTC day unless the operator set
+         *     another, `PAYER_EMAILS_PER_DAY`). Past the cap the whole request is refused with a 422 on
+         *     `send_email` and no link is created, so the same request can be sent again once the day turns
+         *     (00:00 UTC, `Retry-After`), with the same Idempotency-Key, or now without `send_email`.
          */
         post: operations["createPaymentLink"];
         delete?: never;
@@ -367,7 +411,8 @@ export interface paths {
          * @description Replaces the writable fields with the body (same fields and rules as create) and returns the
          *     updated link. A paid link cannot be updated (409). A later `expires_at` (or none) makes an
          *     `Expired` link `Active`; a `Paused` link stays `Paused`. With `send_email: true` the payer is
-         *     e-mailed the link again.
+         *     e-mailed the link again, counted against the daily cap on payer e-mails as on create: past it
+         *     the update is refused whole (422 on `send_email`) and the link stays as it was.
          */
         put: operations["updatePaymentLink"];
         post?: never;
@@ -794,6 +839,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/redirect-signing-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the redirect signing key
+         * @description The business's key for `redirect_signature` on its payers' redirects (see Redirects), made on
+         *     first use (this read, or the first redirect to sign). It can be read again at any time; keep it
+         *     on your server only. `previous_key_expires_at` says until when the key a rotation replaced
+         *     still signs beside it.
+         */
+        get: operations["getRedirectSigningKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/redirect-signing-key/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new redirect signing key
+         * @description Issues a new key. For 24 hours (`previous_key_expires_at`) the key it replaces signs too: each
+         *     redirect's `redirect_signature` holds both signatures, comma-separated (`<new>,<old>`), so your
+         *     redirect page verifies with whichever key it holds while you switch it over (`verifyRedirect`
+         *     takes both). Rotating again within the 24 hours ends the older key's overlap at once: rotate
+         *     twice to stop a leaked key signing now.
+         */
+        post: operations["rotateRedirectSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -938,6 +1030,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "token.card_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The merchant removed a token's saved card
+         * @description Sent once when `DELETE /api/tokenizations/{token_id}/card` removes a saved card: the token is
+         *     `pending` again. `card_brand` and `card_last4` describe the card that was removed. Signed and
+         *     retried like `payment.created`.
+         */
+        post: operations["tokenCardRemovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1024,12 +1138,14 @@ export interface components {
             /** @description `{PUBLIC_URL}/tokenization/activation/{token}`. */
             activation_url: string;
             /**
-             * @description `pending` until the payer saves a card on the activation page, then `active`.
+             * @description `pending` until the payer saves a card on the activation page, then `active`; `pending` again once the merchant removes the card (`DELETE .../card`).
              * @enum {string}
              */
             status: "pending" | "active";
-            /** @description The saved card once the token is active, null before; never the card number. */
+            /** @description The saved card once the token is active, null before and after its removal; never the card number. */
             card: components["schemas"]["SavedCard"] | null;
+            /** @description When the merchant last removed the token's saved card (`DELETE .../card`); null if it never did. A card saved again afterwards leaves it set. */
+            card_removed_at: components["schemas"]["Timestamp"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1179,7 +1295,7 @@ export interface components {
              * @description When the link stops taking payment (ISO 8601 with a time zone, e.g. `2026-12-31T23:59:59+08:00`), in the future; null or absent for never. Checked when each payment is recorded.
              */
             expires_at?: string | null;
-            /** @description true to e-mail the payer the link; input only, never returned. */
+            /** @description true to e-mail the payer the link; input only, never returned. Counted against the business's daily cap on payer e-mails (see create). */
             send_email?: boolean;
         };
         PaymentLink: {
@@ -1769,6 +1885,23 @@ export interface components {
                 hash: string;
             };
         };
+        TokenCardRemovedEvent: {
+            trigger_at: components["schemas"]["Timestamp"];
+            /** @constant */
+            event: "token.card_removed";
+            data: {
+                token_id: components["schemas"]["ObjectId"];
+                /** @constant */
+                token_status: "pending";
+                /** @description The removed card's brand. */
+                card_brand: string;
+                /** @description The removed card's last four digits. */
+                card_last4: string;
+                removed_at: components["schemas"]["Timestamp"];
+                /** @description The legacy seed signature, as in `token.activated`. */
+                hash: string;
+            };
+        };
         /**
          * Format: http-url
          * @description Where events are POSTed: an absolute `http` or `https` URL of at most 2048 characters whose
@@ -1780,7 +1913,7 @@ export interface components {
          * @description An event name, or `*` for every event (including ones added later).
          * @enum {string}
          */
-        EventType: "*" | "payment.created" | "payment.failed" | "refund.succeeded" | "refund.failed" | "payment_link.expired" | "token.activated";
+        EventType: "*" | "payment.created" | "payment.failed" | "refund.succeeded" | "refund.failed" | "payment_link.expired" | "token.activated" | "token.card_removed";
         /** @description The events the endpoint receives; `["*"]` for all. */
         EnabledEvents: components["schemas"]["EventType"][];
         /**
@@ -1822,6 +1955,37 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["WebhookEndpoint"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        RedirectSigningKey: {
+            /** @description The HMAC-SHA256 key of `redirect_signature`, used exactly as written (`rsec_` and 43 base64url characters). */
+            key: string;
+            /** @description Until when the key the last rotation replaced still signs beside this one; null when none does. */
+            previous_key_expires_at: components["schemas"]["Timestamp"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @example {
+         *       "success": true,
+         *       "data": {
+         *         "key": "rsec_q3Zr8cW1xT0bV7nLm2Kp9sYd4Hf6Gj5Ae1Uo3Ri8Nw0",
+         *         "previous_key_expires_at": null,
+         *         "created_at": "2022-05-19T08:36:39.102000Z",
+         *         "updated_at": "2022-05-19T08:36:39.102000Z"
+         *       },
+         *       "errors": null,
+         *       "meta": {
+         *         "timestamp": "2022-05-19 08:36:39 UTC",
+         *         "timezone": "UTC"
+         *       }
+         *     }
+         */
+        RedirectSigningKeyEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["RedirectSigningKey"];
             errors: null;
             meta: components["schemas"]["Meta"];
         };
@@ -2036,34 +2200,21 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
-        /** @description Validation failed. */
+        /**
+         * @description Validation failed, or `send_email` asked for an e-mail past the business's daily cap on payer
+         *     e-mails (then the only error is on `send_email`, `Retry-After` says when the UTC day turns,
+         *     nothing of the request was written, and the answer is not kept under an Idempotency-Key).
+         */
         PaymentLinkInvalid: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                 "X-Request-Id": components["headers"]["RequestId"];
+                /** @description Only on the payer e-mail cap's refusal; seconds until the cap resets (00:00 UTC). */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "message": "The given data was invalid.",
-                 *       "errors": {
-                 *         "currency": [
-                 *           "The currency must be a valid ISO 4217 currency code."
-                 *         ],
-                 *         "email": [
-                 *           "The email must be a valid email address."
-                 *         ],
-                 *         "amount": [
-                 *           "The amount must be at least 500."
-                 *         ],
-                 *         "title": [
-                 *           "The title must not be greater than 50 characters."
-                 *         ]
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
@@ -2493,7 +2644,7 @@ export interface components {
          * @description Only events of this type.
          * @example payment.created
          */
-        EventTypeFilter: "payment.created" | "payment.failed" | "refund.succeeded" | "refund.failed" | "payment_link.expired" | "token.activated" | "ping";
+        EventTypeFilter: "payment.created" | "payment.failed" | "refund.succeeded" | "refund.failed" | "payment_link.expired" | "token.activated" | "token.card_removed" | "ping";
         /**
          * @description `true` for events delivered to every endpoint, `false` for those with a delivery that failed and has not succeeded since (retrying or given up); a first attempt still under way is neither.
          * @example false
@@ -2596,6 +2747,7 @@ export interface operations {
                      *         "activation_url": "http://localhost:3000/tokenization/activation/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                      *         "status": "pending",
                      *         "card": null,
+                     *         "card_removed_at": null,
                      *         "created_at": "2022-05-19T08:36:38.897000Z",
                      *         "updated_at": "2022-05-19T08:36:38.897000Z"
                      *       },
@@ -2690,6 +2842,7 @@ export interface operations {
                      *           "exp_month": 12,
                      *           "exp_year": 2030
                      *         },
+                     *         "card_removed_at": null,
                      *         "created_at": "2022-05-19T08:36:38.897000Z",
                      *         "updated_at": "2022-05-19T08:40:02.113000Z"
                      *       },
@@ -2929,7 +3082,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No card is saved on the token yet (it is `pending`), or an earlier request with the same Idempotency-Key is still being processed. */
+            /** @description No card is saved on the token (it is `pending`, never saved or removed), or an earlier request with the same Idempotency-Key is still being processed. */
             409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2968,6 +3121,116 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+        };
+    };
+    removeTokenCard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `_id` of the token record (not the token value). Anything that is not one of the business's tokens is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50001
+                 */
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token without its card. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f50001",
+                     *         "email": "payer@example.com",
+                     *         "phone_no": "+60123456789",
+                     *         "redirect_url": "https://merchant.example.com/cards/saved",
+                     *         "title": "Monthly subscription",
+                     *         "description": "Card for the monthly plan",
+                     *         "token": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "activation_url": "http://localhost:3000/tokenization/activation/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *         "status": "pending",
+                     *         "card": null,
+                     *         "card_removed_at": "2022-07-01T10:00:00.250000Z",
+                     *         "created_at": "2022-05-19T08:36:38.897000Z",
+                     *         "updated_at": "2022-07-01T10:00:00.250000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-07-01 10:00:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description No token of this business has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Token not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A charge on the card still waits for the provider's answer; the card stays until it settles. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A charge on this card is still waiting for the payment provider's answer; remove the card once it has settled (payment.created or payment.failed)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            /** @description The payment provider did not let go of the card (no answer, or a refusal). Nothing changed; send the request again. */
+            502: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The payment provider did not confirm that it removed the card, so it is still saved. Try again in a moment."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listOpenPaymentLinks: {
@@ -4861,6 +5124,75 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    getRedirectSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectSigningKeyEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    rotateRedirectSigningKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedirectSigningKeyEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["IdempotencyInFlight"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     paymentCreatedWebhook: {
         parameters: {
             query?: never;
@@ -5111,6 +5443,42 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["TokenActivatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    tokenCardRemovedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-07-01T10:00:00.260000Z",
+                 *       "event": "token.card_removed",
+                 *       "data": {
+                 *         "token_id": "6284ff16d4b1c2a3e4f50001",
+                 *         "token_status": "pending",
+                 *         "card_brand": "visa",
+                 *         "card_last4": "4242",
+                 *         "removed_at": "2022-07-01T10:00:00.250000Z",
+                 *         "hash": "2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TokenCardRemovedEvent"];
             };
         };
         responses: {

@@ -8,6 +8,7 @@ import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.j
 import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
 import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
 import { DEFAULT_WEBHOOK_PORTS, type PortRange } from './outbox/webhook-target.js';
+import { DEFAULT_PAYER_EMAILS_PER_DAY } from './store/payer-email-counts.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
 
 export interface OutboxConfig {
@@ -62,6 +63,8 @@ export interface Config {
   pageLimits: PageLimits;
   /** Reverse proxies in front of the service that append the client's address to X-Forwarded-For. */
   trustProxyHops: number;
+  /** Payer e-mails (payment requests) a business's API calls may have the service send per UTC day. */
+  payerEmailsPerDay: number;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -232,5 +235,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       openCheckoutsPerLink: integer(env, 'PAGE_RATE_LIMIT_OPEN_CHECKOUTS_PER_LINK', DEFAULT_PAGE_LIMITS.openCheckoutsPerLink, 1, 10_000),
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
+    payerEmailsPerDay: integer(env, 'PAYER_EMAILS_PER_DAY', DEFAULT_PAYER_EMAILS_PER_DAY, 0, 10_000_000),
   };
 }

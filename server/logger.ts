@@ -9,9 +9,9 @@ export type { Logger };
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-// API keys (sk_ + 43 URL-safe characters), Stripe's restricted keys (rk_live_..., rk_test_...) and
-// webhook signing keys (whsec_...).
-const SECRET_KEY = /\b(sk|rk|whsec)_[A-Za-z0-9_-]{8,}/g;
+// API keys (sk_ + 43 URL-safe characters), Stripe's restricted keys (rk_live_..., rk_test_...),
+// webhook and redirect signing keys (whsec_..., rsec_...).
+const SECRET_KEY = /\b(sk|rk|whsec|rsec)_[A-Za-z0-9_-]{8,}/g;
 // 13 to 19 digits, optionally grouped by spaces or dashes: any card number (PAN).
 const CARD_NUMBER = /\b\d(?:[ -]?\d){12,18}\b/g;
 // A CVC only means something next to its name: "cvc":"123", cvc=123, cvv: 1234.
@@ -20,7 +20,7 @@ const CVC = /\b(cvc|cvv|cvc2|cvv2|security_code)(["']?\s*[:=]\s*["']?)\d{3,4}/gi
 // Anything the three patterns above can match contains one of these: most log text (routes, methods,
 // messages) does not, and is let through without running them. E-mail addresses are looked for only
 // in text with an @.
-const MAYBE_SECRET = /(?:sk|rk|whsec)_|\d[ -]?\d[ -]?\d/;
+const MAYBE_SECRET = /(?:sk|rk|whsec|rsec)_|\d[ -]?\d[ -]?\d/;
 
 /** Masks API keys, webhook secrets, card numbers, CVCs and e-mail addresses in free text. */
 export function scrub(text: string): string {

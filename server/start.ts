@@ -10,6 +10,7 @@ import { paymentLinkHandlers } from './handlers/payment-links.js';
 import { eventHandlers } from './handlers/events.js';
 import { webhookEndpointHandlers } from './handlers/webhook-endpoints.js';
 import { paymentHandlers } from './handlers/payments.js';
+import { redirectSigningKeyHandlers } from './handlers/redirect-signing-keys.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { createHttpApp } from './http/app.js';
 import { loadContract, warmUp } from './http/contract.js';
@@ -41,6 +42,7 @@ import { expireDueLinks } from './usecases/expiry.js';
 import { settleStalePending } from './usecases/pending-sweep.js';
 import { runIdempotent } from './usecases/idempotency.js';
 import { ProviderDirectory } from './usecases/providers.js';
+import { DEFAULT_PAYER_EMAILS_PER_DAY, deletePayerEmailCountsBefore } from './store/payer-email-counts.js';
 
 export interface StartOptions {
   databaseUrl: string;
@@ -78,6 +80,8 @@ export interface StartOptions {
   trustProxyHops?: number;
   /** How webhook hosts are resolved; the system resolver unless a test stubs it. */
   resolve?: Resolver;
+  /** Payer e-mails a business's API calls may have sent per UTC day (PAYER_EMAILS_PER_DAY); 1,000 unless given. */
+  payerEmailsPerDay?: number;
 }
 
 export interface RunningService {
@@ -180,6 +184,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       outbox: { nudge: () => worker?.nudge() },
       webhooks: { policy: webhookPolicy, log: logger },
       secretsKey: secrets.key,
+      payerEmailsPerDay: options.payerEmailsPerDay ?? DEFAULT_PAYER_EMAILS_PER_DAY,
     };
     const handlers = {
       ...tokenizationHandlers,
@@ -188,6 +193,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...paymentHandlers,
       ...eventHandlers,
       ...webhookEndpointHandlers,
+      ...redirectSigningKeyHandlers,
     } satisfies Handlers<UseCaseContext>;
     let draining = false;
     const pageDeps = {
@@ -212,9 +218,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.on('request', app.callback());
     void warmUp(contract).catch((error: unknown) => logger.error({ err: error }, 'compiling the request validators failed'));
     worker?.start();
-    // Expired Idempotency-Key records are dead weight; any instance may sweep them.
+    // Expired Idempotency-Key records and the payer e-mail counts of days gone by are dead weight; any instance may sweep them.
     const housekeeping = setInterval(
-      () => void deleteExpiredKeys(db).catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed')),
+      () =>
+        void Promise.all([deleteExpiredKeys(db), deletePayerEmailCountsBefore(db, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10))]).catch(
+          (error: unknown) => logger.error({ err: error }, 'housekeeping failed'),
+        ),
       10 * 60_000,
     );
     housekeeping.unref();

@@ -367,6 +367,16 @@ function createPaymentIntent({ ctx, params, version }: ApiCall): StripeObject {
   return intent;
 }
 
+/** Detaches a saved card from its customer: it can no longer be charged or attached again. */
+function detachPaymentMethod(call: ApiCall): StripeObject {
+  const method = retrieve('payment_method', 'PaymentMethod', 'payment_method')(call) as Stripe.PaymentMethod;
+  if (!method.customer) throw invalidRequest('The payment method you provided is not attached to a customer so detachment is impossible.');
+  const customer = method.customer;
+  method.customer = null;
+  call.ctx.emit('payment_method.detached', method, { customer });
+  return method;
+}
+
 function createRefund({ ctx, params }: ApiCall): StripeObject {
   const p = params as Stripe.RefundCreateParams;
   const { account } = ctx;
@@ -422,6 +432,7 @@ export const HANDLERS: Record<string, (call: ApiCall) => StripeObject | Stripe.A
   'get /v1/payment_intents/{intent}': retrieve('payment_intent', 'payment_intent', 'intent'),
   'get /v1/setup_intents/{intent}': retrieve('setup_intent', 'setupintent', 'intent'),
   'get /v1/payment_methods/{payment_method}': retrieve('payment_method', 'PaymentMethod', 'payment_method'),
+  'post /v1/payment_methods/{payment_method}/detach': detachPaymentMethod,
   'post /v1/refunds': createRefund,
   'get /v1/refunds/{refund}': retrieve('refund', 'refund', 'refund'),
   'get /v1/refunds': listRefunds,

@@ -17,6 +17,7 @@ export const STRIPE_OPERATIONS = [
   { method: 'get', path: '/v1/payment_intents/{intent}' },
   { method: 'get', path: '/v1/setup_intents/{intent}' },
   { method: 'get', path: '/v1/payment_methods/{payment_method}' },
+  { method: 'post', path: '/v1/payment_methods/{payment_method}/detach' },
   { method: 'post', path: '/v1/refunds' },
   { method: 'get', path: '/v1/refunds' },
   { method: 'get', path: '/v1/refunds/{refund}' },

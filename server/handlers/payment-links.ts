@@ -3,7 +3,7 @@ import type { components } from '../../generated/openapi.js';
 import { parseCents } from '../domain/money.js';
 import { paymentUrl } from '../domain/payer-urls.js';
 import { amountStringRule, expiresAtRule } from '../domain/rules.js';
-import { isoMicros } from '../domain/time.js';
+import { isoMicros, metaTimestamp } from '../domain/time.js';
 import type { Handler, SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
 import {
@@ -14,6 +14,7 @@ import {
   pausePaymentLink,
   resumePaymentLink,
   updatePaymentLink,
+  type PayerEmailLimitReached,
   type PaymentLinkFields,
   type PaymentLinkRecord,
 } from '../usecases/payment-links.js';
@@ -62,6 +63,23 @@ export function presentPaymentLink(publicUrl: string, record: PaymentLinkRecord)
   };
 }
 
+/**
+ * The daily cap on payer e-mails, in Laravel's shape on the field that asked for one. `Retry-After`
+ * says when the day turns; an answer carrying it is not kept under an Idempotency-Key, so the same
+ * request with the same key can be sent again then.
+ */
+function emailLimitReached(reason: PayerEmailLimitReached) {
+  const body: components['schemas']['ValidationError'] = {
+    message: 'The given data was invalid.',
+    errors: {
+      send_email: [
+        `The send email limit of ${reason.limit} payer e-mails a day has been reached; it resets at ${metaTimestamp(reason.resetsAt)}. Nothing was saved: send the request again then, or without send_email.`,
+      ],
+    },
+  };
+  return { body, headers: { 'Retry-After': String(Math.max(1, Math.ceil((reason.resetsAt.getTime() - Date.now()) / 1000))) } };
+}
+
 const NOT_FOUND = { message: 'Payment link not found.' };
 const PAID = { message: 'The payment link has already been paid.' };
 const EXPIRED = { message: 'The payment link has expired; give it a later expires_at with PUT first.' };
@@ -83,8 +101,12 @@ export const paymentLinkHandlers = {
   createPaymentLink: {
     rules: [amountStringRule, expiresAtRule],
     async handle({ body, business }, ctx, respond) {
-      const record = await createPaymentLink(ctx, business.id, writableFields(body), body.send_email);
-      return respond.with200(ok(presentPaymentLink(ctx.publicUrl, record)));
+      const result = await createPaymentLink(ctx, business.id, writableFields(body), body.send_email);
+      if ('outcome' in result) {
+        const refusal = emailLimitReached(result);
+        return respond.with422(refusal.body, refusal.headers);
+      }
+      return respond.with200(ok(presentPaymentLink(ctx.publicUrl, result)));
     },
   },
   getPaymentLink: {
@@ -105,6 +127,10 @@ export const paymentLinkHandlers = {
     rules: [amountStringRule, expiresAtRule],
     async handle({ path, body, business }, ctx, respond) {
       const result = await updatePaymentLink(ctx, business.id, path.payment_link_id, writableFields(body), body.send_email);
+      if (result.outcome === 'email_limit') {
+        const refusal = emailLimitReached(result);
+        return respond.with422(refusal.body, refusal.headers);
+      }
       if (result.outcome === 'paid') return respond.with409(PAID);
       if (result.outcome === 'missing') return respond.with404(NOT_FOUND);
       return respond.with200(ok(presentPaymentLink(ctx.publicUrl, result.record)));

@@ -3,15 +3,18 @@ import type { components } from '../../generated/openapi.js';
 import { parseCents } from '../domain/money.js';
 import { activationUrl } from '../domain/payer-urls.js';
 import { amountStringRule } from '../domain/rules.js';
+import { HttpError } from '../http/errors.js';
 import type { SomeHandlers } from '../http/operations.js';
 import { chargeToken, type ChargeOutcome } from '../usecases/charges.js';
 import type { UseCaseContext } from '../usecases/context.js';
 import { keepingAnswers } from '../usecases/idempotency.js';
-import { createToken, getToken, type TokenRecord } from '../usecases/tokenizations.js';
+import { createToken, getToken, removeSavedCard, type TokenRecord } from '../usecases/tokenizations.js';
 import { ok } from './envelope.js';
 import { presentPayment } from './payments.js';
 
 type Token = components['schemas']['Token'];
+
+const CARD_REMOVED = "This token's card was removed; its payer must open the activation_url and save a card again before it can be charged.";
 
 export function presentToken(publicUrl: string, record: TokenRecord): Token {
   return {
@@ -30,6 +33,7 @@ export function presentToken(publicUrl: string, record: TokenRecord): Token {
       exp_month: record.card.exp_month,
       exp_year: record.card.exp_year,
     },
+    card_removed_at: record.card_removed_at,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };
@@ -54,6 +58,31 @@ export const tokenizationHandlers = {
       return record ? respond.with200(ok(presentToken(ctx.publicUrl, record))) : respond.with404({ message: 'Token not found.' });
     },
   },
+  removeTokenCard: {
+    async handle({ path, business }, ctx, respond) {
+      const removal = await removeSavedCard(ctx, business.id, path.token_id);
+      switch (removal.result) {
+        case 'not_found':
+          return respond.with404({ message: 'Token not found.' });
+        case 'charge_pending':
+          return respond.with409({
+            message:
+              "A charge on this card is still waiting for the payment provider's answer; remove the card once it has settled (payment.created or payment.failed).",
+          });
+        case 'acquirer_unavailable':
+          // Thrown rather than answered, so the provider's error is logged with the request (as any 5xx).
+          throw Object.assign(
+            new HttpError(502, 'The payment provider did not confirm that it removed the card, so it is still saved. Try again in a moment.'),
+            {
+              cause: removal.error,
+            },
+          );
+        case 'removed':
+        case 'no_card':
+          return respond.with200(ok(presentToken(ctx.publicUrl, removal.token)));
+      }
+    },
+  },
   createCharge: {
     rules: [amountStringRule],
     atomicPhases: true,
@@ -64,6 +93,8 @@ export const tokenizationHandlers = {
             return respond.with404({ message: 'Token not found.' });
           case 'not_active':
             return respond.with409({ message: 'This token has no saved card yet; its payer must open the activation_url and save one first.' });
+          case 'card_removed':
+            return respond.with409({ message: CARD_REMOVED });
           case 'declined': {
             const { success: _, ...envelope } = ok(presentPayment(outcome.payment));
             return respond.with402({ success: false, message: outcome.payment.failure_message ?? 'The charge was declined.', ...envelope });

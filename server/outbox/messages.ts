@@ -239,6 +239,18 @@ export function tokenActivatedEvent(eventId: string, token: { _id: string; card_
   };
 }
 
+/** `token.card_removed`: the merchant removed the token's saved card; `card_*` describe the card that was removed. */
+export function tokenCardRemovedEvent(eventId: string, token: { _id: string; card_brand: string; card_last4: string; removed_at: string }): StoredEvent {
+  return {
+    id: eventId,
+    body: {
+      trigger_at: isoMicros(new Date()),
+      event: 'token.card_removed',
+      data: { token_id: token._id, token_status: 'pending', card_brand: token.card_brand, card_last4: token.card_last4, removed_at: token.removed_at },
+    },
+  };
+}
+
 /** `ping`: sent to one endpoint on request (POST /api/webhook-endpoints/{id}/test), whatever events it wants. */
 export function pingEvent(eventId: string, endpoint: { _id: string; url: string }): StoredEvent {
   return {

@@ -22,6 +22,7 @@ import {
   type FormState,
 } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
+import { merchantRedirectUrl } from './merchant-redirect.js';
 import { html, page, type Html } from '../../shared/html.js';
 import { tooManyAttempts } from './limits.js';
 import { CARD_DECLINED, messagePage } from './messages.js';
@@ -70,9 +71,10 @@ function savedPage(token: TokenRecord): Html {
 <p class="muted">You can close this page.</p>`;
 }
 
-function afterActivation(deps: PageDeps, token: TokenRecord): string {
+/** Back to the activation page (it shows the saved card), or on to the merchant's redirect_url with the result, signed. */
+async function afterActivation(ctx: Koa.Context, deps: PageDeps, token: TokenRecord): Promise<string> {
   if (!token.redirect_url) return `${deps.publicUrl}/tokenization/activation/${token.token}`;
-  return withQuery(token.redirect_url, { token_id: token._id, token_status: 'active' });
+  return merchantRedirectUrl(ctx, deps, token.business_id, token.redirect_url, 'token', { token_id: token._id, token_status: 'active' });
 }
 
 export function activationPage(deps: PageDeps) {
@@ -178,12 +180,14 @@ export function activationPage(deps: PageDeps) {
   };
 
   function answerWith(ctx: Koa.Context, token: TokenRecord, form: (status: number, alert: string, fieldErrors: FormErrors) => void) {
-    return (outcome: ActivationOutcome) => {
+    return async (outcome: ActivationOutcome) => {
       switch (outcome) {
-        case 'saved':
+        case 'saved': {
+          const target = await afterActivation(ctx, deps, token);
           setPageSecurityHeaders(ctx, originOf(token.redirect_url));
           ctx.status = 303;
-          return ctx.redirect(afterActivation(deps, token));
+          return ctx.redirect(target);
+        }
         case 'declined':
           return form(402, CARD_DECLINED, {});
         case 'in_progress':

@@ -26,6 +26,7 @@ import {
   type FormState,
 } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
+import { merchantRedirectUrl } from './merchant-redirect.js';
 import { html, page } from '../../shared/html.js';
 import { tooManyAttempts, tooManyCheckouts } from './limits.js';
 import { CARD_DECLINED, messagePage } from './messages.js';
@@ -308,24 +309,24 @@ function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Pr
 }
 
 /**
- * After a payment is recorded as paid: to the merchant's redirect_url with the seed's parameters, or
- * to our thank-you page, which shows the payment only to whoever holds its signature: the payer.
+ * After a payment is recorded (paid, or pending at the bank): to the merchant's redirect_url with the
+ * seed's parameters and their `redirect_signature` (the business's key), or to our thank-you page,
+ * which shows the payment only to whoever holds its `signature` (the pages' own key): the payer.
  */
-export function redirectAfterPayment(
+export async function redirectAfterPayment(
   ctx: Koa.Context,
   deps: PageDeps,
   linkId: string,
   redirectUrl: string | null,
-  payment: { _id: string; status_id: number },
-): void {
+  payment: { _id: string; status_id: number; business_id: number },
+): Promise<void> {
   const result = { payment_id: payment._id, payment_link_id: linkId, payment_status: String(payment.status_id) };
+  const target = redirectUrl
+    ? await merchantRedirectUrl(ctx, deps, payment.business_id, redirectUrl, 'payment', result)
+    : withQuery(`${deps.publicUrl}${THANK_YOU_PATH}`, { ...result, signature: signThankYou(deps.pageKeys.thankYou, result) });
   setPageSecurityHeaders(ctx, originOf(redirectUrl));
   ctx.status = 303;
-  ctx.redirect(
-    redirectUrl
-      ? withQuery(redirectUrl, result)
-      : withQuery(`${deps.publicUrl}${THANK_YOU_PATH}`, { ...result, signature: signThankYou(deps.pageKeys.thankYou, result) }),
-  );
+  ctx.redirect(target);
 }
 
 /** Our return address on an acquirer's page: the payment id, signed (server/pages/return.ts reads it). */

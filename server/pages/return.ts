@@ -7,12 +7,11 @@ import type Koa from 'koa';
 import { formatUnits } from '../domain/money.js';
 import { PAYMENT_FAILED, PAYMENT_PAID } from '../domain/statuses.js';
 import { isId } from '../domain/ids.js';
-import { withQuery } from '../domain/urls.js';
 import { paymentOnReturn } from '../usecases/hosted-checkout.js';
 import { openPaymentLinkForPayer, paymentLinkForPayer } from '../usecases/payer.js';
 import { LINK_UNAVAILABLE } from '../usecases/settlement.js';
 import type { PageDeps } from './deps.js';
-import { originOf, setPageSecurityHeaders } from './headers.js';
+import { setPageSecurityHeaders } from './headers.js';
 import { html, page, type Html } from '../../shared/html.js';
 import { messagePage } from './messages.js';
 import { notFound, redirectAfterPayment, refuse } from './pay.js';
@@ -61,12 +60,7 @@ export function returnPage(deps: PageDeps): Koa.Middleware {
     }
     // Pending: the bank has not confirmed yet (online banking can take a while). A merchant page
     // hears payment_status 2, as the seed's redirect carries it; otherwise this page looks again.
-    if (link?.redirect_url) {
-      const result = { payment_id: payment._id, payment_link_id: linkId, payment_status: String(payment.status_id) };
-      setPageSecurityHeaders(ctx, originOf(link.redirect_url));
-      ctx.status = 303;
-      return ctx.redirect(withQuery(link.redirect_url, result));
-    }
+    if (link?.redirect_url) return redirectAfterPayment(ctx, deps, linkId, link.redirect_url, payment);
     ctx.set('Refresh', '5');
     return show(
       ctx,

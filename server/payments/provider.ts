@@ -83,6 +83,13 @@ interface Acquirer {
   chargeSavedCard(request: ChargeRequest): Promise<ChargeResult>;
   /** Gives back part or all of a captured payment. */
   refund(request: RefundRequest): Promise<RefundResult>;
+  /**
+   * Lets go of a card saved earlier (`SavedCard.providerToken`), so it can never be charged again:
+   * Stripe detaches the PaymentMethod from its customer. A card already let go (or unknown to the
+   * acquirer) counts as done, so a retry after a lost answer succeeds. Throws when the acquirer
+   * does not answer or refuses the request: the card may still be held.
+   */
+  forgetSavedCard(providerToken: string): Promise<void>;
 }
 
 /** The card is typed on our page (the sandbox): authorize, then capture once the payment is recorded. */

@@ -126,6 +126,11 @@ export class SandboxProvider implements CardFormProvider {
     return { outcome: 'paid', chargeId: reference('sbx_auth', later) };
   }
 
+  // The sandbox keeps no card: once the service forgets the reference, nothing can charge it.
+  async forgetSavedCard(_providerToken: string): Promise<void> {
+    await this.roundTrip();
+  }
+
   async refund(request: RefundRequest): Promise<RefundResult> {
     await this.roundTrip();
     if (laterOf(request.paymentReference) === 'fail_refunds') {

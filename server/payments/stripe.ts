@@ -1,7 +1,7 @@
 // Stripe as a business's acquirer, through its official SDK: Checkout Sessions take payments (mode
 // `payment`: cards, FPX online banking and GrabPay where the currency allows) and save cards (mode
-// `setup`), off-session PaymentIntents charge saved cards, the Refunds API gives money back, and
-// notifications are Stripe's signed webhook events. No card data passes through the service.
+// `setup`), off-session PaymentIntents charge saved cards, detaching a PaymentMethod forgets one, the
+// Refunds API gives money back, and notifications are Stripe's signed webhook events. No card data passes through the service.
 //
 // Every call carries an idempotency key made from our own id, so a call retried (by the SDK, or by
 // the pending sweep after a crash) never charges, refunds or opens twice.
@@ -234,8 +234,12 @@ export class StripeProvider implements HostedProvider {
   }
 
   async startCardSetup(request: HostedSetupRequest): Promise<HostedSession> {
+    // One customer per token, whichever attempt makes it: a later attempt (the payer came back, or
+    // saves a new card after the last was removed) replays the same request under the same key, so
+    // nothing of one attempt (its id) goes into it.
+    const { attempt_id: _attempt, ...customerMetadata } = request.metadata;
     const customer = await this.stripe.customers.create(
-      { email: request.email, description: request.description, metadata: request.metadata },
+      { email: request.email, description: request.description, metadata: customerMetadata },
       { idempotencyKey: `customer_${request.customerReference}` },
     );
     const session = await this.stripe.checkout.sessions.create(
@@ -341,6 +345,20 @@ export class StripeProvider implements HostedProvider {
         return { outcome: 'failed', code: error.code ?? 'refund_declined', message: error.message, refundId: null };
       }
       throw error;
+    }
+  }
+
+  async forgetSavedCard(providerToken: string): Promise<void> {
+    const { paymentMethod } = splitSavedCardToken(providerToken);
+    try {
+      await this.stripe.paymentMethods.detach(paymentMethod);
+    } catch (error) {
+      // Stripe refuses to detach a PaymentMethod no longer attached (an earlier detach whose answer
+      // was lost, or one made in its Dashboard): what it holds now says whether the card is gone.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      if (error.code === 'resource_missing') return;
+      const method = await this.stripe.paymentMethods.retrieve(paymentMethod);
+      if (method.customer) throw error;
     }
   }
 

@@ -91,6 +91,11 @@ export async function saveResponse(db: Executor, id: number, status: number, bod
   );
 }
 
+/** Forgets a reservation whose request kept no answer: the key is free for that request again. */
+export async function releaseKey(db: Executor, id: number): Promise<void> {
+  await db.run(db.sql('idempotency_keys').where({ id, state: 'in_flight' }).delete());
+}
+
 export async function deleteExpiredKeys(db: Executor, now = new Date()): Promise<number> {
   return db.run(db.sql('idempotency_keys').where('expires_at', '<=', isoMicros(now)).delete());
 }

@@ -24,6 +24,9 @@ import * as chargeRetries from './migrations/0020_charge_retries.js';
 import * as periodCounts from './migrations/0022_period_counts.js';
 import * as openLinkPaymentCounts from './migrations/0023_open_link_payment_counts.js';
 import * as hostedCheckoutSlots from './migrations/0024_hosted_checkout_slots.js';
+import * as payerEmailCounts from './migrations/0025_payer_email_counts.js';
+import * as tokenCardRemoval from './migrations/0026_token_card_removal.js';
+import * as redirectSigningKeys from './migrations/0027_redirect_signing_keys.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -49,6 +52,9 @@ const migrations: Record<string, Knex.Migration> = {
   '0022_period_counts': periodCounts,
   '0023_open_link_payment_counts': openLinkPaymentCounts,
   '0024_hosted_checkout_slots': hostedCheckoutSlots,
+  '0025_payer_email_counts': payerEmailCounts,
+  '0026_token_card_removal': tokenCardRemoval,
+  '0027_redirect_signing_keys': redirectSigningKeys,
 };
 
 const source: Knex.MigrationSource<string> = {

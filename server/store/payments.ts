@@ -540,3 +540,11 @@ export async function* eachPaymentBatch(db: Executor, businessId: number, filter
     after = { created_at: last.created_at, _id: last._id };
   }
 }
+
+/** Whether a charge on the token's saved card is still waiting for the acquirer's answer. */
+export async function hasPendingCharge(db: Executor, businessId: number, tokenId: string): Promise<boolean> {
+  const row = await db.first(
+    db.sql('payments').select('_id').where({ business_id: businessId, tokenization_id: tokenId, status_id: PAYMENT_PENDING }).limit(1),
+  );
+  return row !== undefined;
+}

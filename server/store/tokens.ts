@@ -26,6 +26,8 @@ export interface TokenRecord extends TokenFields {
   status: TokenStatus;
   /** Brand, last four and expiry once active; never the number. */
   card: TokenCard | null;
+  /** When the last saved card was removed; null if none was. */
+  card_removed_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -44,6 +46,7 @@ const COLUMNS = [
   'card_last4',
   'card_exp_month',
   'card_exp_year',
+  'card_removed_at',
   'created_at',
   'updated_at',
 ];
@@ -57,6 +60,7 @@ interface TokenRow extends TokenFields {
   card_last4: string | null;
   card_exp_month: number | null;
   card_exp_year: number | null;
+  card_removed_at: string | Date | null;
   created_at: string;
   updated_at: string;
 }
@@ -67,6 +71,7 @@ function toRecord(row: TokenRow): TokenRecord {
     ...rest,
     business_id: Number(row.business_id),
     card: card_brand && card_last4 ? { brand: card_brand, last4: card_last4, exp_month: Number(card_exp_month), exp_year: Number(card_exp_year) } : null,
+    card_removed_at: row.card_removed_at ? toIsoMicros(row.card_removed_at) : null,
     created_at: toIsoMicros(row.created_at),
     updated_at: toIsoMicros(row.updated_at),
   };
@@ -84,6 +89,7 @@ export async function insertToken(db: Executor, businessId: number, fields: Toke
     card_last4: null,
     card_exp_month: null,
     card_exp_year: null,
+    card_removed_at: null,
     created_at: now,
     updated_at: now,
   };
@@ -126,4 +132,34 @@ export async function findSavedCardReference(db: Executor, businessId: number, i
     db.sql('tokens').select('card_reference', 'card_provider').where({ _id: id, business_id: businessId, status: 'active' }),
   );
   return row?.card_reference ? { reference: row.card_reference, provider: row.card_provider ?? 'sandbox' } : undefined;
+}
+
+/**
+ * Forgets the token's saved card (brand, last four, expiry, the acquirer's reference and acquirer)
+ * if it still holds the card named by `reference` (null: a card saved before references were kept):
+ * the token is pending again, ready for a new card.
+ * When; null when the card was gone already (a concurrent removal, or a new card saved meanwhile).
+ */
+export async function forgetSavedCard(db: Executor, businessId: number, id: string, reference: string | null): Promise<string | null> {
+  const now = nowIso();
+  const active = db.sql('tokens').where({ _id: id, business_id: businessId, status: 'active' });
+  const changed = await db.run(
+    (reference === null ? active.whereNull('card_reference') : active.where({ card_reference: reference })).update({
+      status: 'pending',
+      card_brand: null,
+      card_last4: null,
+      card_exp_month: null,
+      card_exp_year: null,
+      card_reference: null,
+      card_provider: null,
+      card_removed_at: now,
+      updated_at: now,
+    }),
+  );
+  return changed === 1 ? now : null;
+}
+
+/** Holds the token's row until the transaction ends (PostgreSQL; SQLite runs one writer at a time): a charge and a card's removal take turns. */
+export async function lockToken(db: Executor, businessId: number, id: string): Promise<void> {
+  if (db.dialect === 'postgres') await db.all(db.sql('tokens').select('_id').where({ _id: id, business_id: businessId }).forUpdate());
 }

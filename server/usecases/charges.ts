@@ -12,7 +12,7 @@
 // one, so a retry never charges again, whether the first request is still waiting or died waiting.
 import { isId, newId } from '../domain/ids.js';
 import type { ChargeRequest as AcquirerChargeRequest, ChargeResult } from '../payments/provider.js';
-import { findSavedCardReference, findToken, type TokenRecord } from '../store/tokens.js';
+import { findSavedCardReference, findToken, lockToken, type TokenRecord } from '../store/tokens.js';
 import {
   insertPendingPayment,
   markPaymentAwaitingProvider,
@@ -38,6 +38,8 @@ export type ChargeOutcome =
   | { result: 'not_found' }
   /** 409: no card is saved on the token yet. */
   | { result: 'not_active' }
+  /** 409: the merchant removed the token's card (DELETE .../card); the payer must save one again. */
+  | { result: 'card_removed' }
   | { result: 'paid' | 'pending'; payment: PaymentRecord }
   /** 202: the acquirer's answer never arrived; the payment stays pending until the sweep asks again. */
   | { result: 'unanswered'; payment: PaymentRecord }
@@ -60,31 +62,38 @@ export async function chargeToken(
   const token = isId(tokenId) ? await findToken(db, businessId, tokenId) : undefined;
   if (!token) return { result: 'not_found' };
   const saved = token.card ? await findSavedCardReference(db, businessId, token._id) : undefined;
-  if (!token.card || !saved) return { result: 'not_active' };
+  if (!token.card || !saved) return { result: token.card_removed_at ? 'card_removed' : 'not_active' };
   const active = token as ActiveToken;
   // Through the acquirer that saved the card, whichever the business takes new payments with now.
   const provider = await ctx.providers.named(businessId, saved.provider);
 
   const paymentId = newId();
-  const recorded = await phase(ctx, keep, async (tx) => ({
-    result: 'unanswered' as const,
-    payment: await insertPendingPayment(tx, {
-      _id: paymentId,
-      business_id: businessId,
-      payment_link_id: null,
-      open_payment_link_id: null,
-      tokenization_id: token._id,
-      attempt_id: `charge_${paymentId}`,
-      amount: request.amount,
-      currency: request.currency,
-      payer_name: null,
-      payer_email: token.email,
-      method: 'card',
-      provider: provider.name,
-      reference: request.reference,
-      description: request.description ?? token.title,
-    }),
-  }));
+  const recorded = await phase(ctx, keep, async (tx): Promise<ChargeOutcome> => {
+    // The card's removal takes the same lock: the charge is recorded while the card is still saved
+    // (and the removal then waits for it to settle), or it finds the card gone.
+    await lockToken(tx, businessId, token._id);
+    if ((await findSavedCardReference(tx, businessId, token._id))?.reference !== saved.reference) return { result: 'card_removed' };
+    return {
+      result: 'unanswered',
+      payment: await insertPendingPayment(tx, {
+        _id: paymentId,
+        business_id: businessId,
+        payment_link_id: null,
+        open_payment_link_id: null,
+        tokenization_id: token._id,
+        attempt_id: `charge_${paymentId}`,
+        amount: request.amount,
+        currency: request.currency,
+        payer_name: null,
+        payer_email: token.email,
+        method: 'card',
+        provider: provider.name,
+        reference: request.reference,
+        description: request.description ?? token.title,
+      }),
+    };
+  });
+  if (recorded.result !== 'unanswered') return recorded;
   const pending = recorded.payment;
 
   let answer: ChargeResult;

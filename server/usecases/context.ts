@@ -24,6 +24,8 @@ export interface UseCaseContext {
   webhooks: { policy: WebhookPolicy; log?: { warn(fields: Record<string, unknown>, message: string): void } };
   /** Seals what is kept secret at rest: webhook endpoints' signing keys, the responses kept under an Idempotency-Key. */
   secretsKey: MasterKey;
+  /** Payer e-mails a business's API calls may have sent per UTC day (PAYER_EMAILS_PER_DAY); 1,000 unless given. */
+  payerEmailsPerDay?: number;
   /**
    * Under an Idempotency-Key, for an operation run in atomic phases: keeps a reply for the key in a
    * transaction of the use case, so that it commits with what makes it true. Absent otherwise.

@@ -8,7 +8,7 @@
 // provisional one (pending) first, so a retry replays it instead of running the work again.
 import { createHash } from 'node:crypto';
 import type { Executor } from '../store/executor.js';
-import { reserveKey, saveResponse } from '../store/idempotency.js';
+import { releaseKey, reserveKey, saveResponse } from '../store/idempotency.js';
 import type { UseCaseContext } from './context.js';
 
 export interface KeptReply {
@@ -46,6 +46,21 @@ export async function phase<Outcome>(ctx: UseCaseContext, keep: KeepAnswer<Outco
     await keep?.(tx, outcome);
     return outcome;
   });
+}
+
+/**
+ * A refusal that says when to try again (`Retry-After`, e.g. a daily cap reached) is not kept, as
+ * Stripe keeps no 429: the retry it invites, with the same key, runs the request then. The request's
+ * transaction is rolled back, so whatever it wrote goes with it.
+ */
+function saysWhenToRetry(reply: KeptReply): boolean {
+  return reply.headers !== undefined && Object.keys(reply.headers).some((name) => name.toLowerCase() === 'retry-after');
+}
+
+class NotKept extends Error {
+  constructor(readonly reply: KeptReply) {
+    super('the reply is not kept under its Idempotency-Key');
+  }
 }
 
 export type IdempotentOutcome =
@@ -87,6 +102,7 @@ export async function runIdempotent(
   try {
     const reply = await ctx.db.transaction(async (tx) => {
       const answer = await work({ ...ctx, db: tx });
+      if (saysWhenToRetry(answer)) throw new NotKept(answer);
       await saveResponse(tx, reservation.id, answer.status, answer.body, ctx.secretsKey);
       return answer;
     });
@@ -94,6 +110,10 @@ export async function runIdempotent(
     ctx.outbox.nudge();
     return { kind: 'ran', reply };
   } catch (error) {
+    if (error instanceof NotKept) {
+      await releaseKey(ctx.db, reservation.id);
+      return { kind: 'ran', reply: error.reply };
+    }
     // What the first attempt answered, error or not, is what its retries get (Stripe keeps 500s too).
     const answer = answerFor(error);
     await saveResponse(ctx.db, reservation.id, answer.status, answer.body, ctx.secretsKey);

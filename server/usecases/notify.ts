@@ -14,6 +14,7 @@ import {
   receiptEmail,
   refundEvent,
   tokenActivatedEvent,
+  tokenCardRemovedEvent,
   type EmailMessage,
   type FailedPayment,
   type PaidPayment,
@@ -85,6 +86,11 @@ export async function notifyTokenActivated(
     cardSavedEmail(name, { to: token.email, title: token.title, card: `${token.card_brand.toUpperCase()} ending in ${token.card_last4}` }),
   );
   await enqueueWebhook(db, token.business_id, tokenActivatedEvent(`evt_${newId()}`, token));
+}
+
+/** The merchant removed a token's saved card: its endpoints hear it; the payer gets no e-mail (the merchant tells them as it sees fit). */
+export async function notifyTokenCardRemoved(db: Executor, businessId: number, token: Parameters<typeof tokenCardRemovedEvent>[1]): Promise<void> {
+  await enqueueWebhook(db, businessId, tokenCardRemovedEvent(`evt_${newId()}`, token));
 }
 
 export async function notifyLinkExpired(db: Executor, businessId: number, link: Parameters<typeof paymentLinkExpiredEvent>[1]): Promise<void> {

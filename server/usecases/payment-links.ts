@@ -1,5 +1,6 @@
 // Payment links: a fixed amount asked of one payer. Creating or updating one with send_email writes
-// the link and its e-mail in one transaction.
+// the link and its e-mail in one transaction, with the e-mail counted against the business's daily
+// cap: past it, the whole request is refused and nothing of it is written.
 import { isId } from '../domain/ids.js';
 import { paymentUrl } from '../domain/payer-urls.js';
 import type { Executor } from '../store/executor.js';
@@ -8,31 +9,46 @@ import * as store from '../store/payment-links.js';
 import type { ChangeResult, PauseResult, PaymentLinkFields, PaymentLinkFilters, PaymentLinkRecord } from '../store/payment-links.js';
 import type { UseCaseContext } from './context.js';
 import { notifyPaymentRequest } from './notify.js';
+import { PayerEmailRefused, takePayerEmail, type PayerEmailLimitReached } from './payer-emails.js';
 
-export type { ChangeResult, PauseResult, PaymentLinkFields, PaymentLinkFilters, PaymentLinkRecord };
+export type { ChangeResult, PauseResult, PayerEmailLimitReached, PaymentLinkFields, PaymentLinkFilters, PaymentLinkRecord };
 
 async function withEmail(
   ctx: UseCaseContext,
   businessId: number,
   sendEmail: boolean | undefined,
   write: (db: Executor) => Promise<ChangeResult>,
-): Promise<ChangeResult> {
+): Promise<ChangeResult | PayerEmailLimitReached> {
   if (!sendEmail) return write(ctx.db);
-  const result = await ctx.db.transaction(async (tx) => {
-    const written = await write(tx);
-    if (written.outcome === 'changed')
+  let result: ChangeResult;
+  try {
+    result = await ctx.db.transaction(async (tx) => {
+      const written = await write(tx);
+      if (written.outcome !== 'changed') return written;
+      const refused = await takePayerEmail(ctx, tx, businessId);
+      if (refused) throw new PayerEmailRefused(refused);
       await notifyPaymentRequest(tx, businessId, { ...written.record, payment_url: paymentUrl(ctx.publicUrl, written.record._id) });
-    return written;
-  });
+      return written;
+    });
+  } catch (error) {
+    if (error instanceof PayerEmailRefused) return error.reason;
+    throw error;
+  }
   if (result.outcome === 'changed') ctx.outbox.nudge();
   return result;
 }
 
-export async function createPaymentLink(ctx: UseCaseContext, businessId: number, fields: PaymentLinkFields, sendEmail?: boolean): Promise<PaymentLinkRecord> {
+export async function createPaymentLink(
+  ctx: UseCaseContext,
+  businessId: number,
+  fields: PaymentLinkFields,
+  sendEmail?: boolean,
+): Promise<PaymentLinkRecord | PayerEmailLimitReached> {
   const result = await withEmail(ctx, businessId, sendEmail, async (db) => ({
     outcome: 'changed',
     record: await store.insertPaymentLink(db, businessId, fields),
   }));
+  if (result.outcome === 'email_limit') return result;
   if (result.outcome !== 'changed') throw new Error('creating a payment link changed nothing');
   return result.record;
 }
@@ -48,7 +64,7 @@ export async function updatePaymentLink(
   id: string,
   fields: PaymentLinkFields,
   sendEmail?: boolean,
-): Promise<ChangeResult> {
+): Promise<ChangeResult | PayerEmailLimitReached> {
   if (!isId(id)) return { outcome: 'missing' };
   return withEmail(ctx, businessId, sendEmail, (db) => store.updatePaymentLink(db, businessId, id, fields));
 }

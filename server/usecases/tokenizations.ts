@@ -1,7 +1,11 @@
-// Tokens: a record a payer activates by saving a card on its activation page.
+// Tokens: a record a payer activates by saving a card on its activation page, and whose card the
+// merchant can remove: the acquirer lets go of it first, then the token forgets it and is pending
+// again (its activation_url takes a new card), announced by token.card_removed.
 import { isId } from '../domain/ids.js';
-import { findToken, insertToken, type TokenFields, type TokenRecord } from '../store/tokens.js';
+import { hasPendingCharge } from '../store/payments.js';
+import { findSavedCardReference, findToken, forgetSavedCard, insertToken, lockToken, type TokenFields, type TokenRecord } from '../store/tokens.js';
 import type { UseCaseContext } from './context.js';
+import { notifyTokenCardRemoved } from './notify.js';
 
 export type { TokenFields, TokenRecord };
 
@@ -11,4 +15,47 @@ export async function createToken(ctx: UseCaseContext, businessId: number, field
 
 export async function getToken(ctx: UseCaseContext, businessId: number, id: string): Promise<TokenRecord | undefined> {
   return isId(id) ? findToken(ctx.db, businessId, id) : undefined;
+}
+
+export type CardRemoval =
+  | { result: 'not_found' }
+  /** The token, without a card: removed now, or there was none to remove (removed before, never saved). */
+  | { result: 'removed' | 'no_card'; token: TokenRecord }
+  /** 409: a charge on the card still waits for the acquirer's answer, and asking again needs the card. */
+  | { result: 'charge_pending' }
+  /** The acquirer did not let go of the card (no answer, or a refusal): nothing changed here. */
+  | { result: 'acquirer_unavailable'; error: unknown };
+
+/**
+ * Removes the token's saved card. The acquirer is asked first, outside any transaction: a failure
+ * there leaves the card saved (and the request can be sent again), never a card forgotten here but
+ * still chargeable there. Safe to repeat: a token without a card answers as it is.
+ */
+export async function removeSavedCard(ctx: UseCaseContext, businessId: number, tokenId: string): Promise<CardRemoval> {
+  const token = isId(tokenId) ? await findToken(ctx.db, businessId, tokenId) : undefined;
+  if (!token) return { result: 'not_found' };
+  if (!token.card) return { result: 'no_card', token };
+  const card = token.card;
+  if (await hasPendingCharge(ctx.db, businessId, token._id)) return { result: 'charge_pending' };
+  const saved = await findSavedCardReference(ctx.db, businessId, token._id);
+  if (saved) {
+    try {
+      await (await ctx.providers.named(businessId, saved.provider)).forgetSavedCard(saved.reference);
+    } catch (error) {
+      return { result: 'acquirer_unavailable', error };
+    }
+  }
+  const removed = await ctx.db.transaction(async (tx) => {
+    // A charge takes the same lock to record itself: either it is recorded first and seen here, or it
+    // finds the card gone.
+    await lockToken(tx, businessId, token._id);
+    if (await hasPendingCharge(tx, businessId, token._id)) return 'charge_pending' as const;
+    const at = await forgetSavedCard(tx, businessId, token._id, saved?.reference ?? null);
+    if (at) await notifyTokenCardRemoved(tx, businessId, { _id: token._id, card_brand: card.brand, card_last4: card.last4, removed_at: at });
+    return at;
+  });
+  if (removed === 'charge_pending') return { result: 'charge_pending' };
+  if (removed) ctx.outbox.nudge();
+  const now = (await findToken(ctx.db, businessId, token._id))!;
+  return { result: removed ? 'removed' : 'no_card', token: now };
 }

@@ -1,7 +1,9 @@
 // Saved cards on Stripe: the payer saves the card on Stripe's page (a setup-mode Checkout Session),
 // the token becomes active with what Stripe says of the card, and the merchant charges it off-session
 // through a PaymentIntent; a card that declines when charged is a 402 and payment.failed. A token
-// saved on the sandbox before the business moved to Stripe is still charged on the sandbox.
+// saved on the sandbox before the business moved to Stripe is still charged on the sandbox. Removing
+// the card detaches its PaymentMethod at Stripe before the token forgets it.
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentFailedEvent } from '../../client/webhooks.js';
 import { setAcquirer } from '../../server/store/acquirer-settings.js';
@@ -116,4 +118,39 @@ describe('a card saved on Stripe', () => {
       await setAcquirer(s.t.service.db, s.t.a.business.id, 'stripe', {}, s.t.service.secretsKey);
     }
   });
+
+  it('removing the card detaches its PaymentMethod at Stripe (payment_method.detached), then the token forgets it; a detach Stripe already made counts as done', async () => {
+    const created = await token();
+    const { back } = await saveOnStripe(created.activation_url, '4242 4242 4242 4242');
+    await openReturn(back.location!);
+    const paymentMethod = await savedPaymentMethod(created._id);
+    expect(paymentMethod).toMatch(/^pm_/);
+
+    const removed = await s.t.a.client.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: created._id } } });
+    expect(removed.response.status).toBe(200);
+    expect(removed.data!.data).toMatchObject({ status: 'pending', card: null });
+    const detaches = s.standin.requests.filter((request) => request.method === 'POST' && request.path === `/v1/payment_methods/${paymentMethod}/detach`);
+    expect(detaches).toHaveLength(1);
+    const stripe = new Stripe(s.secretKey, { ...s.standin.sdkOptions, maxNetworkRetries: 0 });
+    expect((await stripe.paymentMethods.retrieve(paymentMethod!)).customer).toBeNull();
+    expect(s.standin.events(s.secretKey).map((record) => record.event.type)).toContain('payment_method.detached');
+    expect((await charge(created._id)).response.status).toBe(409);
+
+    // A second card, detached at Stripe already (the first answer lost, or the Dashboard): removing it still succeeds.
+    const { back: again } = await saveOnStripe(created.activation_url, '5555 5555 5555 4444');
+    await openReturn(again.location!);
+    const second = await savedPaymentMethod(created._id);
+    expect(second).not.toBe(paymentMethod);
+    await stripe.paymentMethods.detach(second);
+    const removedAgain = await s.t.a.client.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: created._id } } });
+    expect(removedAgain.response.status).toBe(200);
+    expect(removedAgain.data!.data).toMatchObject({ status: 'pending', card: null });
+    expect(s.standin.violations).toEqual([]);
+  });
 });
+
+/** The PaymentMethod a token's saved card is at Stripe (its reference reads `cus_.../pm_...`). */
+async function savedPaymentMethod(tokenId: string): Promise<string> {
+  const [row] = await s.t.sql('tokens').where({ _id: tokenId }).select('card_reference');
+  return String(row.card_reference).split('/')[1]!;
+}

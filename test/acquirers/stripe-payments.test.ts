@@ -5,6 +5,7 @@
 // Stripe's published description.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyRedirect } from '../../client/redirects.js';
 import type { PaymentCreatedEvent, PaymentFailedEvent, RefundEvent } from '../../client/webhooks.js';
 import { raw } from '../support/service.js';
 import { openReturn, payLinkOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';
@@ -86,6 +87,21 @@ describe('a payment link paid on Stripe', () => {
     expect(created.data).toMatchObject({ payment_method: 'fpx', payment_status: 1 });
     // The payer who comes back (or refreshes) now sees it paid.
     expect((await openReturn(returnUrl!)).location).toContain('/payment/thank-you');
+  });
+
+  it('to a merchant redirect_url: pending then paid, each redirect signed with the business key', async () => {
+    const key = (await s.t.a.client.GET('/redirect-signing-key')).data!.data.key;
+    const link = await paymentLink(3_000, { redirect_url: 'https://merchant.example.com/orders/88' });
+    const { returnUrl } = await payLinkOnStripe(s.t.url, payPath(link.payment_url), { name: 'Lim Wei' }, { fpx: 'later' });
+    const id = paymentIdOf(returnUrl!);
+    const pending = await openReturn(returnUrl!);
+    expect(pending.status).toBe(303);
+    expect(verifyRedirect(pending.location!, key)).toEqual({ kind: 'payment', payment_id: id, payment_link_id: link._id, payment_status: 2 });
+    await s.standin.idle();
+    await s.standin.settle((await payment(id)).provider_reference!, 'succeeded');
+    await waitFor('the payment settled by Stripe', async () => (await payment(id)).status === 'paid');
+    const paid = await openReturn(returnUrl!);
+    expect(verifyRedirect(paid.location!, key)).toMatchObject({ payment_id: id, payment_status: 1 });
   });
 
   it('by FPX that fails at the bank: failed, announced once by payment.failed, and the link can be paid again', async () => {

@@ -150,6 +150,25 @@ const ops: Op[] = [
     call: (c, headers, body = chargeBody) =>
       c.POST('/tokenizations/{token_id}/charges', { params: { path: { token_id: ids.activeToken } }, body: body as never, headers }),
   },
+  {
+    // A token without a card, so the card the charges above use stays.
+    operationId: 'removeTokenCard',
+    method: 'DELETE',
+    path: () => `/tokenizations/${ids.token}/card`,
+    call: (c, headers) => c.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: ids.token } }, headers }),
+  },
+  {
+    operationId: 'getRedirectSigningKey',
+    method: 'GET',
+    path: () => '/redirect-signing-key',
+    call: (c, headers) => c.GET('/redirect-signing-key', { headers }),
+  },
+  {
+    operationId: 'rotateRedirectSigningKey',
+    method: 'POST',
+    path: () => '/redirect-signing-key/rotate',
+    call: (c, headers) => c.POST('/redirect-signing-key/rotate', { headers }),
+  },
   ...(['pause', 'resume'] as const).flatMap((verb): Op[] => [
     {
       operationId: `${verb}PaymentLink`,

@@ -50,6 +50,7 @@ describe('POST /tokenizations/create-token: success', () => {
       activation_url: `${t.service.publicUrl}/tokenization/activation/${token.token}`,
       status: 'pending',
       card: null,
+      card_removed_at: null,
       created_at: expect.stringMatching(TIMESTAMP),
       updated_at: token.created_at,
     });

@@ -55,6 +55,7 @@ describe('the client package a consumer installs', () => {
     expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
     expect(files).toContain('./dist/client/index.js');
     expect(files).toContain('./dist/client/webhooks.d.ts');
+    expect(files).toContain('./dist/client/redirects.d.ts');
     expect(Object.keys(clientPackage.dependencies).sort()).toEqual(['openapi-fetch', 'standardwebhooks']);
     // The main entry runs in a browser: nothing of Node's in it or in what it imports.
     const main = ['dist/client/index.js', 'dist/generated/openapi.js'].map((file) => readFileSync(join(installed, file), 'utf8')).join('\n');
@@ -78,6 +79,7 @@ describe('the client package a consumer installs', () => {
       validation: Record<string, string[]>;
       missing: number;
       webhookRefused: boolean;
+      redirectRefused: boolean;
     };
     const operations = [
       'createToken',
@@ -104,5 +106,6 @@ describe('the client package a consumer installs', () => {
     expect(result.validation).toEqual({ amount: ['The amount must be at least 500.'] });
     expect(result.missing).toBe(404);
     expect(result.webhookRefused).toBe(true);
+    expect(result.redirectRefused).toBe(true);
   }, 60_000);
 });

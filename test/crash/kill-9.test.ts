@@ -47,6 +47,7 @@ describe('SIGKILL under load on the embedded database', () => {
       PAGE_RATE_LIMIT_PER_ADDRESS: '1000000',
       PAGE_RATE_LIMIT_PER_LINK: '1000000',
       PAGE_RATE_LIMIT_PER_CARD: '1000000',
+      PAYER_EMAILS_PER_DAY: '1000000',
       OUTBOX_POLL_MS: '200',
       // A slower acquirer widens the windows between recording an attempt, authorizing, and the
       // transaction that marks the link paid (capture runs inside it), so kills land inside them.

@@ -14,7 +14,16 @@ import { SEED, holds, requestCount, send, validationErrors, type Caller } from '
 let t: TestService;
 let a: Caller;
 
-const TYPES = ['payment.created', 'payment.failed', 'refund.succeeded', 'refund.failed', 'payment_link.expired', 'token.activated', 'ping'] as const;
+const TYPES = [
+  'payment.created',
+  'payment.failed',
+  'refund.succeeded',
+  'refund.failed',
+  'payment_link.expired',
+  'token.activated',
+  'token.card_removed',
+  'ping',
+] as const;
 type Status = 'pending' | 'delivered' | 'dead';
 interface Entry {
   endpoint: number;

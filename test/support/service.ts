@@ -61,6 +61,7 @@ export interface TestServiceOptions {
   resolve?: StartOptions['resolve'];
   expirySweepMs?: number;
   pendingSweep?: StartOptions['pendingSweep'];
+  payerEmailsPerDay?: number;
 }
 
 /**
@@ -107,6 +108,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     resolve: options.resolve ?? offlineResolver,
     expirySweepMs: options.expirySweepMs,
     pendingSweep: options.pendingSweep,
+    // Like the limits above: counted, raised, except where a test sets its own.
+    payerEmailsPerDay: options.payerEmailsPerDay ?? 1_000_000,
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {

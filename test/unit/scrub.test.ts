@@ -11,6 +11,7 @@ describe('scrub', () => {
   it("masks Stripe's secret and restricted keys, live and test", () => {
     expect(scrub('Invalid API Key provided: rk_live_51H8xYzAbCdEfGhIjKlMnOp')).toBe('Invalid API Key provided: rk_[redacted]');
     expect(scrub('key=rk_test_51H8xYzAbCdEfGhIjKlMnOp;')).toBe('key=rk_[redacted];');
+    expect(scrub('redirect key rsec_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefg')).toBe('redirect key rsec_[redacted]');
     expect(scrub('sk_live_51H8xYzAbCdEfGhIjKlMnOp')).toBe('sk_[redacted]');
     // Inside a word it is not a key prefix.
     expect(scrub('work_items_queue_length')).toBe('work_items_queue_length');

@@ -1,6 +1,7 @@
 // A strict TypeScript program of a consumer app: every operation of the API through the installed
 // package, with the typed bodies, parameters, answers and errors. Only type-checked (tsc --strict).
 import { createPaymentsClient, isValidationError, type PaymentLink, type PaymentsClient, type ValidationErrorBody } from '@payment-collection/client';
+import { RedirectVerificationError, verifyRedirect, type VerifiedRedirect } from '@payment-collection/client/redirects';
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@payment-collection/client/webhooks';
 
 export async function everyOperation(payments: PaymentsClient): Promise<string[]> {
@@ -76,6 +77,18 @@ export function receive(raw: string, headers: Record<string, string>, key: strin
     return verifyWebhook(raw, headers, key);
   } catch (error) {
     if (error instanceof WebhookVerificationError) return undefined;
+    throw error;
+  }
+}
+
+/** A merchant's redirect page: the payment it may trust, or undefined for a forged or altered redirect. */
+export function returned(url: string, key: string): VerifiedRedirect | undefined {
+  try {
+    const redirect = verifyRedirect(url, key);
+    if (redirect.kind === 'payment' && redirect.payment_status === 1) return redirect;
+    return undefined;
+  } catch (error) {
+    if (error instanceof RedirectVerificationError) return undefined;
     throw error;
   }
 }

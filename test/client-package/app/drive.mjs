@@ -1,6 +1,7 @@
 // A plain Node.js program of a consumer app (no TypeScript, no loader): the client package's README
 // example, then every operation against the real server. Prints one JSON line: the statuses seen.
 import { createPaymentsClient, isValidationError } from '@payment-collection/client';
+import { RedirectVerificationError, verifyRedirect } from '@payment-collection/client/redirects';
 import { verifyWebhook, WebhookVerificationError } from '@payment-collection/client/webhooks';
 
 const payments = createPaymentsClient({ baseUrl: process.env.BASE_URL, apiKey: process.env.PAYMENTS_KEY });
@@ -74,4 +75,10 @@ try {
 } catch (e) {
   webhookRefused = e instanceof WebhookVerificationError;
 }
-console.log(JSON.stringify({ statuses, validation, missing: missing.response.status, webhookRefused }));
+let redirectRefused = false;
+try {
+  verifyRedirect('?payment_id=6284ff16d4b1c2a3e4f50003&payment_link_id=6284ff16d4b1c2a3e4f50002&payment_status=1', 'rsec_key');
+} catch (e) {
+  redirectRefused = e instanceof RedirectVerificationError;
+}
+console.log(JSON.stringify({ statuses, validation, missing: missing.response.status, webhookRefused, redirectRefused }));
