@@ -14,6 +14,7 @@ import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { createHttpApp } from './http/app.js';
 import { loadContract, warmUp } from './http/contract.js';
 import { ConflictError, ValidationError, toErrorResponse } from './http/errors.js';
+import { DEFAULT_LINGER, type LingerLimits } from './http/linger.js';
 import type { Handlers } from './http/operations.js';
 import type { RateLimiter } from '../shared/rate-limiter.js';
 import { createRateLimiter, type RateLimitConfig } from './ratelimit/limiters.js';
@@ -70,6 +71,8 @@ export interface StartOptions {
   logger?: Logger;
   /** How long clients have to send their requests. */
   http?: Partial<HttpTimeouts>;
+  /** How much of a body answered unread is read before the connection closes (DEFAULT_LINGER for what is not given). */
+  linger?: Partial<LingerLimits>;
   /** SECRETS_KEY, or the key file (next to the SQLite file unless named); required on PostgreSQL. */
   secrets?: SecretsSettings;
   /** Attempts on the payer forms; DEFAULT_PAGE_LIMITS for what is not given. */
@@ -198,6 +201,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       scopes: scopesOver(ctx),
       pages: (koa, next) => payerPages(koa, () => acquirers(koa, next)),
       trustProxyHops: options.trustProxyHops ?? 0,
+      linger: { ...DEFAULT_LINGER, ...options.linger },
       findCaller: (key) => callers.find(key),
       limiter,
       logger,

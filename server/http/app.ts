@@ -5,9 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import Koa from 'koa';
 import type { Logger } from '../logger.js';
 import { DOCS_PATH, SPEC_PATH } from '../paths.js';
-import { hasUnreadBody } from './body.js';
 import type { Contract } from './contract.js';
 import { MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
+import { DEFAULT_LINGER, lingeringClose, type LingerLimits } from './linger.js';
 import type { CallerBusiness, Handlers } from './operations.js';
 import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
 import { requestLogging } from './request-log.js';
@@ -35,6 +35,8 @@ export interface HttpAppOptions<Scope> {
   draining(): boolean;
   /** Proxies in front whose X-Forwarded-For entries name the client (`ctx.ip`); 0: the connection's own address. */
   trustProxyHops?: number;
+  /** How much of a body answered unread is read (and thrown away) before the connection closes. */
+  linger?: LingerLimits;
 }
 
 function errorMiddleware(): Koa.Middleware {
@@ -46,8 +48,6 @@ function errorMiddleware(): Koa.Middleware {
       if (response.status >= 500) (ctx.state.log as Logger).error({ err: error }, 'request failed');
       ctx.status = response.status;
       ctx.set(response.headers);
-      // Node would read an unread body to its end to keep the connection: however large it is.
-      if (hasUnreadBody(ctx)) ctx.set('Connection', 'close');
       ctx.body = response.body;
     }
   };
@@ -139,6 +139,8 @@ export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   app.proxy = (options.trustProxyHops ?? 0) > 0;
   app.maxIpsCount = options.trustProxyHops ?? 0;
   app.use(requestLogging(options.logger));
+  // Outside the error handler: it sees every answer, errors included, as it is about to be sent.
+  app.use(lingeringClose(options.linger ?? DEFAULT_LINGER));
   app.use(errorMiddleware());
   app.use(probesMiddleware(options));
   app.use(referenceMiddleware());

@@ -45,6 +45,7 @@ export interface TestService {
 
 export interface TestServiceOptions {
   http?: StartOptions['http'];
+  linger?: StartOptions['linger'];
   publicUrl?: string;
   mail?: StartOptions['mail'];
   outbox?: StartOptions['outbox'];
@@ -93,6 +94,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     provider: options.provider,
     stripeApiUrl: options.stripeApiUrl,
     http: options.http,
+    linger: options.linger,
     secrets: secretsSettings(database.url),
     // Like the API limit: in the path, raised, except where a test sets its own.
     pageLimits: { perAddress: 1_000_000, perLink: 1_000_000, perCard: 1_000_000, ...options.pageLimits },
