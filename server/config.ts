@@ -4,6 +4,7 @@ import { LOG_LEVELS, type LogLevel } from './logger.js';
 import type { BreakerSettings } from './outbox/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
 import { DEFAULT_PAGE_LIMITS, type PageLimits } from './pages/limits.js';
+import { DEFAULT_NOTIFICATION_LIMITS, type NotificationLimits } from './pages/notification-limits.js';
 import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.js';
 import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
 import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
@@ -59,6 +60,8 @@ export interface Config {
   pageLimits: PageLimits;
   /** Reverse proxies in front of the service that append the client's address to X-Forwarded-For. */
   trustProxyHops: number;
+  /** Posts to the acquirers' notification addresses (POST /stripe/webhooks/{business}) per client address. */
+  notificationLimits: NotificationLimits;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -212,5 +215,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perCard: integer(env, 'PAGE_RATE_LIMIT_PER_CARD', DEFAULT_PAGE_LIMITS.perCard, 1, 1_000_000),
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
+    notificationLimits: {
+      perAddress: integer(env, 'STRIPE_WEBHOOK_RATE_LIMIT_PER_ADDRESS', DEFAULT_NOTIFICATION_LIMITS.perAddress, 1, 1_000_000),
+      windowSeconds: integer(env, 'STRIPE_WEBHOOK_RATE_LIMIT_WINDOW_SECONDS', DEFAULT_NOTIFICATION_LIMITS.windowSeconds, 1, 3_600),
+    },
   };
 }

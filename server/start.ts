@@ -34,6 +34,7 @@ import { loadMasterKey, type SecretsSettings } from './secrets/key-source.js';
 import type { MasterKey } from './secrets/master-key.js';
 import { sealLegacyWebhookSecrets } from './store/seal-legacy-secrets.js';
 import { DEFAULT_PAGE_LIMITS, PageLimiter, type PageLimits } from './pages/limits.js';
+import { DEFAULT_NOTIFICATION_LIMITS, NotificationLimiter, type NotificationLimits } from './pages/notification-limits.js';
 import { pageKeys } from './pages/signing.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './usecases/callers.js';
@@ -77,6 +78,8 @@ export interface StartOptions {
   secrets?: SecretsSettings;
   /** Attempts on the payer forms; DEFAULT_PAGE_LIMITS for what is not given. */
   pageLimits?: Partial<PageLimits>;
+  /** Posts to the acquirers' notification addresses per client address; DEFAULT_NOTIFICATION_LIMITS for what is not given. */
+  notificationLimits?: Partial<NotificationLimits>;
   /** Proxies whose X-Forwarded-For entries are trusted for the client's address; 0 unless given. */
   trustProxyHops?: number;
   /** How webhook hosts are resolved; the system resolver unless a test stubs it. */
@@ -192,6 +195,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...ctx,
       pageKeys: keys,
       pageLimiter: new PageLimiter(limiter, { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits }, keys.cardFingerprint),
+      notificationLimiter: new NotificationLimiter(limiter, { ...DEFAULT_NOTIFICATION_LIMITS, ...options.notificationLimits }),
     };
     const payerPages = pageRoutes(pageDeps);
     const acquirers = acquirerRoutes(pageDeps);

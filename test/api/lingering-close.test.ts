@@ -1,4 +1,5 @@
-// A body the service answers without reading (over the 1 MiB limit, unauthenticated) gets its answer
+// A body the service answers without reading (over the 1 MiB limit, unauthenticated, over the Stripe
+// webhook route's 64 KiB) gets its answer
 // read by the client, not a network error: the service reads and discards the rest of the body before
 // closing (lingering close, as nginx does), within a bound of bytes and of time, so a client that keeps
 // sending is still cut off.
@@ -55,6 +56,11 @@ describe('an oversized body is answered, and the client reads the answer', () =>
   it('so does a large body without a valid key: twenty 401s', { timeout: 120_000 }, async () => {
     const outcomes = await postFromAnotherProcess('fetch', `${t.apiUrl}/payment-links`, '-', 20, 6 * MiB);
     expect(outcomes).toEqual(Array(20).fill({ status: 401, body: { message: 'Unauthenticated.' } }));
+  });
+
+  it('and a large post to the Stripe webhook route, past its 64 KiB: twenty 413s', { timeout: 120_000 }, async () => {
+    const outcomes = await postFromAnotherProcess('fetch', `${t.url}/stripe/webhooks/${t.a.business.id}`, '-', 20, 6 * MiB);
+    expect(outcomes).toEqual(Array(20).fill({ status: 413, body: { message: 'The notification must not be larger than 64 KiB.' } }));
   });
 });
 

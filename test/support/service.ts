@@ -57,6 +57,7 @@ export interface TestServiceOptions {
   /** Silent unless a test wants to read the service's log lines. */
   logger?: StartOptions['logger'];
   pageLimits?: StartOptions['pageLimits'];
+  notificationLimits?: StartOptions['notificationLimits'];
   trustProxyHops?: number;
   /** Stubbed name resolution for webhook hosts: no test resolves a name for real. */
   resolve?: StartOptions['resolve'];
@@ -98,6 +99,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     secrets: secretsSettings(database.url),
     // Like the API limit: in the path, raised, except where a test sets its own.
     pageLimits: { perAddress: 1_000_000, perLink: 1_000_000, perCard: 1_000_000, ...options.pageLimits },
+    notificationLimits: { perAddress: 1_000_000, ...options.notificationLimits },
     trustProxyHops: options.trustProxyHops,
     resolve: options.resolve ?? offlineResolver,
     expirySweepMs: options.expirySweepMs,
