@@ -56,6 +56,13 @@ export async function findAcquirerSettings(db: Executor, businessId: number, key
   return { provider: row.provider === 'stripe' ? 'stripe' : 'sandbox', stripe };
 }
 
+/** The acquirer that takes the business's new payments, read without opening any secret; undefined for an unknown business. */
+export async function findAcquirerName(db: Executor, businessId: number): Promise<AcquirerName | undefined> {
+  const row = await db.first<{ provider: string }>(db.sql('businesses').select('provider').where({ id: businessId }));
+  if (!row) return undefined;
+  return row.provider === 'stripe' ? 'stripe' : 'sandbox';
+}
+
 /** How far a business is set up to take Stripe's notifications (whichever acquirer takes its new payments). */
 export type StripeAccountState = 'no_business' | 'no_secret_key' | 'no_webhook_secret' | 'ready';
 

@@ -5,12 +5,14 @@ import { LRUCache } from 'lru-cache';
 import type { CardFormProvider, HostedProvider, PaymentProvider } from '../payments/provider.js';
 import { StripeProvider, type StripeApiAddress } from '../payments/stripe.js';
 import type { MasterKey } from '../secrets/master-key.js';
-import { findAcquirerSettings, stripeAccountState, type StripeAccountState, type StripeSecrets } from '../store/acquirer-settings.js';
+import { findAcquirerName, findAcquirerSettings, stripeAccountState, type StripeAccountState, type StripeSecrets } from '../store/acquirer-settings.js';
 import type { Executor } from '../store/executor.js';
 
 export interface Providers {
   /** The acquirer that takes the business's new payments and saves its payers' cards. */
   forBusiness(businessId: number): Promise<PaymentProvider>;
+  /** The name of that acquirer (`sandbox`, `stripe`), without reaching it or opening its secrets. */
+  nameForBusiness(businessId: number): Promise<string>;
   /** The acquirer named on a payment (`provider`): its refunds and notifications go back through it, whichever the business uses now. */
   named(businessId: number, name: string): Promise<PaymentProvider>;
   /**
@@ -61,6 +63,10 @@ export class ProviderDirectory implements Providers {
     return this.stripe(businessId, settings.stripe);
   }
 
+  async nameForBusiness(businessId: number): Promise<string> {
+    return (await findAcquirerName(this.db, businessId)) ?? this.options.sandbox.name;
+  }
+
   async named(businessId: number, name: string): Promise<PaymentProvider> {
     if (name !== 'stripe') return this.options.sandbox;
     const settings = await findAcquirerSettings(this.db, businessId, this.secretsKey);
@@ -89,6 +95,7 @@ export class ProviderDirectory implements Providers {
 export function singleProvider(provider: PaymentProvider): Providers {
   return {
     forBusiness: async () => provider,
+    nameForBusiness: async () => provider.name,
     named: async () => provider,
     notificationAccount: async (_businessId, name) => (provider.checkout === 'hosted' && provider.name === name ? 'ready' : 'no_account'),
   };
