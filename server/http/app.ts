@@ -132,8 +132,21 @@ function apiGate(options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'limiter'
   };
 }
 
+/** How a connection the client dropped shows: nothing the service did wrong. */
+const CLIENT_WENT_AWAY = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
 export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   const app = new Koa();
+  // What fails once the middleware has answered (a streamed body, a connection reset while an answer
+  // lingers) reaches Koa's error event, whose default prints a stack to stderr: a JSON line instead,
+  // and a client that went away is no error of ours.
+  app.on('error', (error: NodeJS.ErrnoException & { status?: number; expose?: boolean }, ctx?: Koa.Context) => {
+    // As Koa's own handler: an error meant for the client was its answer.
+    if (error.status === 404 || error.expose) return;
+    const details = { err: error, request_id: ctx?.state.requestId as string | undefined };
+    if (CLIENT_WENT_AWAY.has(error.code ?? '')) options.logger.debug(details, 'the client closed the connection before the answer was complete');
+    else options.logger.error(details, 'sending the answer failed');
+  });
   // Behind N proxies, the client is the N-th address from the end of X-Forwarded-For: entries before
   // it are whatever the client chose to send.
   app.proxy = (options.trustProxyHops ?? 0) > 0;

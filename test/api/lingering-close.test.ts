@@ -6,19 +6,34 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../server/logger.js';
 import { ROOT } from '../support/child.js';
 import type { PostOutcome } from '../support/oversized-posts.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { openSocket, sendUntilClosed } from '../support/sockets.js';
+import { firstAnswer, openSocket, sendUntilClosed } from '../support/sockets.js';
+import { waitFor } from '../support/wait.js';
 
 const TOO_LARGE = { status: 413, body: { message: 'The request body must not be larger than 1 MiB.' } };
 const MiB = 1024 * 1024;
 
+const lines: string[] = [];
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  },
+});
+
 let t: TestService;
 beforeAll(async () => {
-  // The request timeout is far longer than any test here: only the linger's own bounds cut a client off.
-  t = await startTestService({ linger: { maxBytes: 16 * MiB, maxMs: 1_000 }, http: { requestTimeoutMs: 600_000 } });
+  t = await startTestService({
+    linger: { maxBytes: 16 * MiB, maxMs: 1_000 },
+    // The request timeout is far longer than any test here: only the linger's own bounds cut a client off.
+    http: { requestTimeoutMs: 600_000 },
+    logger: createLogger({ level: 'debug', destination: capture }),
+  });
 });
 afterAll(() => t?.close());
 
@@ -85,6 +100,32 @@ describe('the rest of the body is read within a bound', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     // Far less than the body it announced, and less than the bound of bytes: the time bound closed it.
     expect(sent).toBeLessThan(16 * MiB);
+  });
+});
+
+describe('a client that resets the connection while it lingers', () => {
+  it('is noted in the log at debug level, not printed to stderr as an error', { timeout: 30_000 }, async () => {
+    const printed = vi.spyOn(console, 'error');
+    try {
+      const socket = await openSocket(t.url);
+      const answer = firstAnswer(socket);
+      socket.write(
+        `POST /api/payment-links HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.a.key}\r\nX-Request-Id: reset-while-lingering\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${8 * MiB}\r\n\r\n{"title":`,
+      );
+      expect((await answer).status).toBe(413);
+      socket.resetAndDestroy();
+      const noted = await waitFor('the debug line', () =>
+        lines
+          .map((line) => JSON.parse(line) as { level: number; msg: string; request_id?: string })
+          .find((line) => line.request_id === 'reset-while-lingering' && line.level === 20),
+      );
+      expect(noted.msg).toBe('the client closed the connection before the answer was complete');
+      expect(printed).not.toHaveBeenCalled();
+      expect(lines.filter((line) => line.includes('"level":50'))).toEqual([]);
+    } finally {
+      printed.mockRestore();
+    }
   });
 });
 
