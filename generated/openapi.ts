@@ -88,6 +88,13 @@ export interface paths {
          *     (`Idempotent-Replayed: true`) and the webhook settles it; once the provider answered, a retry
          *     gets the final answer.
          *
+         *     The charge goes through the acquirer that saved the card, whichever the business takes new
+         *     payments with now: a card saved on Stripe is charged on Stripe after the business moves back to
+         *     the sandbox. A card saved on the sandbox, a test card that takes no money, is not charged once
+         *     the business takes payments through a real acquirer (Stripe): the answer is 422 with
+         *     `errors.token_id`, and no payment is recorded and no webhook sent. Create a new token for the
+         *     payer to save a card on the business's acquirer.
+         *
          *     Sandbox cards that save fine but fail when charged: `4000 0000 0000 0341` (declined,
          *     `card_declined`) and `4000 0000 0000 0069` (`expired_card`).
          */
@@ -3097,7 +3104,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Validation failed. */
+            /** @description Validation failed; or the token's card was saved on the sandbox and the business now takes payments through a real acquirer (`errors.token_id`: nothing is recorded). */
             422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3106,16 +3113,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "The given data was invalid.",
-                     *       "errors": {
-                     *         "amount": [
-                     *           "The amount must be at least 500."
-                     *         ]
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };

@@ -4,9 +4,12 @@
 //   list-keys
 //   set-webhook --business "<name>" --url <url> [--rotate]   prints the signature key alone on the last line
 //   set-webhook --business "<name>" --clear
-//   set-provider --business <id or name> --provider stripe --secret-key sk_... --webhook-secret whsec_...
+//   set-provider --business <id or name> --provider stripe   the secret key and webhook signing secret from
+//                STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or asked on standard input (never arguments)
 //   set-provider --business <id or name> --provider sandbox
 //   show-business --business <id or name>     the business, its acquirer and its keys, never a secret
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../server/config.js';
 import { issueKey, listKeys, revokeKey } from '../server/store/api-keys.js';
@@ -60,7 +63,11 @@ const commands: Record<string, (db: Database, args: string[], secretsKey: Master
     const serviceUrls = [config.publicUrl ?? `http://localhost:${config.port}`, `http://localhost:${config.port}`];
     // The same check as at each delivery, the host resolved now: a URL that leads to this machine, a
     // private network or a metadata service is refused before any event is queued for it.
-    const check = await checkWebhookUrl(values.url!, { allowPrivate: config.outbox.webhookAllowPrivate, serviceUrls });
+    const check = await checkWebhookUrl(values.url!, {
+      allowPrivate: config.outbox.webhookAllowPrivate,
+      allowedPorts: config.outbox.webhookAllowedPorts,
+      serviceUrls,
+    });
     if (!check.ok) throw new UsageError(check.problem);
     // The key survives a change of URL, so receivers keep verifying; --rotate issues a new one.
     const existing = values.rotate ? undefined : await keptWebhookKey(db, business.id, secretsKey);
@@ -76,22 +83,19 @@ const commands: Record<string, (db: Database, args: string[], secretsKey: Master
     }
   },
   async 'set-provider'(db, args, secretsKey) {
-    const { values } = parseArgs({
-      args,
-      options: { business: { type: 'string' }, provider: { type: 'string' }, 'secret-key': { type: 'string' }, 'webhook-secret': { type: 'string' } },
-    });
+    refuseSecretArguments(args);
+    const { values } = parseArgs({ args, options: { business: { type: 'string' }, provider: { type: 'string' } } });
     const business = await businessNamed(db, values.business);
     const provider = values.provider;
     if (provider !== 'stripe' && provider !== 'sandbox') throw new UsageError('set-provider needs --provider stripe or --provider sandbox');
-    const secretKey = values['secret-key']?.trim();
-    const webhookSecret = values['webhook-secret']?.trim();
+    const { secretKey, webhookSecret } = await stripeSecrets(provider, business);
     if (secretKey !== undefined && !STRIPE_SECRET_KEY.test(secretKey)) {
-      throw new UsageError('--secret-key must be a Stripe secret or restricted key (sk_test_..., sk_live_..., rk_test_... or rk_live_...)');
+      throw new UsageError('the Stripe secret key must be a secret or restricted key (sk_test_..., sk_live_..., rk_test_... or rk_live_...)');
     }
     if (webhookSecret !== undefined && !STRIPE_WEBHOOK_SECRET.test(webhookSecret))
-      throw new UsageError('--webhook-secret must be a Stripe webhook signing secret (whsec_...)');
+      throw new UsageError('the webhook signing secret must be a Stripe webhook signing secret (whsec_...)');
     if (provider === 'stripe' && !secretKey && !business.stripe_key_hint)
-      throw new UsageError('set-provider --provider stripe needs --secret-key the first time');
+      throw new UsageError(`set-provider --provider stripe needs the Stripe secret key the first time: ${HOW_TO_GIVE_SECRETS}`);
     await setAcquirer(db, business.business_id, provider, { ...(secretKey ? { secretKey } : {}), ...(webhookSecret ? { webhookSecret } : {}) }, secretsKey);
     const now = (await listAcquirers(db, business.business_id))[0]!;
     console.log(`"${now.name}" (business_id ${now.business_id}) now takes payments through ${now.provider}.`);
@@ -114,6 +118,94 @@ const commands: Record<string, (db: Database, args: string[], secretsKey: Master
 const STRIPE_SECRET_KEY = /^[rs]k_(?:test|live)_[A-Za-z0-9]{8,247}$/;
 const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{8,200}$/;
 
+const HOW_TO_GIVE_SECRETS =
+  'set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET) in its environment, or run it at a terminal and type them when asked, or pipe them on standard input, one a line';
+
+/**
+ * Secrets on the command line are seen by every user of the machine (ps, /proc/<pid>/cmdline) and kept
+ * in shell history: refused, without repeating the value.
+ */
+function refuseSecretArguments(args: string[]): void {
+  for (const option of ['--secret-key', '--webhook-secret']) {
+    if (args.some((arg) => arg === option || arg.startsWith(`${option}=`)))
+      throw new UsageError(`${option} is not taken on the command line, where other users and the shell history can read it: ${HOW_TO_GIVE_SECRETS}`);
+  }
+}
+
+/**
+ * The Stripe secrets to store: each from its environment variable, else (for --provider stripe) asked on
+ * standard input, where an empty answer (or none) keeps what is stored.
+ */
+async function stripeSecrets(provider: 'stripe' | 'sandbox', business: AcquirerSummary): Promise<{ secretKey?: string; webhookSecret?: string }> {
+  const input = new SecretInput();
+  try {
+    const given = async (variable: string, question: string) => {
+      const value = process.env[variable]?.trim();
+      if (value) {
+        console.error(`Using ${variable}.`);
+        return value;
+      }
+      return provider === 'stripe' ? (await input.ask(question))?.trim() || undefined : undefined;
+    };
+    const secretKey = await given(
+      'STRIPE_SECRET_KEY',
+      `Stripe secret key (sk_live_..., or a restricted rk_live_...)${business.stripe_key_hint ? `, Enter keeps ${business.stripe_key_hint}` : ''}: `,
+    );
+    const webhookSecret = await given(
+      'STRIPE_WEBHOOK_SECRET',
+      `Webhook signing secret (whsec_...), Enter ${business.stripe_webhook_secret_set ? 'keeps the stored one' : 'to set it later'}: `,
+    );
+    return { ...(secretKey ? { secretKey } : {}), ...(webhookSecret ? { webhookSecret } : {}) };
+  } finally {
+    input.close();
+  }
+}
+
+/** Answers read from standard input: typed without echo at a terminal, a line each when piped. */
+class SecretInput {
+  private lines: ReturnType<typeof createInterface> | undefined;
+  private pending: AsyncIterator<string> | undefined;
+
+  async ask(question: string): Promise<string | undefined> {
+    if (process.stdin.isTTY) return askUnechoed(question);
+    this.lines ??= createInterface({ input: process.stdin, crlfDelay: Infinity });
+    this.pending ??= this.lines[Symbol.asyncIterator]();
+    const next = await this.pending.next();
+    return next.done ? undefined : next.value;
+  }
+
+  close(): void {
+    this.lines?.close();
+    // Lines left unread must not keep the process waiting for more.
+    if (this.lines) process.stdin.destroy();
+  }
+}
+
+/** Asks at the terminal; what is typed is not shown (the prompt goes to stderr, stdout stays for results). */
+function askUnechoed(question: string): Promise<string> {
+  let muted = false;
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (!muted) process.stderr.write(chunk);
+      done();
+    },
+  });
+  const terminal = createInterface({ input: process.stdin, output, terminal: true });
+  return new Promise((resolve, reject) => {
+    terminal.on('SIGINT', () => {
+      terminal.close();
+      process.stderr.write('\n');
+      reject(new UsageError('cancelled'));
+    });
+    terminal.question(question, (answer) => {
+      terminal.close();
+      process.stderr.write('\n');
+      resolve(answer);
+    });
+    muted = true;
+  });
+}
+
 /** A business by its id (digits) or its name. */
 async function businessNamed(db: Database, given: string | undefined): Promise<AcquirerSummary> {
   const wanted = given?.trim();
@@ -130,7 +222,8 @@ function printStripeSetup(business: AcquirerSummary): void {
   console.log(`Stripe account key ${business.stripe_key_hint ?? '(none)'}; webhook signing secret ${business.stripe_webhook_secret_set ? 'set' : 'NOT SET'}.`);
   console.log(`Register this webhook endpoint at Stripe (Developers > Webhooks): ${base}/stripe/webhooks/${business.business_id}`);
   console.log(`with these events: ${STRIPE_WEBHOOK_EVENTS.join(', ')}`);
-  if (!business.stripe_webhook_secret_set) console.log("then run set-provider again with --webhook-secret whsec_... (the endpoint's signing secret).");
+  if (!business.stripe_webhook_secret_set)
+    console.log("then run set-provider again with the endpoint's signing secret (whsec_...) in STRIPE_WEBHOOK_SECRET, or typed when asked.");
 }
 
 async function keptWebhookKey(db: Database, businessId: number, secretsKey: MasterKey): Promise<string | undefined> {

@@ -4,6 +4,7 @@ import { LOG_LEVELS, type LogLevel } from './logger.js';
 import type { BreakerSettings } from './outbox/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
 import { DEFAULT_PAGE_LIMITS, type PageLimits } from './pages/limits.js';
+import { DEFAULT_NOTIFICATION_LIMITS, type NotificationLimits } from './pages/notification-limits.js';
 import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.js';
 import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
 import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
@@ -65,6 +66,8 @@ export interface Config {
   trustProxyHops: number;
   /** Payer e-mails (payment requests) a business's API calls may have the service send per UTC day. */
   payerEmailsPerDay: number;
+  /** Posts to the acquirers' notification addresses (POST /stripe/webhooks/{business}) per client address. */
+  notificationLimits: NotificationLimits;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -236,5 +239,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     payerEmailsPerDay: integer(env, 'PAYER_EMAILS_PER_DAY', DEFAULT_PAYER_EMAILS_PER_DAY, 0, 10_000_000),
+    notificationLimits: {
+      perAddress: integer(env, 'STRIPE_WEBHOOK_RATE_LIMIT_PER_ADDRESS', DEFAULT_NOTIFICATION_LIMITS.perAddress, 1, 1_000_000),
+      windowSeconds: integer(env, 'STRIPE_WEBHOOK_RATE_LIMIT_WINDOW_SECONDS', DEFAULT_NOTIFICATION_LIMITS.windowSeconds, 1, 3_600),
+    },
   };
 }

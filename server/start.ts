@@ -15,6 +15,7 @@ import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { createHttpApp } from './http/app.js';
 import { loadContract, warmUp } from './http/contract.js';
 import { ConflictError, ValidationError, toErrorResponse } from './http/errors.js';
+import { DEFAULT_LINGER, type LingerLimits } from './http/linger.js';
 import type { Handlers } from './http/operations.js';
 import type { RateLimiter } from '../shared/rate-limiter.js';
 import { createRateLimiter, type RateLimitConfig } from './ratelimit/limiters.js';
@@ -34,6 +35,7 @@ import { loadMasterKey, type SecretsSettings } from './secrets/key-source.js';
 import type { MasterKey } from './secrets/master-key.js';
 import { sealLegacyWebhookSecrets } from './store/seal-legacy-secrets.js';
 import { DEFAULT_PAGE_LIMITS, PageLimiter, type PageLimits } from './pages/limits.js';
+import { DEFAULT_NOTIFICATION_LIMITS, NotificationLimiter, type NotificationLimits } from './pages/notification-limits.js';
 import { pageKeys } from './pages/signing.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './usecases/callers.js';
@@ -72,10 +74,14 @@ export interface StartOptions {
   logger?: Logger;
   /** How long clients have to send their requests. */
   http?: Partial<HttpTimeouts>;
+  /** How much of a body answered unread is read before the connection closes (DEFAULT_LINGER for what is not given). */
+  linger?: Partial<LingerLimits>;
   /** SECRETS_KEY, or the key file (next to the SQLite file unless named); required on PostgreSQL. */
   secrets?: SecretsSettings;
   /** Attempts on the payer forms; DEFAULT_PAGE_LIMITS for what is not given. */
   pageLimits?: Partial<PageLimits>;
+  /** Posts to the acquirers' notification addresses per client address; DEFAULT_NOTIFICATION_LIMITS for what is not given. */
+  notificationLimits?: Partial<NotificationLimits>;
   /** Proxies whose X-Forwarded-For entries are trusted for the client's address; 0 unless given. */
   trustProxyHops?: number;
   /** How webhook hosts are resolved; the system resolver unless a test stubs it. */
@@ -200,6 +206,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...ctx,
       pageKeys: keys,
       pageLimiter: new PageLimiter(limiter, { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits }, keys.cardFingerprint),
+      notificationLimiter: new NotificationLimiter(limiter, { ...DEFAULT_NOTIFICATION_LIMITS, ...options.notificationLimits }),
     };
     const payerPages = pageRoutes(pageDeps);
     const acquirers = acquirerRoutes(pageDeps);
@@ -209,6 +216,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       scopes: scopesOver(ctx),
       pages: (koa, next) => payerPages(koa, () => acquirers(koa, next)),
       trustProxyHops: options.trustProxyHops ?? 0,
+      linger: { ...DEFAULT_LINGER, ...options.linger },
       findCaller: (key) => callers.find(key),
       limiter,
       logger,

@@ -39,6 +39,13 @@ export function presentToken(publicUrl: string, record: TokenRecord): Token {
   };
 }
 
+/** Names an acquirer as merchants know it. */
+const ACQUIRER_NAMES: Record<string, string> = { stripe: 'Stripe' };
+
+export function sandboxCardMessage(acquirer: string): string {
+  return `The token id holds a card saved on the sandbox, which takes no money, and the business now takes payments through ${ACQUIRER_NAMES[acquirer] ?? acquirer}: create a new token for the payer to save a card.`;
+}
+
 export const tokenizationHandlers = {
   createToken: {
     async handle({ body, business }, ctx, respond) {
@@ -95,6 +102,8 @@ export const tokenizationHandlers = {
             return respond.with409({ message: 'This token has no saved card yet; its payer must open the activation_url and save one first.' });
           case 'card_removed':
             return respond.with409({ message: CARD_REMOVED });
+          case 'sandbox_card':
+            return respond.with422({ message: 'The given data was invalid.', errors: { token_id: [sandboxCardMessage(outcome.acquirer)] } });
           case 'declined': {
             const { success: _, ...envelope } = ok(presentPayment(outcome.payment));
             return respond.with402({ success: false, message: outcome.payment.failure_message ?? 'The charge was declined.', ...envelope });

@@ -5,9 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import Koa from 'koa';
 import type { Logger } from '../logger.js';
 import { DOCS_PATH, SPEC_PATH } from '../paths.js';
-import { hasUnreadBody } from './body.js';
 import type { Contract } from './contract.js';
 import { MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
+import { DEFAULT_LINGER, lingeringClose, type LingerLimits } from './linger.js';
 import type { CallerBusiness, Handlers } from './operations.js';
 import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
 import { requestLogging } from './request-log.js';
@@ -35,6 +35,8 @@ export interface HttpAppOptions<Scope> {
   draining(): boolean;
   /** Proxies in front whose X-Forwarded-For entries name the client (`ctx.ip`); 0: the connection's own address. */
   trustProxyHops?: number;
+  /** How much of a body answered unread is read (and thrown away) before the connection closes. */
+  linger?: LingerLimits;
 }
 
 function errorMiddleware(): Koa.Middleware {
@@ -46,8 +48,6 @@ function errorMiddleware(): Koa.Middleware {
       if (response.status >= 500) (ctx.state.log as Logger).error({ err: error }, 'request failed');
       ctx.status = response.status;
       ctx.set(response.headers);
-      // Node would read an unread body to its end to keep the connection: however large it is.
-      if (hasUnreadBody(ctx)) ctx.set('Connection', 'close');
       ctx.body = response.body;
     }
   };
@@ -132,13 +132,28 @@ function apiGate(options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'limiter'
   };
 }
 
+/** How a connection the client dropped shows: nothing the service did wrong. */
+const CLIENT_WENT_AWAY = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE']);
+
 export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   const app = new Koa();
+  // What fails once the middleware has answered (a streamed body, a connection reset while an answer
+  // lingers) reaches Koa's error event, whose default prints a stack to stderr: a JSON line instead,
+  // and a client that went away is no error of ours.
+  app.on('error', (error: NodeJS.ErrnoException & { status?: number; expose?: boolean }, ctx?: Koa.Context) => {
+    // As Koa's own handler: an error meant for the client was its answer.
+    if (error.status === 404 || error.expose) return;
+    const details = { err: error, request_id: ctx?.state.requestId as string | undefined };
+    if (CLIENT_WENT_AWAY.has(error.code ?? '')) options.logger.debug(details, 'the client closed the connection before the answer was complete');
+    else options.logger.error(details, 'sending the answer failed');
+  });
   // Behind N proxies, the client is the N-th address from the end of X-Forwarded-For: entries before
   // it are whatever the client chose to send.
   app.proxy = (options.trustProxyHops ?? 0) > 0;
   app.maxIpsCount = options.trustProxyHops ?? 0;
   app.use(requestLogging(options.logger));
+  // Outside the error handler: it sees every answer, errors included, as it is about to be sent.
+  app.use(lingeringClose(options.linger ?? DEFAULT_LINGER));
   app.use(errorMiddleware());
   app.use(probesMiddleware(options));
   app.use(referenceMiddleware());

@@ -36,8 +36,8 @@ function hasBody(ctx: Koa.Context): boolean {
  * Reads the JSON body of an API request. Only `application/json` is JSON here: openapi.yaml takes no
  * other media type, and a `+json` type such as application/merge-patch+json promises semantics
  * (a partial update) that PUT does not have, so it is a 415 rather than a body read another way.
- * A body that is not read is not drained either: the answer closes the connection instead, so an
- * unwanted body costs at most what the client managed to send before the answer.
+ * A body that is not read is not drained to its end either: the answer closes the connection after
+ * reading at most a bounded rest of it (linger.ts).
  */
 export async function readJsonBody(ctx: Koa.Context): Promise<void> {
   if (!hasBody(ctx)) return;

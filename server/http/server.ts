@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { isLingering } from './linger.js';
 
 /** What Node reports about a request it could not read, as the status line and message we answer with. */
 const CLIENT_ERRORS: Record<string, [string, string]> = {
@@ -13,7 +14,8 @@ const CLIENT_ERRORS: Record<string, [string, string]> = {
 const NOT_HTTP: [string, string] = ['400 Bad Request', 'The request is not valid HTTP.'];
 
 export function answerMalformedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || error.code === 'ECONNRESET') {
+  // A connection lingering after its answer (linger.ts) has been answered once already.
+  if (!socket.writable || error.code === 'ECONNRESET' || isLingering(socket)) {
     socket.destroy();
     return;
   }

@@ -1,52 +1,81 @@
-// POST /stripe/webhooks/{business_id}: where a business registers its Stripe account's webhook. The
-// body is read raw (the signature is over its exact bytes), verified with that business's signing
-// secret, and handed to the use case, which acts on each event once. Answers are JSON for Stripe's
-// delivery log: 200 once handled (or already handled), 400 when the signature does not verify.
+// POST /stripe/webhooks/{business_id}: where a business registers its Stripe account's webhook.
+// Anyone can post here, naming any business, so the route does as little as it can for a stranger:
+// posts are counted per client address (429 past the limit), a body declared larger than any Stripe
+// event is refused unread (413), and the business and signature are checked before the body is read,
+// and then only up to that size. Every refusal is the same 400, whatever its reason (an unknown
+// business, one not on Stripe, no secret, a missing or bad signature), so the answers tell nobody
+// which businesses use Stripe; the reason goes to the service's log. Stripe retries what it was
+// refused, so a real delivery refused while its business was being set up arrives later. A body
+// left unread is drained within bounds before the connection closes (server/http/linger.ts).
+// Answers are JSON for Stripe's delivery log: 200 once handled (or already handled).
 import type Koa from 'koa';
 import { receiveAcquirerNotification } from '../usecases/acquirer-notifications.js';
 import type { PageDeps } from './deps.js';
 
 /** Stripe's events are a few kilobytes; a body past this is not one. */
-const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_NOTIFICATION_BYTES = 64 * 1024;
 
-class BodyTooLarge extends Error {}
+export const NOTIFICATION_REFUSED = { message: "The notification was refused. The reason is in the service's log, under this answer's X-Request-Id." };
 
-async function rawBody(ctx: Koa.Context): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+const BUSINESS_ID = /^\d{1,15}$/;
+
+/** The whole body, or undefined once it passes `max` bytes (what is left is not read here). */
+function readUpTo(req: Koa.Context['req'], max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (outcome: () => void) => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      outcome();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= max) return void chunks.push(chunk);
+      req.pause();
+      settle(() => resolve(undefined));
+    };
+    const onEnd = () => settle(() => resolve(Buffer.concat(chunks)));
+    const onError = (error: Error) => settle(() => reject(error));
+    const onClose = () => settle(() => reject(new Error('the client closed the connection before the end of its notification')));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.once('close', onClose);
+  });
+}
+
+function refuse(ctx: Koa.Context, businessId: string, reason: string): void {
+  (ctx.state.log as { warn(details: object, message: string): void } | undefined)?.warn({ business_id: businessId, reason }, 'acquirer notification refused');
+  ctx.status = 400;
+  ctx.body = NOTIFICATION_REFUSED;
 }
 
 export function acquirerWebhook(deps: PageDeps, provider: 'stripe'): Koa.Middleware {
   return async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    const businessId = Number(ctx.params.business);
-    if (!/^\d{1,15}$/.test(String(ctx.params.business)) || businessId < 1) {
-      ctx.status = 404;
-      ctx.body = { message: 'No such business.' };
+    const retryAfter = await deps.notificationLimiter.post(ctx.ip);
+    if (retryAfter !== undefined) {
+      ctx.set('Retry-After', String(retryAfter));
+      ctx.status = 429;
+      ctx.body = { message: `Too many notifications from this address. Retry after ${retryAfter} seconds.` };
       return;
     }
-    let body: Buffer;
-    try {
-      body = await rawBody(ctx);
-    } catch (error) {
-      if (!(error instanceof BodyTooLarge)) throw error;
-      ctx.set('Connection', 'close');
+    // Declared too large: refused unread, alike for every business id.
+    if (Number(ctx.get('content-length')) > MAX_NOTIFICATION_BYTES) {
       ctx.status = 413;
-      ctx.body = { message: 'The notification is too large.' };
+      ctx.body = { message: `The notification must not be larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB.` };
       return;
     }
-    const outcome = await receiveAcquirerNotification(deps, businessId, provider, body, ctx.get('stripe-signature') || undefined);
-    if (outcome.result === 'refused') {
-      ctx.status = 400;
-      ctx.body = { message: `Notification refused: ${outcome.reason}` };
-      return;
-    }
+    const business = String(ctx.params.business);
+    const businessId = Number(business);
+    if (!BUSINESS_ID.test(business) || businessId < 1) return refuse(ctx, business.slice(0, 20), 'not a business id');
+    const outcome = await receiveAcquirerNotification(deps, businessId, provider, ctx.get('stripe-signature') || undefined, () =>
+      readUpTo(ctx.req, MAX_NOTIFICATION_BYTES),
+    );
+    if (outcome.result === 'refused') return refuse(ctx, business, outcome.reason);
     ctx.body = { received: true, result: outcome.result, event: outcome.eventId };
   };
 }

@@ -1,5 +1,6 @@
 import type { UseCaseContext } from '../usecases/context.js';
 import type { PageLimiter } from './limits.js';
+import type { NotificationLimiter } from './notification-limits.js';
 import type { PageKeys } from './signing.js';
 
 /** What the payer pages are built with: the use cases' context, and the pages' own keys and limits. */
@@ -8,4 +9,6 @@ export interface PageDeps extends UseCaseContext {
   pageKeys: PageKeys;
   /** Attempts per client address, link and card (server/pages/limits.ts). */
   pageLimiter: PageLimiter;
+  /** Posts to the acquirers' notification addresses per client address (server/pages/notification-limits.ts). */
+  notificationLimiter: NotificationLimiter;
 }

@@ -369,7 +369,8 @@ export class StripeProvider implements HostedProvider {
   }
 
   readNotification(rawBody: Buffer, signature: string | undefined): ProviderNotification {
-    if (!this.account.webhookSecret) throw new NotificationRefused('no Stripe webhook signing secret is set for this business (set-provider --webhook-secret)');
+    if (!this.account.webhookSecret)
+      throw new NotificationRefused('no Stripe webhook signing secret is set for this business (set-provider, STRIPE_WEBHOOK_SECRET)');
     if (!signature) throw new NotificationRefused('the Stripe-Signature header is missing');
     let event: Stripe.Event;
     try {

@@ -56,6 +56,32 @@ export async function findAcquirerSettings(db: Executor, businessId: number, key
   return { provider: row.provider === 'stripe' ? 'stripe' : 'sandbox', stripe };
 }
 
+/** The acquirer that takes the business's new payments, read without opening any secret; undefined for an unknown business. */
+export async function findAcquirerName(db: Executor, businessId: number): Promise<AcquirerName | undefined> {
+  const row = await db.first<{ provider: string }>(db.sql('businesses').select('provider').where({ id: businessId }));
+  if (!row) return undefined;
+  return row.provider === 'stripe' ? 'stripe' : 'sandbox';
+}
+
+/** How far a business is set up to take Stripe's notifications (whichever acquirer takes its new payments). */
+export type StripeAccountState = 'no_business' | 'no_secret_key' | 'no_webhook_secret' | 'ready';
+
+/** Which secrets of a Stripe account the business has stored, without opening any. */
+export async function stripeAccountState(db: Executor, businessId: number): Promise<StripeAccountState> {
+  const row = await db.first<{ key_set: number | string; webhook_set: number | string }>(
+    db
+      .sql('businesses')
+      .select(
+        db.sql.raw('case when stripe_secret_key is null then 0 else 1 end as key_set'),
+        db.sql.raw('case when stripe_webhook_secret is null then 0 else 1 end as webhook_set'),
+      )
+      .where({ id: businessId }),
+  );
+  if (!row) return 'no_business';
+  if (Number(row.key_set) !== 1) return 'no_secret_key';
+  return Number(row.webhook_set) === 1 ? 'ready' : 'no_webhook_secret';
+}
+
 /**
  * Chooses the business's acquirer. Stripe secrets given are sealed and replace the stored ones; those
  * not given are kept (moving back to the sandbox keeps them for refunds of earlier Stripe payments).

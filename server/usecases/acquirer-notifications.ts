@@ -2,6 +2,8 @@
 // signing secret, acted on once per event id (the event's row, inserted in the transaction that acts,
 // is the claim), and never trusted for the state itself: the state is read back from the acquirer
 // (events can arrive late, twice or out of order) and settled as a return or the sweep would settle it.
+// Anyone can post one, for any business id: whether the business has an account at the acquirer (a
+// cached answer) and whether the post is signed at all are known before its body is read.
 import { PAYMENT_PENDING } from '../domain/statuses.js';
 import { NotificationRefused, type HostedProvider } from '../payments/provider.js';
 import { SecretUnreadableError } from '../secrets/seal.js';
@@ -11,21 +13,35 @@ import { findPaymentByProviderReference, findPaymentBySession } from '../store/p
 import { settleHostedSetup } from './activation.js';
 import type { UseCaseContext } from './context.js';
 import { hostedStateOf } from './hosted-checkout.js';
-import { AcquirerUnavailable } from './providers.js';
+import { AcquirerUnavailable, type NotificationAccount } from './providers.js';
 import { reconcileRefunds, settleHostedPayment, type AfterCommit } from './settlement.js';
 
 export type NotificationOutcome =
   | { result: 'processed' | 'duplicate' | 'ignored'; eventId: string; type: string }
-  /** Not the acquirer's (bad or missing signature), or the business has no such acquirer set up. */
+  /** Not the acquirer's (bad or missing signature, a body past the limit), or the business has no such acquirer set up. */
   | { result: 'refused'; reason: string };
+
+const UNREADY: Record<Exclude<NotificationAccount, 'ready'>, (provider: string) => string> = {
+  no_business: () => 'no such business',
+  no_account: (provider) => `the business has no ${provider} account set up`,
+  no_webhook_secret: (provider) => `the business has no ${provider} webhook signing secret set (set-provider)`,
+};
+
+/** The notification's exact bytes (its signature is over them), or undefined when the body is longer than the caller reads. */
+export type ReadBody = () => Promise<Buffer | undefined>;
 
 export async function receiveAcquirerNotification(
   ctx: UseCaseContext,
   businessId: number,
   providerName: string,
-  rawBody: Buffer,
   signature: string | undefined,
+  readBody: ReadBody,
 ): Promise<NotificationOutcome> {
+  const account = await ctx.providers.notificationAccount(businessId, providerName);
+  if (account !== 'ready') return { result: 'refused', reason: UNREADY[account](providerName) };
+  if (!signature) return { result: 'refused', reason: 'the notification is not signed' };
+  const rawBody = await readBody();
+  if (!rawBody) return { result: 'refused', reason: 'the notification is longer than any the acquirer sends' };
   let provider;
   try {
     provider = await ctx.providers.named(businessId, providerName);

@@ -40,11 +40,16 @@ export type ChargeOutcome =
   | { result: 'not_active' }
   /** 409: the merchant removed the token's card (DELETE .../card); the payer must save one again. */
   | { result: 'card_removed' }
+  /** 422: the card was saved on the sandbox, and the business now takes payments through `acquirer`, a real one. */
+  | { result: 'sandbox_card'; acquirer: string }
   | { result: 'paid' | 'pending'; payment: PaymentRecord }
   /** 202: the acquirer's answer never arrived; the payment stays pending until the sweep asks again. */
   | { result: 'unanswered'; payment: PaymentRecord }
   /** 402: the acquirer declined; the payment is recorded as failed. */
   | { result: 'declined'; payment: PaymentRecord };
+
+/** The acquirer that takes no money: test cards only. */
+const SANDBOX = 'sandbox';
 
 type SettledCharge = Extract<ChargeOutcome, { result: 'paid' | 'pending' | 'declined' }>;
 
@@ -64,7 +69,13 @@ export async function chargeToken(
   const saved = token.card ? await findSavedCardReference(db, businessId, token._id) : undefined;
   if (!token.card || !saved) return { result: token.card_removed_at ? 'card_removed' : 'not_active' };
   const active = token as ActiveToken;
-  // Through the acquirer that saved the card, whichever the business takes new payments with now.
+  // Through the acquirer that saved the card, whichever the business takes new payments with now: except
+  // a sandbox card once the business collects real money, since the sandbox would report a payment no
+  // one made. Refused before anything is recorded.
+  if (saved.provider === SANDBOX) {
+    const acquirer = await ctx.providers.nameForBusiness(businessId);
+    if (acquirer !== SANDBOX) return { result: 'sandbox_card', acquirer };
+  }
   const provider = await ctx.providers.named(businessId, saved.provider);
 
   const paymentId = newId();

@@ -5,15 +5,27 @@ import { LRUCache } from 'lru-cache';
 import type { CardFormProvider, HostedProvider, PaymentProvider } from '../payments/provider.js';
 import { StripeProvider, type StripeApiAddress } from '../payments/stripe.js';
 import type { MasterKey } from '../secrets/master-key.js';
-import { findAcquirerSettings, type StripeSecrets } from '../store/acquirer-settings.js';
+import { findAcquirerName, findAcquirerSettings, stripeAccountState, type StripeAccountState, type StripeSecrets } from '../store/acquirer-settings.js';
 import type { Executor } from '../store/executor.js';
 
 export interface Providers {
   /** The acquirer that takes the business's new payments and saves its payers' cards. */
   forBusiness(businessId: number): Promise<PaymentProvider>;
+  /** The name of that acquirer (`sandbox`, `stripe`), without reaching it or opening its secrets. */
+  nameForBusiness(businessId: number): Promise<string>;
   /** The acquirer named on a payment (`provider`): its refunds and notifications go back through it, whichever the business uses now. */
   named(businessId: number, name: string): Promise<PaymentProvider>;
+  /**
+   * How far the business is set up to take notifications from the acquirer `name` (`ready`: it has
+   * an account there whose notifications it can verify). Asked of any business id anyone posts a
+   * notification for, before its body is read: answered from a cache kept a few seconds, so a flood
+   * of posts costs no database read each.
+   */
+  notificationAccount(businessId: number, name: string): Promise<NotificationAccount>;
 }
+
+/** `no_account`: the acquirer is not one that notifies, or the business has no key for it. */
+export type NotificationAccount = 'no_business' | 'no_account' | 'no_webhook_secret' | 'ready';
 
 /** A business whose acquirer cannot be reached with what is stored (no Stripe key, or one that does not open). */
 export class AcquirerUnavailable extends Error {}
@@ -27,8 +39,17 @@ export interface ProviderOptions {
   publicUrl: string;
 }
 
+/** How long whether a business takes an acquirer's notifications is remembered: a new account is heard from after at most this (the acquirer retries). */
+export const NOTIFICATION_ACCOUNT_TTL_MS = 10_000;
+
 export class ProviderDirectory implements Providers {
   private readonly stripeClients = new LRUCache<string, StripeProvider>({ max: 1_000 });
+  // Unknown ids are remembered too (a flood may name any), within a bound; concurrent asks share one read.
+  private readonly stripeAccounts = new LRUCache<number, StripeAccountState>({
+    max: 10_000,
+    ttl: NOTIFICATION_ACCOUNT_TTL_MS,
+    fetchMethod: (businessId) => stripeAccountState(this.db, businessId),
+  });
 
   constructor(
     private readonly db: Executor,
@@ -42,14 +63,23 @@ export class ProviderDirectory implements Providers {
     return this.stripe(businessId, settings.stripe);
   }
 
+  async nameForBusiness(businessId: number): Promise<string> {
+    return (await findAcquirerName(this.db, businessId)) ?? this.options.sandbox.name;
+  }
+
   async named(businessId: number, name: string): Promise<PaymentProvider> {
     if (name !== 'stripe') return this.options.sandbox;
     const settings = await findAcquirerSettings(this.db, businessId, this.secretsKey);
     return this.stripe(businessId, settings?.stripe ?? null);
   }
 
+  async notificationAccount(businessId: number, name: string): Promise<NotificationAccount> {
+    const state = name === 'stripe' ? await this.stripeAccounts.fetch(businessId) : 'no_secret_key';
+    return state === 'no_secret_key' || state === undefined ? 'no_account' : state;
+  }
+
   private stripe(businessId: number, secrets: StripeSecrets | null): HostedProvider {
-    if (!secrets) throw new AcquirerUnavailable(`business ${businessId} uses Stripe but has no Stripe secret key (set-provider --secret-key)`);
+    if (!secrets) throw new AcquirerUnavailable(`business ${businessId} uses Stripe but has no Stripe secret key (set-provider, STRIPE_SECRET_KEY)`);
     // One client per account and webhook secret: a rotated webhook secret makes a new one.
     const cacheKey = `${secrets.secretKey}\n${secrets.webhookSecret ?? ''}`;
     let client = this.stripeClients.get(cacheKey);
@@ -63,5 +93,10 @@ export class ProviderDirectory implements Providers {
 
 /** One acquirer for every business: for tests that drive use cases with a provider of their own. */
 export function singleProvider(provider: PaymentProvider): Providers {
-  return { forBusiness: async () => provider, named: async () => provider };
+  return {
+    forBusiness: async () => provider,
+    nameForBusiness: async () => provider.name,
+    named: async () => provider,
+    notificationAccount: async (_businessId, name) => (provider.checkout === 'hosted' && provider.name === name ? 'ready' : 'no_account'),
+  };
 }

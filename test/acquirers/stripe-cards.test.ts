@@ -1,8 +1,9 @@
 // Saved cards on Stripe: the payer saves the card on Stripe's page (a setup-mode Checkout Session),
 // the token becomes active with what Stripe says of the card, and the merchant charges it off-session
-// through a PaymentIntent; a card that declines when charged is a 402 and payment.failed. A token
-// saved on the sandbox before the business moved to Stripe is still charged on the sandbox. Removing
-// the card detaches its PaymentMethod at Stripe before the token forgets it.
+// through a PaymentIntent; a card that declines when charged is a 402 and payment.failed. A card keeps
+// the acquirer that saved it (a Stripe card is charged on Stripe on a business back on the sandbox),
+// except that a sandbox test card is not charged once the business collects real money through Stripe.
+// Removing the card detaches its PaymentMethod at Stripe before the token forgets it.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentFailedEvent } from '../../client/webhooks.js';
@@ -103,7 +104,7 @@ describe('a card saved on Stripe', () => {
     expect((await charge(created._id)).response.status).toBe(409);
   });
 
-  it('a token saved on the sandbox before the business moved to Stripe is charged on the sandbox', async () => {
+  it('a token saved on the sandbox before the business moved to Stripe is refused with a 422: no payment, no webhook', async () => {
     await setAcquirer(s.t.service.db, s.t.a.business.id, 'sandbox', {}, s.t.service.secretsKey);
     try {
       const created = await token();
@@ -112,8 +113,43 @@ describe('a card saved on Stripe', () => {
       const saved = await payer.submit(await payer.open(url.pathname), { name: 'Lim', ...GOOD_CARD });
       expect(saved.status).toBe(303);
       await setAcquirer(s.t.service.db, s.t.a.business.id, 'stripe', {}, s.t.service.secretsKey);
+      for (const headers of [{}, { 'Idempotency-Key': `sandbox-card-${created._id}` }]) {
+        const refused = await s.t.a.client.POST('/tokenizations/{token_id}/charges', {
+          params: { path: { token_id: created._id } },
+          body: { amount: 2990, currency: 'MYR', reference: 'SUB-1' },
+          headers,
+        });
+        expect(refused.response.status).toBe(422);
+        expect(refused.error).toEqual({
+          message: 'The given data was invalid.',
+          errors: {
+            token_id: [
+              'The token id holds a card saved on the sandbox, which takes no money, and the business now takes payments through Stripe: create a new token for the payer to save a card.',
+            ],
+          },
+        });
+      }
+      expect(await s.t.sql('payments').where({ tokenization_id: created._id })).toEqual([]);
+      // A paid or failed charge enqueues its webhook and receipt in the transaction that settles it.
+      expect(await s.t.sql('outbox').where('topic', 'like', 'payment.%').andWhere('payload', 'like', `%${created._id}%`)).toEqual([]);
+      // Back on the sandbox, the business may charge its test cards again.
+      await setAcquirer(s.t.service.db, s.t.a.business.id, 'sandbox', {}, s.t.service.secretsKey);
+      expect((await charge(created._id)).data!.data).toMatchObject({ status: 'paid', provider: 'sandbox' });
+    } finally {
+      await setAcquirer(s.t.service.db, s.t.a.business.id, 'stripe', {}, s.t.service.secretsKey);
+    }
+  });
+
+  it('a card saved on Stripe is still charged on Stripe after the business moves back to the sandbox', async () => {
+    const created = await token();
+    const { back } = await saveOnStripe(created.activation_url, '4242 4242 4242 4242');
+    await openReturn(back.location!);
+    await setAcquirer(s.t.service.db, s.t.a.business.id, 'sandbox', {}, s.t.service.secretsKey);
+    try {
       const paid = await charge(created._id);
-      expect(paid.data!.data).toMatchObject({ status: 'paid', provider: 'sandbox' });
+      expect(paid.response.status).toBe(200);
+      expect(paid.data!.data).toMatchObject({ status: 'paid', provider: 'stripe', tokenization_id: created._id });
+      expect(paid.data!.data.provider_reference).toMatch(/^pi_/);
     } finally {
       await setAcquirer(s.t.service.db, s.t.a.business.id, 'stripe', {}, s.t.service.secretsKey);
     }

@@ -1,9 +1,9 @@
 // What a hostile or careless client can do below the level of a request: send its headers slowly,
 // stream a body nobody will read, send HEAD, or a JSON variant the API does not take. Each is answered
 // with the API's JSON (and a request id), within the limits openapi.yaml and README state.
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw, startTestService, type TestService } from '../support/service.js';
+import { answerOf, openSocket } from '../support/sockets.js';
 
 let t: TestService;
 beforeAll(async () => {
@@ -12,29 +12,11 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-function open(): Promise<Socket> {
-  const { port } = new URL(t.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), '127.0.0.1', () => resolve(socket));
-    socket.once('error', reject);
-  });
-}
-
-/** Everything the server sends until it closes the connection. */
-function answerOf(socket: Socket): Promise<string> {
-  return new Promise((resolve) => {
-    let answer = '';
-    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
-    socket.on('error', () => {});
-    socket.on('close', () => resolve(answer));
-  });
-}
-
 const PAYMENT_LINK = JSON.stringify({ email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' });
 
 describe('slow clients', () => {
   it('a client that never finishes its headers gets a JSON 408 with a request id, and the connection closes', async () => {
-    const socket = await open();
+    const socket = await openSocket(t.url);
     const answer = answerOf(socket);
     socket.write('POST /api/payment-links HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n');
     const text = await answer;
@@ -44,7 +26,7 @@ describe('slow clients', () => {
   });
 
   it('a client that sends its headers but never its whole body gets a JSON 408', async () => {
-    const socket = await open();
+    const socket = await openSocket(t.url);
     const answer = answerOf(socket);
     socket.write(
       `POST /api/payment-links HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${t.a.key}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"title":`,
@@ -60,7 +42,7 @@ describe('bodies that are not read', () => {
     ['without a valid key (401)', 'application/json', 401],
   ])('a large body %s is answered at once and the connection closed, not read to its end', async (_name, contentType, status) => {
     const total = 64 * 1024 * 1024;
-    const socket = await open();
+    const socket = await openSocket(t.url);
     const answer = answerOf(socket);
     const key = status === 401 ? `sk_${'x'.repeat(43)}` : t.a.key;
     socket.write(

@@ -45,6 +45,7 @@ export interface TestService {
 
 export interface TestServiceOptions {
   http?: StartOptions['http'];
+  linger?: StartOptions['linger'];
   publicUrl?: string;
   mail?: StartOptions['mail'];
   outbox?: StartOptions['outbox'];
@@ -56,6 +57,7 @@ export interface TestServiceOptions {
   /** Silent unless a test wants to read the service's log lines. */
   logger?: StartOptions['logger'];
   pageLimits?: StartOptions['pageLimits'];
+  notificationLimits?: StartOptions['notificationLimits'];
   trustProxyHops?: number;
   /** Stubbed name resolution for webhook hosts: no test resolves a name for real. */
   resolve?: StartOptions['resolve'];
@@ -94,6 +96,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     provider: options.provider,
     stripeApiUrl: options.stripeApiUrl,
     http: options.http,
+    linger: options.linger,
     secrets: secretsSettings(database.url),
     // Like the API limit: in the path, raised, except where a test sets its own.
     pageLimits: {
@@ -104,6 +107,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       openCheckoutsPerLink: 10_000,
       ...options.pageLimits,
     },
+    notificationLimits: { perAddress: 1_000_000, ...options.notificationLimits },
     trustProxyHops: options.trustProxyHops,
     resolve: options.resolve ?? offlineResolver,
     expirySweepMs: options.expirySweepMs,

@@ -185,3 +185,20 @@ describe('loadConfig: payer pages', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('loadConfig: Stripe notifications', () => {
+  it('counts posts per client address, 300 per 10 seconds unless told', () => {
+    expect(loadConfig({}).notificationLimits).toEqual({ perAddress: 300, windowSeconds: 10 });
+    expect(loadConfig({ STRIPE_WEBHOOK_RATE_LIMIT_PER_ADDRESS: '50', STRIPE_WEBHOOK_RATE_LIMIT_WINDOW_SECONDS: '1' }).notificationLimits).toEqual({
+      perAddress: 50,
+      windowSeconds: 1,
+    });
+  });
+
+  it.each([
+    ['STRIPE_WEBHOOK_RATE_LIMIT_PER_ADDRESS', '0'],
+    ['STRIPE_WEBHOOK_RATE_LIMIT_WINDOW_SECONDS', '3601'],
+  ])('rejects %s=%s with a ConfigError naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+});
