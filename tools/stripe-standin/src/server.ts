@@ -346,7 +346,7 @@ export async function startStripeStandin(options: StripeStandinOptions = {}): Pr
   app.use(router.routes());
   app.use((ctx) => {
     if (ctx.path.startsWith('/c/')) return html(ctx, 404, notFoundPage());
-    violations.push({ method: ctx.method, path: ctx.path, problems: ['no such operation in the stand-in (see scripts/stripe-standin/operations.ts)'] });
+    violations.push({ method: ctx.method, path: ctx.path, problems: ['no such operation in the stand-in (see tools/stripe-standin/src/operations.ts)'] });
     json(ctx, 404, {
       error: {
         type: 'invalid_request_error',
