@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'client/dist/', 'generated/', 'data/', 'bench/', 'test-artifacts/'] },
-  { files: ['server/**/*.ts', 'client/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts'] },
+  { files: ['server/**/*.ts', 'client/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'tools/**/*.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   regexp.configs['flat/recommended'],

@@ -3,7 +3,7 @@
 // is recorded once and announced once, and every delivery is answered 2xx.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StandinEvent } from '../../scripts/stripe-standin/events.js';
+import type { StandinEvent } from '@payment-collection/stripe-standin';
 import { listOutbox } from '../../server/store/outbox.js';
 import { raw } from '../support/service.js';
 import { openReturn, payLinkOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';

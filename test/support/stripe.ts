@@ -1,9 +1,9 @@
-// Business A on Stripe, against the local stand-in (scripts/stripe-standin): the service's Stripe
+// Business A on Stripe, against the local stand-in (tools/stripe-standin): the service's Stripe
 // SDK talks to the stand-in, the stand-in forwards its signed events to the service's
 // /stripe/webhooks/{business}, and the merchant's own webhooks arrive at a receiver on loopback. A
 // payer here is what a browser does on both sides: our pay page, then Stripe's hosted page.
 import { randomBytes } from 'node:crypto';
-import { startStripeStandin, type StripeStandin } from '../../scripts/stripe-standin/server.js';
+import { startStripeStandin, type StripeStandin } from '@payment-collection/stripe-standin';
 import { setAcquirer } from '../../server/store/acquirer-settings.js';
 import { Payer, type PageResponse } from './payer.js';
 import type { TestServiceOptions } from './service.js';

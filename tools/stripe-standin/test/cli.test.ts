@@ -1,11 +1,13 @@
 // `npm run stripe-standin -- --forward-to <url>` as a newcomer runs it: it says where it listens and
 // the secret it signs with, forwards events there, serves its control page, and stops on SIGTERM.
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, freePort } from '../support/child.js';
-import { startReceiver, type Receiver } from '../support/receiver.js';
-import { waitFor } from '../support/wait.js';
+import { freePort, startReceiver, type Receiver } from './support/receiver.js';
+import { waitFor } from './support/wait.js';
+
+const PACKAGE = join(import.meta.dirname, '..');
 
 let receiver: Receiver;
 
@@ -17,8 +19,8 @@ afterAll(() => receiver?.close());
 describe('the stripe-standin command', () => {
   it('forwards every account’s events signed with the secret it prints, and stops on SIGTERM', async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/stripe-standin.ts', '--port', String(port), '--forward-to', receiver.url], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--port', String(port), '--forward-to', receiver.url], {
+      cwd: PACKAGE,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

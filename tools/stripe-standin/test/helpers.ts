@@ -1,7 +1,7 @@
 // Shared by the stand-in's tests: the stand-in with an SDK client per account, Checkout Sessions as
 // the service will make them, and a payer posting the hosted page's form as a browser would.
 import Stripe from 'stripe';
-import { startStripeStandin, type StripeStandin } from '../../scripts/stripe-standin/server.js';
+import { startStripeStandin, type StripeStandin } from '../src/index.js';
 
 export const TEST_KEY = 'sk_test_standin_a';
 export const OTHER_KEY = 'sk_test_standin_b';

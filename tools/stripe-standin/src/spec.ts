@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { EVENT_TYPE_SCHEMA, STRIPE_OBJECT_SCHEMAS, type StripeOperation } from './operations.js';
 
-export const SUBSET_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'fixtures', 'stripe', 'spec3.subset.json');
+export const SUBSET_PATH = join(dirname(fileURLToPath(import.meta.url)), '..', 'openapi', 'spec3.subset.json');
 
 type Schema = { [key: string]: unknown };
 

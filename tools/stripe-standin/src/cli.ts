@@ -1,4 +1,5 @@
-// Runs the Stripe stand-in (scripts/stripe-standin/) on 127.0.0.1 for trying the service by hand:
+// Runs the Stripe stand-in on 127.0.0.1 for trying the service by hand (from the repository's root,
+// or `npm start --` in this package):
 //
 //   npm run stripe-standin -- [--port 12111] [--forward-to <url> [--webhook-secret whsec_...]] [--hold-webhooks]
 //
@@ -7,7 +8,7 @@
 // buttons to deliver events and to give a bank's later answer.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { startStripeStandin } from './stripe-standin/server.js';
+import { startStripeStandin } from './server.js';
 
 const { values } = parseArgs({
   options: {

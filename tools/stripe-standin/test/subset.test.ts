@@ -3,9 +3,9 @@
 // conforms to it (checked here with a checker shown to refuse what does not).
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { STRIPE_OPERATIONS } from '../../scripts/stripe-standin/operations.js';
-import { StripeSpec, SUBSET_PATH, type SubsetDocument } from '../../scripts/stripe-standin/spec.js';
-import { subsetOf } from '../../scripts/stripe-spec-subset.js';
+import { STRIPE_OPERATIONS } from '../src/operations.js';
+import { StripeSpec, SUBSET_PATH, type SubsetDocument } from '../src/spec.js';
+import { subsetOf } from '../src/subset.js';
 import { TEST_KEY, payByCard, paymentSession, sdk, startStripeStandin } from './helpers.js';
 
 const FULL_SPEC = '/tmp/oad/package/api/stripe.com.json';
@@ -62,7 +62,7 @@ describe('the vendored subset', () => {
     expect(subset.components.schemas['x-stripe-event-type']!.enum).toEqual(expect.arrayContaining(['checkout.session.completed', 'charge.refund.updated']));
   });
 
-  it.skipIf(!existsSync(FULL_SPEC))('is what scripts/stripe-spec-subset.ts makes of the full description', () => {
+  it.skipIf(!existsSync(FULL_SPEC))('is what src/subset.ts makes of the full description', () => {
     const full = readFileSync(FULL_SPEC, 'utf8');
     expect(subsetOf(JSON.parse(full) as never, full, FULL_SPEC)).toEqual(subset);
   });

@@ -1,7 +1,7 @@
 // The stand-in's HTML: a Checkout Session's hosted page (plain forms, no JavaScript, usable by a
 // person and by a headless browser through its labels) and the control page of /_standin/.
 import type Stripe from 'stripe';
-import { Html, html } from '../../shared/html.js';
+import { Html, html } from './html.js';
 import { FPX_BANKS, TEST_CARDS } from './cards.js';
 import { FIELD_MAX_LENGTH, type FieldErrors, type FormValues, type PayerField, type Submission } from './checkout.js';
 import type { StripeEventRecord } from './events.js';

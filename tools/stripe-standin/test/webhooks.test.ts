@@ -3,7 +3,7 @@
 // same controls over HTTP under /_standin/ for the CLI.
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Answer, type Receiver } from '../support/receiver.js';
+import { startReceiver, type Receiver } from './support/receiver.js';
 import { OTHER_KEY, TEST_KEY, payByCard, paymentSession, postPage, sdk, startStripeStandin, takeViolations, type StripeStandin } from './helpers.js';
 
 const SECRET = 'whsec_standin_test_secret';
@@ -11,7 +11,7 @@ const SECRET = 'whsec_standin_test_secret';
 let standin: StripeStandin;
 let stripe: Stripe;
 let receiver: Receiver;
-let answer: (n: number) => Answer = () => 200;
+let answer: (n: number) => number = () => 200;
 
 beforeAll(async () => {
   standin = await startStripeStandin();
