@@ -97,41 +97,46 @@ const SETTLE_POLL_MS = 100;
 /** A pay page: the link and whether it can be paid now (the claim that records a payment decides again). */
 export async function showPaymentPage(ctx: UseCaseContext, kind: LinkKind, id: string): Promise<LinkLookup> {
   if (!isId(id)) return NOT_FOUND;
-  const target = (link: { _id: string; business_id: number; currency: string; title: string; reference: string | null; reference_2: string | null }) => ({
-    kind,
-    id: link._id,
-    businessId: link.business_id,
-    currency: link.currency,
-    title: link.title,
-    reference: link.reference,
-    reference_2: link.reference_2,
-  });
   if (kind === 'payment_link') {
     const link = await findPaymentLinkForPayer(ctx.db, id);
     if (!link) return NOT_FOUND;
     return {
-      link: {
-        target: target(link),
-        description: link.description,
-        redirectUrl: link.redirect_url,
-        fixedAmount: link.amount,
-        payerEmail: link.email,
-        acquirer: await acquirerForPayer(ctx, link.business_id),
-      },
+      link: { ...(await payable(ctx, kind, link)), fixedAmount: link.amount, payerEmail: link.email },
       refusal: link.deleted ? 'withdrawn' : link.paid ? 'paid' : link.status === 'Paused' ? 'paused' : link.status === 'Expired' ? 'expired' : undefined,
     };
   }
   const link = await findOpenPaymentLinkForPayer(ctx.db, id);
   if (!link) return NOT_FOUND;
   return {
-    link: {
-      target: target(link),
-      description: link.description,
-      redirectUrl: link.redirect_url,
-      minimumAmount: link.minimum_amount,
-      acquirer: await acquirerForPayer(ctx, link.business_id),
-    },
+    link: { ...(await payable(ctx, kind, link)), minimumAmount: link.minimum_amount },
     refusal: link.deleted ? 'withdrawn' : link.status_id === OPEN_LINK_ACTIVE ? undefined : (OPEN_LINK_REFUSALS[link.state] ?? 'withdrawn'),
+  };
+}
+
+/** What both kinds of link show alike. */
+async function payable(
+  ctx: UseCaseContext,
+  kind: LinkKind,
+  link: Pick<PaymentTarget, 'currency' | 'title' | 'reference' | 'reference_2'> & {
+    _id: string;
+    business_id: number;
+    description: string | null;
+    redirect_url: string | null;
+  },
+): Promise<PayableLink> {
+  return {
+    target: {
+      kind,
+      id: link._id,
+      businessId: link.business_id,
+      currency: link.currency,
+      title: link.title,
+      reference: link.reference,
+      reference_2: link.reference_2,
+    },
+    description: link.description,
+    redirectUrl: link.redirect_url,
+    acquirer: await acquirerForPayer(ctx, link.business_id),
   };
 }
 
