@@ -131,11 +131,7 @@ export function activationPage(deps: PageDeps) {
       case 'limited':
         return tooManyAttempts(ctx, answer.retryAfter);
       case 'invalid':
-        return formWith(ctx, answer.token, answer.acquirer, { name: answer.acquirer.hosted ? '' : name })(
-          422,
-          'Please correct the highlighted fields.',
-          answer.errors,
-        );
+        return formWith(ctx, answer.token, answer.acquirer, { name })(422, 'Please correct the highlighted fields.', answer.errors);
       case 'to_acquirer':
         setPageSecurityHeaders(ctx, formOrigins(answer.token, answer.acquirer));
         ctx.status = 303;

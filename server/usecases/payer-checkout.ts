@@ -52,8 +52,6 @@ import { notifyPaymentFailed, notifyPaymentSucceeded } from './notify.js';
 import { acquirerForPayer, type PayerAcquirer } from './payer.js';
 import { LINK_UNAVAILABLE, settleHostedPayment } from './settlement.js';
 
-export type { LinkKind, PayerAcquirer, PaymentRecord };
-
 export interface PaymentTarget {
   kind: LinkKind;
   id: string;
@@ -89,7 +87,7 @@ const NOT_FOUND = { link: undefined, refusal: 'not_found' } as const;
 const OPEN_LINK_REFUSALS: Record<string, LinkRefusal | undefined> = { paused: 'paused', expired: 'expired', exhausted: 'closed' };
 
 /** How long the acquirer's page takes the payment (Stripe accepts 30 minutes to 24 hours). */
-export const HOSTED_PAGE_LIFETIME_MS = 60 * 60_000;
+const HOSTED_PAGE_LIFETIME_MS = 60 * 60_000;
 /** How long a submit of an attempt still in flight waits for it to settle, and how often it looks. */
 const SETTLE_WAIT_MS = 10_000;
 const SETTLE_POLL_MS = 100;
