@@ -16,6 +16,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { payPath } from '../server/domain/payer-urls.js';
 import { issueKey } from '../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../server/store/businesses.js';
 import { openDatabase } from '../server/store/database.js';
@@ -124,10 +125,10 @@ async function operate(kind: Kind, target: Target, slot: number): Promise<{ ok: 
       // Three payments in four pay a payment link in full; the fourth gives to the open link.
       const linkId = n % 4 !== 0 ? target.unpaid.shift() : undefined;
       const answer = linkId
-        ? await pay(target.url, `/payment/pay?id=${linkId}`, { name: `Payer ${n}`, ...card }, TIMEOUT_MS)
+        ? await pay(target.url, payPath('payment_link', linkId), { name: `Payer ${n}`, ...card }, TIMEOUT_MS)
         : await pay(
             target.url,
-            `/payment/open-link/pay?id=${target.openLinkId}`,
+            payPath('open_payment_link', target.openLinkId),
             { amount: (10 + (n % 90)).toFixed(2), name: `Donor ${n}`, email: `donor${n}@example.com`, ...card },
             TIMEOUT_MS,
           );

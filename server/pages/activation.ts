@@ -1,9 +1,16 @@
 // /tokenization/activation/<token>: the payer saves a card; the token becomes active with the
-// card's brand, last four digits and expiry. The card itself stays with the provider.
+// card's brand, last four digits and expiry. The card itself stays with the provider. Each action
+// reads the request, calls its use case (usecases/activation.ts) and renders the result.
 import type Koa from 'koa';
-import { withQuery } from '../domain/urls.js';
-import { activationAttemptOf, activationOnReturn, outcomeOfAttempt, saveCardOnce, startHostedSetup, type ActivationOutcome } from '../usecases/activation.js';
-import { acquirerForPayer, tokenForPayer, type PayerAcquirer, type TokenRecord } from '../usecases/payer.js';
+import { activationPath, activationReturnUrl, activationUrl } from '../domain/payer-urls.js';
+import {
+  returnFromCardSetup,
+  showActivationPage,
+  submitActivation,
+  type ActivationOutcome,
+  type PayerAcquirer,
+  type TokenRecord,
+} from '../usecases/activation.js';
 import { csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
 import {
@@ -20,6 +27,7 @@ import {
   sandboxCards,
   type FormErrors,
   type FormState,
+  type FormValues,
 } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { merchantRedirectUrl } from './merchant-redirect.js';
@@ -41,7 +49,7 @@ function activationForm(token: TokenRecord, state: FormState, acquirer: PayerAcq
 <p>${token.description}</p>
 <p class="muted">Save a card for ${token.email}. Nothing is charged now. You enter the card on the next page, run by our payment provider.</p>
 ${alertBox(state.alert)}
-<form method="post" action="/tokenization/activation/${token.token}" novalidate>
+<form method="post" action="${activationPath(token.token)}" novalidate>
 ${hiddenFields(state)}
 <button type="submit">Continue to save a card</button>
 </form>`;
@@ -50,7 +58,7 @@ ${hiddenFields(state)}
 <p>${token.description}</p>
 <p class="muted">Save a card for ${token.email}. Nothing is charged now.</p>
 ${alertBox(state.alert)}
-<form method="post" action="/tokenization/activation/${token.token}" novalidate>
+<form method="post" action="${activationPath(token.token)}" novalidate>
 ${hiddenFields(state)}
 ${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
 ${cardFields(state.errors)}
@@ -73,22 +81,19 @@ function savedPage(token: TokenRecord): Html {
 
 /** Back to the activation page (it shows the saved card), or on to the merchant's redirect_url with the result, signed. */
 async function afterActivation(ctx: Koa.Context, deps: PageDeps, token: TokenRecord): Promise<string> {
-  if (!token.redirect_url) return `${deps.publicUrl}/tokenization/activation/${token.token}`;
+  if (!token.redirect_url) return activationUrl(deps.publicUrl, token.token);
   return merchantRedirectUrl(ctx, deps, token.business_id, token.redirect_url, 'token', { token_id: token._id, token_status: 'active' });
 }
 
-export function activationPage(deps: PageDeps) {
-  const load = async (ctx: Koa.Context): Promise<TokenRecord | undefined> => {
-    const token = await tokenForPayer(deps, String(ctx.params.token ?? ''));
-    if (!token) respond(ctx, 404, 'Link not found', messagePage('Link not found', 'Check the link you were given, or ask the merchant for a new one.'));
-    return token;
-  };
+const notFound = (ctx: Koa.Context) =>
+  respond(ctx, 404, 'Link not found', messagePage('Link not found', 'Check the link you were given, or ask the merchant for a new one.'));
 
+export function activationPage(deps: PageDeps) {
   const show: Koa.Middleware = async (ctx) => {
-    const token = await load(ctx);
-    if (!token) return;
-    if (token.status === 'active') return respond(ctx, 200, 'Card saved', savedPage(token));
-    const acquirer = await acquirerForPayer(deps, token.business_id);
+    const shown = await showActivationPage(deps, String(ctx.params.token ?? ''));
+    if (shown.result === 'not_found') return notFound(ctx);
+    if (shown.result === 'saved') return respond(ctx, 200, 'Card saved', savedPage(shown.token));
+    const { token, acquirer } = shown;
     respond(
       ctx,
       200,
@@ -99,85 +104,73 @@ export function activationPage(deps: PageDeps) {
   };
 
   const save: Koa.Middleware = async (ctx) => {
-    const token = await load(ctx);
-    if (!token) return;
+    const tokenValue = String(ctx.params.token ?? '');
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const attemptId = isAttemptId(body.attempt_id) && csrfValid(ctx, body.csrf_token) ? body.attempt_id : undefined;
+    // Our card form's entries; a hosted acquirer's form has none, and its answer never looks at them.
     const errors: FormErrors = {};
-    const acquirer = await acquirerForPayer(deps, token.business_id);
-    const name = acquirer.hosted ? '' : checkName(readField(body, 'name', errors), errors);
-    const form = (status: number, alert: string, fieldErrors: FormErrors) =>
-      respond(
-        ctx,
-        status,
-        token.title,
-        activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: { name }, errors: fieldErrors, alert }, acquirer),
-        formOrigins(token, acquirer),
-      );
-    const answer = answerWith(ctx, token, form);
-
-    const earlier = attemptId ? await activationAttemptOf(deps, attemptId) : undefined;
-    if (earlier && !acquirer.hosted) return answer(await outcomeOfAttempt(deps, token, earlier));
-    if (token.status === 'active') return respond(ctx, 409, 'Card saved', savedPage(token));
-    if (!attemptId) return answer('form_expired');
-    if (acquirer.hosted) {
-      if (!earlier) {
-        const refused = await deps.pageLimiter.cardSetup(token._id);
-        if (refused !== undefined) return tooManyAttempts(ctx, refused);
-      }
-      const started = await startHostedSetup(deps, token, attemptId, {
-        returnUrlFor: (id) =>
-          withQuery(`${deps.publicUrl}/tokenization/activation/${token.token}/return`, {
-            attempt_id: id,
-            signature: signReturn(deps.pageKeys.thankYou, 'activation', id),
-          }),
-        cancelUrl: `${deps.publicUrl}/tokenization/activation/${token.token}`,
-      });
-      if (started.result === 'redirect') {
-        setPageSecurityHeaders(ctx, formOrigins(token, acquirer));
+    const name = checkName(readField(body, 'name', errors), errors);
+    const card = readCard(body, errors);
+    const answer = await submitActivation(deps, {
+      tokenValue,
+      attemptId,
+      entries: card && Object.keys(errors).length === 0 ? { card } : { errors },
+      limits: {
+        setup: (tokenId) => deps.pageLimiter.cardSetup(tokenId),
+        card: (tokenId, card) => deps.pageLimiter.cardAttempt(tokenId, card.number),
+        declined: (tokenId) => deps.pageLimiter.declined(tokenId),
+      },
+      returnUrlFor: (id) =>
+        activationReturnUrl(deps.publicUrl, tokenValue, { attempt_id: id, signature: signReturn(deps.pageKeys.thankYou, 'activation', id) }),
+    });
+    switch (answer.result) {
+      case 'not_found':
+        return notFound(ctx);
+      case 'already_saved':
+        return respond(ctx, 409, 'Card saved', savedPage(answer.token));
+      case 'limited':
+        return tooManyAttempts(ctx, answer.retryAfter);
+      case 'invalid':
+        return formWith(ctx, answer.token, answer.acquirer, { name })(422, 'Please correct the highlighted fields.', answer.errors);
+      case 'to_acquirer':
+        setPageSecurityHeaders(ctx, formOrigins(answer.token, answer.acquirer));
         ctx.status = 303;
-        return ctx.redirect(started.url);
-      }
-      if (started.result === 'acquirer_unavailable') {
+        return ctx.redirect(answer.url);
+      case 'acquirer_unavailable':
         (ctx.state.log as { error(details: object, message: string): void } | undefined)?.error(
-          { err: started.error },
+          { err: answer.error },
           'the acquirer could not open its card page',
         );
         return respond(ctx, 502, 'Card not saved', messagePage('Card not saved', 'Our payment provider is not answering right now. Try again in a moment.'));
-      }
-      return answer(started.result);
+      default:
+        return answerWith(ctx, answer.token, formWith(ctx, answer.token, answer.acquirer, { name: answer.acquirer.hosted ? '' : name }))(answer.result);
     }
-    const card = readCard(body, errors);
-    if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
-    const refused = await deps.pageLimiter.cardAttempt(token._id, card.number);
-    if (refused !== undefined) return tooManyAttempts(ctx, refused);
-    const outcome = await saveCardOnce(deps, token, attemptId, card);
-    if (outcome === 'declined') await deps.pageLimiter.declined(token._id);
-    return answer(outcome);
   };
+
   /** Back from the acquirer's page: the attempt as the acquirer says it ended. */
   const returned: Koa.Middleware = async (ctx) => {
-    const token = await load(ctx);
-    if (!token) return;
     const attemptId = String(ctx.query.attempt_id ?? '');
-    if (!isAttemptId(attemptId) || !verifyReturn(deps.pageKeys.thankYou, 'activation', attemptId, ctx.query.signature)) {
-      return respond(ctx, 404, 'Link not found', messagePage('Link not found', 'Check the link you were given, or ask the merchant for a new one.'));
-    }
-    const acquirer = await acquirerForPayer(deps, token.business_id);
-    const form = (status: number, alert: string, fieldErrors: FormErrors) =>
+    if (!isAttemptId(attemptId) || !verifyReturn(deps.pageKeys.thankYou, 'activation', attemptId, ctx.query.signature)) return notFound(ctx);
+    const returnedFrom = await returnFromCardSetup(deps, String(ctx.params.token ?? ''), attemptId);
+    if (returnedFrom.result === 'not_found') return notFound(ctx);
+    const { result, token, acquirer } = returnedFrom;
+    // A saved card's page is shown from the token as it is now (active, with its card).
+    if (result === 'saved' && !token.redirect_url) return respond(ctx, 200, 'Card saved', savedPage(token));
+    if (result === 'in_progress') return respond(ctx, 200, 'Card being saved', messagePage('Your card is being saved', 'Refresh this page in a moment.'));
+    return answerWith(ctx, token, formWith(ctx, token, acquirer, {}))(result);
+  };
+
+  /** The form again, with a new attempt id: after a decline, or with the fields to correct. */
+  function formWith(ctx: Koa.Context, token: TokenRecord, acquirer: PayerAcquirer, values: FormValues) {
+    return (status: number, alert: string, fieldErrors: FormErrors) =>
       respond(
         ctx,
         status,
         token.title,
-        activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: {}, errors: fieldErrors, alert }, acquirer),
+        activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors: fieldErrors, alert }, acquirer),
         formOrigins(token, acquirer),
       );
-    const outcome = await activationOnReturn(deps, token, attemptId);
-    // A saved card's page is shown from the token as it is now (active, with its card).
-    if (outcome === 'saved' && !token.redirect_url) return respond(ctx, 200, 'Card saved', savedPage((await tokenForPayer(deps, token.token)) ?? token));
-    if (outcome === 'in_progress') return respond(ctx, 200, 'Card being saved', messagePage('Your card is being saved', 'Refresh this page in a moment.'));
-    return answerWith(ctx, token, form)(outcome);
-  };
+  }
 
   function answerWith(ctx: Koa.Context, token: TokenRecord, form: (status: number, alert: string, fieldErrors: FormErrors) => void) {
     return async (outcome: ActivationOutcome) => {

@@ -1,13 +1,12 @@
 // The hosted pay pages: /payment/pay?id=... for a payment link (fixed amount, one payer) and
-// /payment/open-link/pay?id=... for an open link (the payer chooses an amount from the minimum).
+// /payment/open-link/pay?id=... for an open link (the payer chooses an amount from the minimum). Each
+// action reads the request, calls its use case (usecases/payer-checkout.ts) and renders the result;
+// the rate limits of the payer forms (./limits.ts) are handed to the use case to ask.
 import type Koa from 'koa';
 import { isEmail, maskEmail } from '../domain/email.js';
 import { AMOUNT_MAX_CENTS, formatUnits, parseUnits } from '../domain/money.js';
-import { withQuery } from '../domain/urls.js';
-import { OPEN_LINK_ACTIVE } from '../domain/statuses.js';
-import { checkout, outcomeOf, type CheckoutOutcome, type PaymentTarget } from '../usecases/checkout.js';
-import { startHostedCheckout } from '../usecases/hosted-checkout.js';
-import { acquirerForPayer, attemptOf, openPaymentLinkForPayer, paymentLinkForPayer, type PayerAcquirer } from '../usecases/payer.js';
+import { payPath, posterPath, returnUrl, thankYouUrl, type LinkKind } from '../domain/payer-urls.js';
+import { showPaymentPage, submitPayment, type LinkRefusal, type PayableLink, type PayerEntries, type SubmitOutcome } from '../usecases/payer-checkout.js';
 import { browserCookie, csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
 import {
@@ -24,6 +23,7 @@ import {
   sandboxCards,
   type FormErrors,
   type FormState,
+  type FormValues,
 } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { merchantRedirectUrl } from './merchant-redirect.js';
@@ -32,130 +32,59 @@ import { tooManyAttempts, tooManyCheckouts } from './limits.js';
 import { CARD_DECLINED, messagePage } from './messages.js';
 import { signReturn, signThankYou } from './signing.js';
 
-export const THANK_YOU_PATH = '/payment/thank-you';
-export const RETURN_PATH = '/payment/return';
-export const POSTER_PATH = '/payment/open-link/poster';
-
-export const posterPath = (openLinkId: string) => `${POSTER_PATH}?id=${openLinkId}`;
-
-interface Payable {
-  target: PaymentTarget;
-  description: string | null;
-  redirectUrl: string | null;
-  /** Cents, for a payment link. */
-  fixedAmount?: number;
-  /** Cents, for an open link. */
-  minimumAmount?: number;
-  /** The payer a payment link is addressed to. */
-  payerEmail?: string;
-  action: string;
-  /** Card form here, or the acquirer's own page (Stripe Checkout). */
-  acquirer: PayerAcquirer;
-}
-
 interface Refusal {
   status: number;
   heading: string;
   message: string;
 }
 
-/** The link (when it exists at all) and, when it cannot be paid now, why. */
-interface Lookup {
-  link?: Payable;
-  refusal?: Refusal;
-}
-
-export const notFound: Refusal = {
+const notFound: Refusal = {
   status: 404,
   heading: 'Payment link not found',
   message: 'Check the link you were given, or ask the merchant for a new one.',
 };
-const gone: Refusal = {
-  status: 410,
-  heading: 'Payment link no longer available',
-  message: 'The merchant has withdrawn this link. Ask them for a new one if you still need to pay.',
-};
 const expiredForm: Refusal = { status: 403, heading: 'This form has expired', message: 'Reload the payment page and try again. You have not been charged.' };
-const alreadyPaid: Refusal = { status: 409, heading: 'Already paid', message: 'This payment link has already been paid. Nothing more is due.' };
-const paused: Refusal = {
-  status: 410,
-  heading: 'Payment link paused',
-  message: 'The merchant has paused this link: it takes no payment for now. Ask them when it will be open again.',
+
+/** What a payer is told of a link that cannot be paid now. */
+const REFUSALS: Record<LinkRefusal, Refusal> = {
+  not_found: notFound,
+  withdrawn: {
+    status: 410,
+    heading: 'Payment link no longer available',
+    message: 'The merchant has withdrawn this link. Ask them for a new one if you still need to pay.',
+  },
+  paid: { status: 409, heading: 'Already paid', message: 'This payment link has already been paid. Nothing more is due.' },
+  paused: {
+    status: 410,
+    heading: 'Payment link paused',
+    message: 'The merchant has paused this link: it takes no payment for now. Ask them when it will be open again.',
+  },
+  expired: {
+    status: 410,
+    heading: 'Payment link expired',
+    message: 'This link has expired and takes no payment. Ask the merchant for a new one.',
+  },
+  closed: {
+    status: 410,
+    heading: 'Payment link closed',
+    message: 'This link has taken all the payments it was open for and takes no more. Ask the merchant if you still need to pay.',
+  },
 };
-const expired: Refusal = {
-  status: 410,
-  heading: 'Payment link expired',
-  message: 'This link has expired and takes no payment. Ask the merchant for a new one.',
-};
-const closed: Refusal = {
-  status: 410,
-  heading: 'Payment link closed',
-  message: 'This link has taken all the payments it was open for and takes no more. Ask the merchant if you still need to pay.',
-};
-const OPEN_LINK_REFUSALS: Record<string, Refusal | undefined> = { paused, expired, exhausted: closed };
 
 /**
  * A payer whose card was authorised after the link stopped taking payment (the claim that records the
  * payment refused it): the page a later payer would get says why, read again now, and that this
  * payer's authorisation was let go. Only a link that reads as payable again by now gives no reason.
  */
-function notTaken(now: Refusal | undefined): Refusal {
+function notTaken(now: LinkRefusal | undefined): Refusal {
   if (!now) return { status: 409, heading: 'Payment not taken', message: 'This link can no longer be paid. You have not been charged.' };
-  return { ...now, message: `${now.message} You have not been charged.` };
-}
-
-async function lookupPaymentLink(deps: PageDeps, id: string): Promise<Lookup> {
-  const link = await paymentLinkForPayer(deps, id);
-  if (!link) return { refusal: notFound };
-  return {
-    link: {
-      target: {
-        kind: 'payment_link',
-        id: link._id,
-        businessId: link.business_id,
-        currency: link.currency,
-        title: link.title,
-        reference: link.reference,
-        reference_2: link.reference_2,
-      },
-      description: link.description,
-      redirectUrl: link.redirect_url,
-      fixedAmount: link.amount,
-      payerEmail: link.email,
-      action: `/payment/pay?id=${link._id}`,
-      acquirer: await acquirerForPayer(deps, link.business_id),
-    },
-    refusal: link.deleted ? gone : link.paid ? alreadyPaid : link.status === 'Paused' ? paused : link.status === 'Expired' ? expired : undefined,
-  };
-}
-
-export async function lookupOpenLink(deps: PageDeps, id: string): Promise<Lookup> {
-  const link = await openPaymentLinkForPayer(deps, id);
-  if (!link) return { refusal: notFound };
-  return {
-    link: {
-      target: {
-        kind: 'open_payment_link',
-        id: link._id,
-        businessId: link.business_id,
-        currency: link.currency,
-        title: link.title,
-        reference: link.reference,
-        reference_2: link.reference_2,
-      },
-      description: link.description,
-      redirectUrl: link.redirect_url,
-      minimumAmount: link.minimum_amount,
-      action: `/payment/open-link/pay?id=${link._id}`,
-      acquirer: await acquirerForPayer(deps, link.business_id),
-    },
-    refusal: link.deleted ? gone : link.status_id === OPEN_LINK_ACTIVE ? undefined : (OPEN_LINK_REFUSALS[link.state] ?? gone),
-  };
+  const refusal = REFUSALS[now];
+  return { ...refusal, message: `${refusal.message} You have not been charged.` };
 }
 
 const money = (currency: string, cents: number) => `${currency} ${formatUnits(cents)}`;
 
-function payForm(link: Payable, state: FormState) {
+function payForm(link: PayableLink, state: FormState) {
   const { target } = link;
   const { values, errors } = state;
   const heading =
@@ -186,7 +115,7 @@ function payForm(link: Payable, state: FormState) {
 ${link.description ? html`<p>${link.description}</p>` : ''}
 ${heading}
 ${alertBox(state.alert)}
-<form method="post" action="${link.action}" novalidate>
+<form method="post" action="${payPath(target.kind, target.id)}" novalidate>
 ${hiddenFields(state)}
 ${amountField}${link.minimumAmount !== undefined ? html`<span class="muted" id="amount_hint">In ${target.currency}, at least ${formatUnits(link.minimumAmount)}.</span>` : ''}
 ${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
@@ -199,7 +128,7 @@ ${link.acquirer.hosted ? '' : sandboxCards()}`;
 }
 
 /** Where our forms may post and be redirected to: the merchant's redirect origin, and a hosted acquirer's pages. */
-function formOrigins(link: Payable): string[] {
+function formOrigins(link: PayableLink): string[] {
   return [...originOf(link.redirectUrl), ...(link.acquirer.pageOrigin ? originOf(link.acquirer.pageOrigin) : [])];
 }
 
@@ -210,12 +139,13 @@ function respond(ctx: Koa.Context, status: number, title: string, body: ReturnTy
   ctx.body = page(title, body);
 }
 
-export function refuse(ctx: Koa.Context, refusal: Refusal): void {
-  respond(ctx, refusal.status, refusal.heading, messagePage(refusal.heading, refusal.message));
+export function refuse(ctx: Koa.Context, refusal: Refusal | LinkRefusal): void {
+  const { status, heading, message } = typeof refusal === 'string' ? REFUSALS[refusal] : refusal;
+  respond(ctx, status, heading, messagePage(heading, message));
 }
 
 /** The amount in cents: the link's own, or the payer's (already read with `readField`) for an open link. */
-function readAmount(link: Payable, amount: string, errors: FormErrors): number {
+function readAmount(link: PayableLink, amount: string, errors: FormErrors): number {
   if (link.fixedAmount !== undefined) return link.fixedAmount;
   if (errors.amount) return 0;
   const minimum = link.minimumAmount ?? 0;
@@ -228,82 +158,105 @@ function readAmount(link: Payable, amount: string, errors: FormErrors): number {
   return parsed.kind === 'ok' ? Number(parsed.cents) : 0;
 }
 
-/** A second submit of an attempt still in flight waits for the first to settle, then answers the same. */
-async function settled(deps: PageDeps, outcome: CheckoutOutcome): Promise<CheckoutOutcome> {
-  let current = outcome;
-  for (let waited = 0; current.result === 'in_progress' && waited < 10_000; waited += 100) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const payment = await attemptOf(deps, current.payment.attempt_id);
-    if (payment) current = outcomeOf(payment);
-  }
-  return current;
+/**
+ * The payer's entries for this link, checked: the amount against the link's, the card only on our card
+ * form. `errors` already holds what reading the fields found (an over-long field).
+ */
+function checkEntries(
+  link: PayableLink,
+  body: Record<string, unknown>,
+  values: Required<FormValues>,
+  errors: FormErrors,
+): { entries: PayerEntries } | { errors: FormErrors } {
+  const amount = readAmount(link, values.amount, errors);
+  const name = checkName(values.name, errors);
+  const email = link.payerEmail ?? values.email;
+  if (link.payerEmail === undefined && !errors.email && !isEmail(email)) errors.email = 'Enter a valid email address.';
+  const card = link.acquirer.hosted ? undefined : readCard(body, errors);
+  if (Object.keys(errors).length > 0) return { errors };
+  return { entries: { amount, name, email, ...(card ? { card } : {}) } };
 }
 
-function makeHandlers(deps: PageDeps, lookup: (deps: PageDeps, id: string) => Promise<Lookup>) {
+function pageFor(deps: PageDeps, kind: LinkKind) {
   const show: Koa.Middleware = async (ctx) => {
-    const { link, refusal } = await lookup(deps, String(ctx.query.id ?? ''));
-    if (!link || refusal) return refuse(ctx, refusal ?? notFound);
+    const { link, refusal } = await showPaymentPage(deps, kind, String(ctx.query.id ?? ''));
+    if (!link || refusal) return refuse(ctx, refusal ?? 'not_found');
     const values = link.minimumAmount !== undefined ? { amount: formatUnits(link.minimumAmount) } : {};
     respond(ctx, 200, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors: {} }), formOrigins(link));
   };
 
-  const answer = async (ctx: Koa.Context, link: Payable, outcome: CheckoutOutcome, form: (status: number, alert: string) => void) => {
-    switch (outcome.result) {
-      case 'paid':
-        return redirectAfterPayment(ctx, deps, link.target.id, link.redirectUrl, outcome.payment);
-      case 'declined':
-        return form(402, CARD_DECLINED);
-      case 'unavailable':
-        return refuse(ctx, notTaken((await lookup(deps, link.target.id)).refusal));
-      case 'in_progress':
-        return refuse(ctx, { status: 409, heading: 'Payment in progress', message: 'Your payment is still being processed. Refresh this page in a moment.' });
-    }
-  };
-
   const pay: Koa.Middleware = async (ctx) => {
-    const { link, refusal } = await lookup(deps, String(ctx.query.id ?? ''));
-    if (!link) return refuse(ctx, refusal ?? notFound);
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-    const attemptId = body.attempt_id;
-    if (!csrfValid(ctx, body.csrf_token) || !isAttemptId(attemptId)) return refuse(ctx, expiredForm);
+    const attemptId = csrfValid(ctx, body.csrf_token) && isAttemptId(body.attempt_id) ? body.attempt_id : undefined;
     // Every field is capped before anything parses it (an over-long one is an error from here on);
     // fields this link's form does not have are ignored, unread.
     const errors: FormErrors = {};
     const values = {
       name: readField(body, 'name', errors),
-      email: link.payerEmail === undefined ? readField(body, 'email', errors) : '',
-      amount: link.minimumAmount !== undefined ? readField(body, 'amount', errors) : '',
+      email: kind === 'open_payment_link' ? readField(body, 'email', errors) : '',
+      amount: kind === 'open_payment_link' ? readField(body, 'amount', errors) : '',
     };
-    const form = (status: number, alert: string, errors: FormErrors = {}) =>
+    const browser = browserCookie(ctx);
+    const outcome = await submitPayment(deps, {
+      kind,
+      linkId: String(ctx.query.id ?? ''),
+      attemptId,
+      read: (link) => checkEntries(link, body, values, errors),
+      limits: {
+        card: (id, card) => deps.pageLimiter.cardAttempt(id, card.number),
+        declined: (id) => deps.pageLimiter.declined(id),
+        checkout: (id) => deps.pageLimiter.checkout(id, ctx.ip),
+        openCheckouts: deps.pageLimiter.openCheckoutsPerLink,
+      },
+      browser: browser ? deps.pageLimiter.browserKey(browser) : null,
+      returnUrlFor: (paymentId) => returnUrlOf(deps, paymentId),
+    });
+    return render(ctx, outcome, values);
+  };
+
+  const render = async (ctx: Koa.Context, outcome: SubmitOutcome<FormErrors>, values: FormValues): Promise<void> => {
+    const form = (link: PayableLink, status: number, alert: string, errors: FormErrors = {}) =>
       respond(ctx, status, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors, alert }), formOrigins(link));
-
-    // A repeated submit of a known attempt (double click, reload) is answered from its record.
-    const earlier = await attemptOf(deps, attemptId);
-    if (earlier && link.acquirer.hosted && (earlier.payment_link_id ?? earlier.open_payment_link_id) === link.target.id) {
-      return payHosted(ctx, deps, link, { attemptId, amount: earlier.amount, name: earlier.payer_name, email: earlier.payer_email });
+    const redirect = (link: PayableLink, url: string) => {
+      setPageSecurityHeaders(ctx, formOrigins(link));
+      ctx.status = 303;
+      ctx.redirect(url);
+    };
+    switch (outcome.result) {
+      case 'refused':
+        return refuse(ctx, outcome.refusal);
+      case 'form_expired':
+        return refuse(ctx, expiredForm);
+      case 'invalid':
+        return form(outcome.link, 422, 'Please correct the highlighted fields.', outcome.errors);
+      case 'limited':
+        return tooManyAttempts(ctx, outcome.retryAfter);
+      case 'busy':
+        return tooManyCheckouts(ctx, outcome.retryAfter);
+      case 'paid':
+        return redirectAfterPayment(ctx, deps, outcome.link.target.id, outcome.link.redirectUrl, outcome.payment);
+      case 'declined':
+        return form(outcome.link, 402, CARD_DECLINED);
+      case 'not_taken':
+        return refuse(ctx, notTaken(outcome.refusal));
+      case 'in_progress':
+        return refuse(ctx, { status: 409, heading: 'Payment in progress', message: 'Your payment is still being processed. Refresh this page in a moment.' });
+      case 'to_acquirer':
+        return redirect(outcome.link, outcome.url);
+      case 'ended':
+        // A repeated submit of an attempt that already ended: where its own return would have sent the payer.
+        return redirect(outcome.link, returnUrlOf(deps, outcome.payment._id));
+      case 'acquirer_unavailable':
+        (ctx.state.log as { error(details: object, message: string): void } | undefined)?.error(
+          { err: outcome.error },
+          'the acquirer could not open its payment page',
+        );
+        return refuse(ctx, {
+          status: 502,
+          heading: 'Payment not started',
+          message: 'Our payment provider is not answering right now. You have not been charged. Try again in a moment.',
+        });
     }
-    if (earlier) {
-      if ((earlier.payment_link_id ?? earlier.open_payment_link_id) !== link.target.id) return refuse(ctx, expiredForm);
-      return answer(ctx, link, await settled(deps, outcomeOf(earlier)), form);
-    }
-    if (refusal) return refuse(ctx, refusal);
-
-    const amount = readAmount(link, values.amount, errors);
-    const name = checkName(values.name, errors);
-    const email = link.payerEmail ?? values.email;
-    if (link.payerEmail === undefined && !errors.email && !isEmail(email)) errors.email = 'Enter a valid email address.';
-    if (link.acquirer.hosted) {
-      if (Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
-      return payHosted(ctx, deps, link, { attemptId, amount, name, email });
-    }
-    const card = readCard(body, errors);
-    if (!card || Object.keys(errors).length > 0) return form(422, 'Please correct the highlighted fields.', errors);
-    const refused = await deps.pageLimiter.cardAttempt(link.target.id, card.number);
-    if (refused !== undefined) return tooManyAttempts(ctx, refused);
-
-    const outcome = await checkout(deps, { target: link.target, attemptId, amount, payerName: name, payerEmail: email, card });
-    if (outcome.result === 'declined') await deps.pageLimiter.declined(link.target.id);
-    return answer(ctx, link, await settled(deps, outcome), form);
   };
   return { show, pay };
 }
@@ -323,70 +276,21 @@ export async function redirectAfterPayment(
   const result = { payment_id: payment._id, payment_link_id: linkId, payment_status: String(payment.status_id) };
   const target = redirectUrl
     ? await merchantRedirectUrl(ctx, deps, payment.business_id, redirectUrl, 'payment', result)
-    : withQuery(`${deps.publicUrl}${THANK_YOU_PATH}`, { ...result, signature: signThankYou(deps.pageKeys.thankYou, result) });
+    : thankYouUrl(deps.publicUrl, { ...result, signature: signThankYou(deps.pageKeys.thankYou, result) });
   setPageSecurityHeaders(ctx, originOf(redirectUrl));
   ctx.status = 303;
   ctx.redirect(target);
 }
 
 /** Our return address on an acquirer's page: the payment id, signed (server/pages/return.ts reads it). */
-export function returnUrlOf(deps: PageDeps, paymentId: string): string {
-  return withQuery(`${deps.publicUrl}${RETURN_PATH}`, { payment_id: paymentId, signature: signReturn(deps.pageKeys.thankYou, 'payment', paymentId) });
-}
-
-/**
- * A business on an acquirer with its own page: the attempt is recorded, and the payer sent there (or
- * back to the checkout this browser already has open on the link).
- */
-async function payHosted(
-  ctx: Koa.Context,
-  deps: PageDeps,
-  link: Payable,
-  payer: { attemptId: string; amount: number; name: string | null; email: string | null },
-): Promise<void> {
-  const browser = browserCookie(ctx);
-  const started = await startHostedCheckout(deps, {
-    target: link.target,
-    attemptId: payer.attemptId,
-    amount: payer.amount,
-    payerName: payer.name,
-    payerEmail: payer.email,
-    description: link.description,
-    returnUrlFor: (paymentId) => returnUrlOf(deps, paymentId),
-    cancelUrl: `${deps.publicUrl}${link.action}`,
-    payer: browser ? deps.pageLimiter.browserKey(browser) : null,
-    openLimit: deps.pageLimiter.openCheckoutsPerLink,
-    admit: () => deps.pageLimiter.checkout(link.target.id, ctx.ip),
-  });
-  if (started.result === 'limited') return tooManyAttempts(ctx, started.retryAfter);
-  if (started.result === 'busy') return tooManyCheckouts(ctx, started.retryAfter);
-  if (started.result === 'redirect') {
-    setPageSecurityHeaders(ctx, formOrigins(link));
-    ctx.status = 303;
-    ctx.redirect(started.url);
-    return;
-  }
-  if (started.result === 'acquirer_unavailable') {
-    (ctx.state.log as { error(details: object, message: string): void } | undefined)?.error(
-      { err: started.error },
-      'the acquirer could not open its payment page',
-    );
-    return refuse(ctx, {
-      status: 502,
-      heading: 'Payment not started',
-      message: 'Our payment provider is not answering right now. You have not been charged. Try again in a moment.',
-    });
-  }
-  // A repeated submit of an attempt that already ended: where its own return would have sent the payer.
-  setPageSecurityHeaders(ctx, formOrigins(link));
-  ctx.status = 303;
-  ctx.redirect(returnUrlOf(deps, started.payment._id));
+function returnUrlOf(deps: PageDeps, paymentId: string): string {
+  return returnUrl(deps.publicUrl, { payment_id: paymentId, signature: signReturn(deps.pageKeys.thankYou, 'payment', paymentId) });
 }
 
 export function paymentLinkPage(deps: PageDeps) {
-  return makeHandlers(deps, lookupPaymentLink);
+  return pageFor(deps, 'payment_link');
 }
 
 export function openLinkPage(deps: PageDeps) {
-  return makeHandlers(deps, lookupOpenLink);
+  return pageFor(deps, 'open_payment_link');
 }

@@ -5,17 +5,18 @@
 // as the pay page refuses them: a poster of a link nobody can pay is of no use.
 import type Koa from 'koa';
 import { formatUnits } from '../domain/money.js';
-import { openPaymentUrl } from '../domain/payer-urls.js';
+import { openPaymentUrl, payPath } from '../domain/payer-urls.js';
+import { showPaymentPage } from '../usecases/payer-checkout.js';
 import { Html, html, page } from '../../shared/html.js';
 import { qrSvg } from '../../shared/qr.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
-import { lookupOpenLink, notFound, refuse } from './pay.js';
+import { refuse } from './pay.js';
 
 export function posterPage(deps: PageDeps): Koa.Middleware {
   return async (ctx) => {
-    const { link, refusal } = await lookupOpenLink(deps, String(ctx.query.id ?? ''));
-    if (!link || refusal) return refuse(ctx, refusal ?? notFound);
+    const { link, refusal } = await showPaymentPage(deps, 'open_payment_link', String(ctx.query.id ?? ''));
+    if (!link || refusal) return refuse(ctx, refusal ?? 'not_found');
     const { target } = link;
     const url = openPaymentUrl(deps.publicUrl, target.id);
     // qrcode's SVG holds only path data drawn from the URL, never the link's text: it is markup we made.
@@ -32,7 +33,7 @@ export function posterPage(deps: PageDeps): Koa.Middleware {
 <p class="url">${url}</p>
 </div>
 <p class="no-print muted">Print this page with your browser's Print command: the poster fits one A4 page.</p>
-<p class="no-print"><a href="${link.action}">Go to the payment page</a></p>`,
+<p class="no-print"><a href="${payPath(target.kind, target.id)}">Go to the payment page</a></p>`,
     );
   };
 }

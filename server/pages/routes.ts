@@ -3,13 +3,14 @@
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type Koa from 'koa';
+import { PAYER_ROUTES } from '../domain/payer-urls.js';
 import { activationPage } from './activation.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
 import { tooManyAttempts } from './limits.js';
 import { STYLESHEET, page } from '../../shared/html.js';
 import { messagePage } from './messages.js';
-import { POSTER_PATH, RETURN_PATH, THANK_YOU_PATH, openLinkPage, paymentLinkPage } from './pay.js';
+import { openLinkPage, paymentLinkPage } from './pay.js';
 import { posterPage } from './poster.js';
 import { acquirerWebhook } from './acquirer-webhooks.js';
 import { returnPage } from './return.js';
@@ -53,16 +54,16 @@ export function pageRoutes(deps: PageDeps) {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = STYLESHEET;
   });
-  router.get('/payment/pay', paymentLink.show);
-  router.post('/payment/pay', limitByAddress, form, paymentLink.pay);
-  router.get('/payment/open-link/pay', openLink.show);
-  router.post('/payment/open-link/pay', limitByAddress, form, openLink.pay);
-  router.get(POSTER_PATH, posterPage(deps));
-  router.get('/tokenization/activation/:token', activation.show);
-  router.post('/tokenization/activation/:token', limitByAddress, form, activation.save);
-  router.get('/tokenization/activation/:token/return', activation.returned);
-  router.get(THANK_YOU_PATH, thankYouPage(deps));
-  router.get(RETURN_PATH, returnPage(deps));
+  router.get(PAYER_ROUTES.pay, paymentLink.show);
+  router.post(PAYER_ROUTES.pay, limitByAddress, form, paymentLink.pay);
+  router.get(PAYER_ROUTES.openLinkPay, openLink.show);
+  router.post(PAYER_ROUTES.openLinkPay, limitByAddress, form, openLink.pay);
+  router.get(PAYER_ROUTES.poster, posterPage(deps));
+  router.get(PAYER_ROUTES.activation, activation.show);
+  router.post(PAYER_ROUTES.activation, limitByAddress, form, activation.save);
+  router.get(PAYER_ROUTES.activationReturn, activation.returned);
+  router.get(PAYER_ROUTES.thankYou, thankYouPage(deps));
+  router.get(PAYER_ROUTES.return, returnPage(deps));
   return router.routes() as unknown as Koa.Middleware;
 }
 

@@ -4,8 +4,7 @@
 // recorded payment. Ids alone, guessed or seen, show nothing but a generic thank-you.
 import type Koa from 'koa';
 import { formatUnits } from '../domain/money.js';
-import { PAYMENT_PAID } from '../domain/statuses.js';
-import { paymentById } from '../usecases/payer.js';
+import { showThankYou } from '../usecases/payer-checkout.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
 import { html, page } from '../../shared/html.js';
@@ -19,14 +18,12 @@ export function thankYouPage(deps: PageDeps): Koa.Middleware {
       payment_status: String(ctx.query.payment_status ?? ''),
     };
     const signed = verifyThankYou(deps.pageKeys.thankYou, params, ctx.query.signature);
-    const payment = signed ? await paymentById(deps, params.payment_id) : undefined;
-    const matches = payment && (payment.payment_link_id === params.payment_link_id || payment.open_payment_link_id === params.payment_link_id);
-    const body =
-      matches && payment.status_id === PAYMENT_PAID
-        ? html`<h1>Thank you</h1>
+    const payment = signed ? await showThankYou(deps, params.payment_id, params.payment_link_id) : undefined;
+    const body = payment
+      ? html`<h1>Thank you</h1>
 <p class="success" role="status">Payment received: <strong>${payment.currency} ${formatUnits(payment.amount)}</strong>${payment.card_last4 ? ` by ${String(payment.card_brand).toUpperCase()} ending in ${payment.card_last4}` : ''}.</p>
 <p class="muted">Reference ${payment._id}. You can close this page.</p>`
-        : html`<h1>Thank you</h1><p class="muted">You can close this page.</p>`;
+      : html`<h1>Thank you</h1><p class="muted">You can close this page.</p>`;
     setPageSecurityHeaders(ctx);
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page('Thank you', body);

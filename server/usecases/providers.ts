@@ -2,6 +2,7 @@
 // (`set-provider`). Settings are read from the database on each use, so a switch made by the CLI
 // in another process takes effect at once on every instance; Stripe clients are kept per account.
 import { LRUCache } from 'lru-cache';
+import { returnUrl } from '../domain/payer-urls.js';
 import type { CardFormProvider, HostedProvider, PaymentProvider } from '../payments/provider.js';
 import { StripeProvider, type StripeApiAddress } from '../payments/stripe.js';
 import type { MasterKey } from '../secrets/master-key.js';
@@ -84,7 +85,7 @@ export class ProviderDirectory implements Providers {
     const cacheKey = `${secrets.secretKey}\n${secrets.webhookSecret ?? ''}`;
     let client = this.stripeClients.get(cacheKey);
     if (!client) {
-      client = new StripeProvider(secrets, { api: this.options.stripeApi, returnUrl: `${this.options.publicUrl}/payment/return` });
+      client = new StripeProvider(secrets, { api: this.options.stripeApi, returnUrl: returnUrl(this.options.publicUrl) });
       this.stripeClients.set(cacheKey, client);
     }
     return client;

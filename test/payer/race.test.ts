@@ -2,7 +2,7 @@
 // the others are not charged (their authorizations are voided) and are told the link is paid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkCard } from '../../server/payments/cards.js';
-import { checkout } from '../../server/usecases/checkout.js';
+import { payByCard } from '../../server/usecases/payer-checkout.js';
 import { singleProvider } from '../../server/usecases/providers.js';
 import type { AuthorizeRequest, CardFormProvider } from '../../server/payments/provider.js';
 import { SandboxProvider } from '../../server/payments/sandbox.js';
@@ -58,7 +58,7 @@ describe('racing payers', () => {
     expect(read.data?.data.paid).toBe(true);
   });
 
-  it('through checkout with a slow acquirer: one capture, every other authorization voided, 20 rounds', async () => {
+  it('through the card payment with a slow acquirer: one capture, every other authorization voided, 20 rounds', async () => {
     const card = checkCard({ number: GOOD_CARD.card_number, expiry: GOOD_CARD.expiry, cvc: GOOD_CARD.cvc });
     if (!card.ok) throw new Error('test card rejected');
     for (let round = 0; round < 20; round += 1) {
@@ -75,7 +75,7 @@ describe('racing payers', () => {
       };
       const outcomes = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          checkout(
+          payByCard(
             {
               db: t.service.db,
               publicUrl: t.url,

@@ -20,11 +20,11 @@ const ALLOWED: Record<string, string[]> = {
   ratelimit: ['store', 'shared'],
   outbox: ['store', 'domain', 'shared', 'secrets', 'logger'],
   usecases: ['store', 'payments', 'outbox', 'domain', 'shared', 'secrets'],
-  http: ['domain', 'shared', 'generated', 'logger', 'paths'],
+  http: ['domain', 'shared', 'generated', 'logger', 'files'],
   handlers: ['usecases', 'http', 'domain', 'shared', 'generated'],
   pages: ['usecases', 'payments', 'domain', 'shared'],
   logger: [],
-  paths: [],
+  files: [],
   config: ['logger', 'outbox', 'ratelimit', 'store', 'http', 'secrets', 'pages'],
 };
 const COMPOSITION = new Set(['start', 'main']);
