@@ -7,7 +7,6 @@ import type { OutboxSignal } from '../../shared/outbox-signal.js';
 import type { WebhookPolicy } from '../outbox/webhook-target.js';
 import type { MasterKey } from '../secrets/master-key.js';
 import type { Executor } from '../store/executor.js';
-import type { KeepReply } from './idempotency.js';
 import type { Providers } from './providers.js';
 
 export interface UseCaseContext {
@@ -32,3 +31,13 @@ export interface UseCaseContext {
    */
   keep?: KeepReply;
 }
+
+/** The answer kept for an Idempotency-Key and replayed to a retry with the same key. */
+export interface KeptReply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Keeps `reply` as the answer to the request's key, in the transaction `tx` (it commits with it). */
+export type KeepReply = (tx: Executor, reply: KeptReply) => Promise<void>;
