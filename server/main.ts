@@ -1,7 +1,7 @@
 // `npm start`: the service on the configured database (embedded SQLite by default).
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { SandboxProvider } from './payments/sandbox.js';
+import { SandboxProvider } from './acquirers/sandbox.js';
 import { SecretsKeyError } from './secrets/key-source.js';
 import { startService } from './start.js';
 import { issueKey } from './store/api-keys.js';

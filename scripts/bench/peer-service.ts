@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { MasterKey } from '../../server/secrets/master-key.js';
 import { paymentLinkHandlers } from '../../server/handlers/payment-links.js';
 import { responderFor, type CallerBusiness } from '../../server/http/operations.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import { SandboxProvider } from '../../server/acquirers/sandbox.js';
 import { openDatabase } from '../../server/store/database.js';
 import { CallerCache } from '../../server/usecases/callers.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';

@@ -5,7 +5,7 @@
 // Anyone can post one, for any business id: whether the business has an account at the acquirer (a
 // cached answer) and whether the post is signed at all are known before its body is read.
 import { PAYMENT_PENDING } from '../domain/statuses.js';
-import { NotificationRefused, type HostedProvider } from '../payments/provider.js';
+import { NotificationRefused, type HostedProvider } from '../acquirers/provider.js';
 import { SecretUnreadableError } from '../secrets/seal.js';
 import { findActivationAttemptBySession } from '../store/activation-attempts.js';
 import { noteProviderEvent, providerEventSeen } from '../store/acquirer-settings.js';

@@ -1,7 +1,7 @@
 // A payer saves a card on a token's activation page: the provider keeps the card, and the token
 // becomes active with its brand, last four digits and expiry, together with its notifications. Each
 // submitted form (its attempt id) saves the card at most once.
-import type { Card } from '../payments/cards.js';
+import type { Card } from '../acquirers/cards.js';
 import {
   findActivationAttempt,
   insertPendingActivation,
@@ -10,7 +10,7 @@ import {
   type ActivationAttempt,
 } from '../store/activation-attempts.js';
 import { isUniqueViolation } from '../store/errors.js';
-import type { HostedSetupState, SavedCard } from '../payments/provider.js';
+import type { HostedSetupState, SavedCard } from '../acquirers/provider.js';
 import { activateToken, findToken as findTokenById, type TokenRecord } from '../store/tokens.js';
 import type { UseCaseContext } from './context.js';
 import { notifyTokenActivated } from './notify.js';

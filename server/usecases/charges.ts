@@ -11,7 +11,7 @@
 // payment commits with the key's provisional answer (202, pending), and the settlement with the final
 // one, so a retry never charges again, whether the first request is still waiting or died waiting.
 import { isId, newId } from '../domain/ids.js';
-import type { ChargeRequest as AcquirerChargeRequest, ChargeResult } from '../payments/provider.js';
+import type { ChargeRequest as AcquirerChargeRequest, ChargeResult } from '../acquirers/provider.js';
 import { findSavedCardReference, findToken, lockToken, type TokenRecord } from '../store/tokens.js';
 import {
   insertPendingPayment,

@@ -6,7 +6,7 @@
 //      as paid and enqueue its notifications, capturing inside that transaction; a payer who lost
 //      the race is voided.
 import { newId } from '../domain/ids.js';
-import type { Card } from '../payments/cards.js';
+import type { Card } from '../acquirers/cards.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { nowIso } from '../store/timestamps.js';
 import { claimOpenPaymentLink } from '../store/open-payment-links.js';

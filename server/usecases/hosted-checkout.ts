@@ -10,7 +10,7 @@
 // amount, name and e-mail) is sent back to it, and a link has at most so many checkouts open at once
 // (its slots: a pending payment holds one, a unique index keeps two from holding the same one).
 import { PAYMENT_FAILED, PAYMENT_PENDING } from '../domain/statuses.js';
-import type { HostedPaymentState, HostedProvider } from '../payments/provider.js';
+import type { HostedPaymentState, HostedProvider } from '../acquirers/provider.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { findPayment, findPaymentByAttempt, listOpenCheckouts, markPaymentFailed, setPaymentSession, type PaymentRecord } from '../store/payments.js';
 import { recordLinkAttempt, type PaymentTarget } from './checkout.js';

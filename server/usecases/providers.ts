@@ -2,8 +2,8 @@
 // (`set-provider`). Settings are read from the database on each use, so a switch made by the CLI
 // in another process takes effect at once on every instance; Stripe clients are kept per account.
 import { LRUCache } from 'lru-cache';
-import type { CardFormProvider, HostedProvider, PaymentProvider } from '../payments/provider.js';
-import { StripeProvider, type StripeApiAddress } from '../payments/stripe.js';
+import type { CardFormProvider, HostedProvider, PaymentProvider } from '../acquirers/provider.js';
+import { StripeProvider, type StripeApiAddress } from '../acquirers/stripe.js';
 import type { MasterKey } from '../secrets/master-key.js';
 import { findAcquirerName, findAcquirerSettings, stripeAccountState, type StripeAccountState, type StripeSecrets } from '../store/acquirer-settings.js';
 import type { Executor } from '../store/executor.js';

@@ -9,7 +9,7 @@
 // in full, recorded and announced (`refund.succeeded`), never a second `payment.created`.
 import { newId } from '../domain/ids.js';
 import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING } from '../domain/statuses.js';
-import type { AcquirerRefund, HostedPaymentState, HostedProvider } from '../payments/provider.js';
+import type { AcquirerRefund, HostedPaymentState, HostedProvider } from '../acquirers/provider.js';
 import type { Executor } from '../store/executor.js';
 import { claimOpenPaymentLink, findOpenPaymentLinkForPayer } from '../store/open-payment-links.js';
 import { claimPaymentLinkAsPaid, findPaymentLinkForPayer } from '../store/payment-links.js';

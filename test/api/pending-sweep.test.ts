@@ -5,8 +5,8 @@
 // fresh attempts and attempts the acquirer is settling are left alone; sweeps at once act once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
-import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/payments/provider.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/acquirers/provider.js';
+import { SandboxProvider } from '../../server/acquirers/sandbox.js';
 import { insertPendingPayment } from '../../server/store/payments.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
 import { settleStalePending } from '../../server/usecases/pending-sweep.js';

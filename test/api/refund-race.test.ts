@@ -2,8 +2,8 @@
 // once against a 50.00 payment, through an acquirer slowed down at random so they interleave, end
 // with 16 refunded and 4 refused, on whichever database the suite runs on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RefundRequest } from '../../server/payments/provider.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import type { RefundRequest } from '../../server/acquirers/provider.js';
+import { SandboxProvider } from '../../server/acquirers/sandbox.js';
 import { GOOD_CARD, REFUND_FAILS_CARD, submitPage } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';
 

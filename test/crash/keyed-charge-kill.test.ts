@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import { SandboxProvider } from '../../server/acquirers/sandbox.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { openDatabase } from '../../server/store/database.js';

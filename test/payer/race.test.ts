@@ -1,11 +1,11 @@
 // No double charge: payers racing for one payment link end with exactly one successful payment;
 // the others are not charged (their authorizations are voided) and are told the link is paid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCard } from '../../server/payments/cards.js';
+import { checkCard } from '../../server/acquirers/cards.js';
 import { checkout } from '../../server/usecases/checkout.js';
 import { singleProvider } from '../../server/usecases/providers.js';
-import type { AuthorizeRequest, CardFormProvider } from '../../server/payments/provider.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import type { AuthorizeRequest, CardFormProvider } from '../../server/acquirers/provider.js';
+import { SandboxProvider } from '../../server/acquirers/sandbox.js';
 import { newId } from '../../server/domain/ids.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';

@@ -8,9 +8,9 @@
 // make client addresses with TRUST_PROXY_HOPS=1 and X-Forwarded-For. (On a hosted acquirer's page:
 // test/acquirers/stripe-checkout-flood.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Card } from '../../server/payments/cards.js';
-import type { AuthorizeRequest } from '../../server/payments/provider.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import type { Card } from '../../server/acquirers/cards.js';
+import type { AuthorizeRequest } from '../../server/acquirers/provider.js';
+import { SandboxProvider } from '../../server/acquirers/sandbox.js';
 import { DECLINED_CARD, ERROR_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer, type PageResponse } from '../support/payer.js';
 import { startTestService, type TestService, type TestServiceOptions } from '../support/service.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { brandOf, checkCard, parseExpiry, passesLuhn } from '../../server/payments/cards.js';
-import { SANDBOX_TEST_CARDS, SandboxProvider } from '../../server/payments/sandbox.js';
+import { brandOf, checkCard, parseExpiry, passesLuhn } from '../../server/acquirers/cards.js';
+import { SANDBOX_TEST_CARDS, SandboxProvider } from '../../server/acquirers/sandbox.js';
 
 const now = new Date('2026-11-23T10:00:00Z');
 
