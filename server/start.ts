@@ -17,7 +17,7 @@ import { loadContract, warmUp } from './http/contract.js';
 import { ConflictError, ValidationError, toErrorResponse } from './http/errors.js';
 import { DEFAULT_LINGER, type LingerLimits } from './http/linger.js';
 import type { Handlers } from './http/operations.js';
-import type { RateLimiter } from '../shared/rate-limiter.js';
+import type { RateLimiter } from './rate-limiter.js';
 import { createRateLimiter, type RateLimitConfig } from './ratelimit/limiters.js';
 import type { Scopes } from './http/routes.js';
 import { DEFAULT_HTTP_TIMEOUTS, createHttpServer, type HttpTimeouts } from './http/server.js';

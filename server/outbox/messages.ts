@@ -1,6 +1,6 @@
 // The e-mails and webhook events the service sends, composed when they are enqueued: what was true
 // at that commit is what gets delivered, however late.
-import { html } from '../../shared/html.js';
+import { html } from '../html.js';
 import { eventHash } from '../../shared/webhook-signature.js';
 import { formatUnits } from '../domain/money.js';
 import { isoMicros, swipeTime } from '../domain/time.js';

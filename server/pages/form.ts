@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { EMAIL_MAX_LENGTH } from '../domain/email.js';
 import { EXPIRY_MAX_LENGTH, checkCard, type Card } from '../acquirers/cards.js';
 import { SANDBOX_TEST_CARDS } from '../acquirers/sandbox.js';
-import { html, type Html } from '../../shared/html.js';
+import { html, type Html } from '../html.js';
 
 export type FormErrors = Partial<Record<'name' | 'email' | 'amount' | 'card_number' | 'expiry' | 'cvc', string>>;
 export type FormValues = Partial<Record<'name' | 'email' | 'amount', string>>;

@@ -8,9 +8,9 @@
 import { createHmac } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import type Koa from 'koa';
-import type { RateLimiter } from '../../shared/rate-limiter.js';
+import type { RateLimiter } from '../rate-limiter.js';
 import { setPageSecurityHeaders } from './headers.js';
-import { page } from '../../shared/html.js';
+import { page } from '../html.js';
 import { messagePage } from './messages.js';
 
 export interface PageLimits {

@@ -6,8 +6,8 @@
 import type Koa from 'koa';
 import { formatUnits } from '../domain/money.js';
 import { openPaymentUrl } from '../domain/payer-urls.js';
-import { Html, html, page } from '../../shared/html.js';
-import { qrSvg } from '../../shared/qr.js';
+import { Html, html, page } from '../html.js';
+import { qrSvg } from '../qr.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
 import { lookupOpenLink, notFound, refuse } from './pay.js';

@@ -12,7 +12,7 @@ import { openPaymentLinkForPayer, paymentLinkForPayer } from '../usecases/payer.
 import { LINK_UNAVAILABLE } from '../usecases/settlement.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
-import { html, page, type Html } from '../../shared/html.js';
+import { html, page, type Html } from '../html.js';
 import { messagePage } from './messages.js';
 import { notFound, redirectAfterPayment, refuse } from './pay.js';
 import { verifyReturn } from './signing.js';

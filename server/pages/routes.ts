@@ -7,7 +7,7 @@ import { activationPage } from './activation.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
 import { tooManyAttempts } from './limits.js';
-import { STYLESHEET, page } from '../../shared/html.js';
+import { STYLESHEET, page } from '../html.js';
 import { messagePage } from './messages.js';
 import { POSTER_PATH, RETURN_PATH, THANK_YOU_PATH, openLinkPage, paymentLinkPage } from './pay.js';
 import { posterPage } from './poster.js';

@@ -8,7 +8,7 @@ import { PAYMENT_PAID } from '../domain/statuses.js';
 import { paymentById } from '../usecases/payer.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
-import { html, page } from '../../shared/html.js';
+import { html, page } from '../html.js';
 import { verifyThankYou } from './signing.js';
 
 export function thankYouPage(deps: PageDeps): Koa.Middleware {

@@ -3,7 +3,7 @@
 // keep the key's answer in their own transactions through `keep`). Use cases open their own
 // transactions on it, call the store with the executor those give them, and nudge the outbox once
 // something they enqueued has committed.
-import type { OutboxSignal } from '../../shared/outbox-signal.js';
+import type { OutboxSignal } from '../outbox/signal.js';
 import type { WebhookPolicy } from '../outbox/webhook-target.js';
 import type { MasterKey } from '../secrets/master-key.js';
 import type { Executor } from '../store/executor.js';

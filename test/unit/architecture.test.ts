@@ -15,14 +15,17 @@ const ALLOWED: Record<string, string[]> = {
   shared: [],
   generated: [],
   secrets: [],
+  html: [],
+  qr: [],
+  'rate-limiter': [],
   store: ['domain', 'secrets'],
   acquirers: ['domain'],
-  ratelimit: ['store', 'shared'],
-  outbox: ['store', 'domain', 'shared', 'secrets', 'logger'],
+  ratelimit: ['store', 'rate-limiter'],
+  outbox: ['store', 'domain', 'shared', 'secrets', 'logger', 'html'],
   usecases: ['store', 'acquirers', 'outbox', 'domain', 'shared', 'secrets'],
-  http: ['domain', 'shared', 'generated', 'logger', 'paths'],
-  handlers: ['usecases', 'http', 'domain', 'shared', 'generated'],
-  pages: ['usecases', 'acquirers', 'domain', 'shared'],
+  http: ['domain', 'generated', 'logger', 'paths', 'rate-limiter'],
+  handlers: ['usecases', 'http', 'domain', 'generated', 'qr'],
+  pages: ['usecases', 'acquirers', 'domain', 'shared', 'html', 'qr', 'rate-limiter'],
   logger: [],
   paths: [],
   config: ['logger', 'outbox', 'ratelimit', 'store', 'http', 'secrets', 'pages'],
@@ -102,7 +105,7 @@ describe('the layering', () => {
     ).toEqual(['../store/executor.js', '../handlers/a.js', '../pages/p.js']);
     expect(roomOf(join(SERVER, 'http', 'app.ts'))).toBe('http');
     expect(roomOf(join(SERVER, 'start.ts'))).toBe('start');
-    expect(roomOf(join(ROOT, 'shared', 'html.ts'))).toBe('shared');
+    expect(roomOf(join(ROOT, 'shared', 'webhook-signature.ts'))).toBe('shared');
   });
 });
 
