@@ -7,7 +7,7 @@ import { paymentLinkHandlers } from '../../server/handlers/payment-links.js';
 import { responderFor, type CallerBusiness } from '../../server/http/operations.js';
 import { SandboxProvider } from '../../server/acquirers/sandbox.js';
 import { openDatabase } from '../../server/store/database.js';
-import { CallerCache } from '../../server/usecases/callers.js';
+import { CallerCache } from '../../server/store/api-key-cache.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
 import { singleProvider } from '../../server/usecases/providers.js';
 

@@ -11,7 +11,7 @@ import { STYLESHEET, page } from '../html.js';
 import { messagePage } from './messages.js';
 import { POSTER_PATH, RETURN_PATH, THANK_YOU_PATH, openLinkPage, paymentLinkPage } from './pay.js';
 import { posterPage } from './poster.js';
-import { acquirerWebhook } from './acquirer-webhooks.js';
+import { acquirerWebhook } from '../acquirer-notifications/endpoint.js';
 import { returnPage } from './return.js';
 import { thankYouPage } from './thank-you.js';
 

@@ -1,18 +1,7 @@
 import type { Knex } from 'knex';
+import type { Page, PageRequest } from '../domain/paging.js';
 import type { DateRange } from '../domain/time.js';
 import type { Executor } from './executor.js';
-
-export interface PageRequest {
-  page: number;
-  perPage: number;
-  /** Newest first unless the caller asked for `sort=created_at`. */
-  direction: 'asc' | 'desc';
-}
-
-export interface Page<T> {
-  rows: T[];
-  total: number;
-}
 
 export function whereCreatedBetween(query: Knex.QueryBuilder, range: DateRange | undefined): Knex.QueryBuilder {
   if (range) query.where('created_at', '>=', range.start).andWhere('created_at', '<=', range.end);

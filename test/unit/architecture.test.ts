@@ -23,12 +23,13 @@ const ALLOWED: Record<string, string[]> = {
   ratelimit: ['store', 'rate-limiter'],
   outbox: ['store', 'domain', 'shared', 'secrets', 'logger', 'html'],
   usecases: ['store', 'acquirers', 'outbox', 'domain', 'shared', 'secrets'],
-  http: ['domain', 'generated', 'logger', 'paths', 'rate-limiter'],
+  http: ['domain', 'generated', 'logger', 'file-locations', 'rate-limiter'],
   handlers: ['usecases', 'http', 'domain', 'generated', 'qr'],
-  pages: ['usecases', 'acquirers', 'domain', 'shared', 'html', 'qr', 'rate-limiter'],
+  pages: ['usecases', 'acquirers', 'domain', 'shared', 'html', 'qr', 'rate-limiter', 'acquirer-notifications'],
+  'acquirer-notifications': ['usecases', 'rate-limiter'],
   logger: [],
-  paths: [],
-  config: ['logger', 'outbox', 'ratelimit', 'store', 'http', 'secrets', 'pages'],
+  'file-locations': [],
+  config: ['logger', 'outbox', 'ratelimit', 'store', 'http', 'secrets', 'pages', 'acquirer-notifications'],
 };
 const COMPOSITION = new Set(['start', 'main']);
 

@@ -10,7 +10,8 @@
 // Answers are JSON for Stripe's delivery log: 200 once handled (or already handled).
 import type Koa from 'koa';
 import { receiveAcquirerNotification } from '../usecases/acquirer-notifications.js';
-import type { PageDeps } from './deps.js';
+import type { UseCaseContext } from '../usecases/context.js';
+import type { NotificationLimiter } from './limits.js';
 
 /** Stripe's events are a few kilobytes; a body past this is not one. */
 export const MAX_NOTIFICATION_BYTES = 64 * 1024;
@@ -53,7 +54,12 @@ function refuse(ctx: Koa.Context, businessId: string, reason: string): void {
   ctx.body = NOTIFICATION_REFUSED;
 }
 
-export function acquirerWebhook(deps: PageDeps, provider: 'stripe'): Koa.Middleware {
+/** What the endpoint is built with: the use cases' context and the limit on posts per client. */
+export interface NotificationDeps extends UseCaseContext {
+  notificationLimiter: NotificationLimiter;
+}
+
+export function acquirerWebhook(deps: NotificationDeps, provider: 'stripe'): Koa.Middleware {
   return async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const retryAfter = await deps.notificationLimiter.post(ctx.ip);
