@@ -14,7 +14,8 @@ import { settleHostedSetup } from './activation.js';
 import type { UseCaseContext } from './context.js';
 import { hostedStateOf } from './hosted-checkout.js';
 import { AcquirerUnavailable, type NotificationAccount } from './providers.js';
-import { reconcileRefunds, settleHostedPayment, type AfterCommit } from './settlement.js';
+import { reconcileRefunds } from './refund-reconciliation.js';
+import { settleHostedPayment, type AfterCommit } from './settlement.js';
 
 export type NotificationOutcome =
   | { result: 'processed' | 'duplicate' | 'ignored'; eventId: string; type: string }

@@ -33,7 +33,7 @@ import {
 import { claimStaleRefund, listStaleAcquirerRefunds, listStaleRefunds, touchRefund } from '../store/refunds.js';
 import { askAgainAboutCharge } from './charges.js';
 import { hostedProviderOf, settleFromAcquirer } from './hosted-checkout.js';
-import { reconcileRefunds } from './settlement.js';
+import { reconcileRefunds } from './refund-reconciliation.js';
 import type { UseCaseContext } from './context.js';
 import { notifyPaymentFailed } from './notify.js';
 import { askAcquirer } from './refunds.js';
