@@ -27,8 +27,8 @@ import { createMailer, type Mailer } from './outbox/mailer.js';
 import type { Resolver } from './outbox/webhook-target.js';
 import { OutboxWorker } from './outbox/worker.js';
 import { acquirerRoutes, pageRoutes } from './pages/routes.js';
-import type { CardFormProvider } from './acquirers/provider.js';
-import { SandboxProvider } from './acquirers/sandbox.js';
+import type { CardFormAcquirer } from './acquirers/acquirer.js';
+import { SandboxAcquirer } from './acquirers/sandbox.js';
 import { stripeApiAddress } from './acquirers/stripe.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/database.js';
 import { loadMasterKey, type SecretsSettings } from './secrets/key-source.js';
@@ -43,7 +43,7 @@ import type { UseCaseContext } from './usecases/context.js';
 import { expireDueLinks } from './usecases/expiry-sweep.js';
 import { settleStalePending } from './usecases/pending-sweep.js';
 import { runIdempotent } from './usecases/idempotency.js';
-import { ProviderDirectory } from './usecases/providers.js';
+import { AcquirerDirectory } from './usecases/acquirer-directory.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY, deletePayerEmailCountsBefore } from './store/payer-email-counts.js';
 
 export interface StartOptions {
@@ -54,7 +54,7 @@ export interface StartOptions {
   host: string;
   publicUrl?: string | undefined;
   /** The card-form acquirer of businesses on the sandbox; the sandbox unless a test supplies another. */
-  provider?: CardFormProvider;
+  sandbox?: CardFormAcquirer;
   /** Where Stripe's SDK sends requests for businesses on Stripe: Stripe itself unless set (a stand-in, in tests). */
   stripeApiUrl?: string | undefined;
   mail?: Partial<MailSettings>;
@@ -182,8 +182,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const ctx: UseCaseContext = {
       db,
       publicUrl,
-      providers: new ProviderDirectory(db, secrets.key, {
-        sandbox: options.provider ?? new SandboxProvider(),
+      acquirers: new AcquirerDirectory(db, secrets.key, {
+        sandbox: options.sandbox ?? new SandboxAcquirer(),
         stripeApi: options.stripeApiUrl ? stripeApiAddress(options.stripeApiUrl) : undefined,
         publicUrl,
       }),

@@ -59,7 +59,7 @@ export interface NotificationDeps extends UseCaseContext {
   notificationLimiter: NotificationLimiter;
 }
 
-export function acquirerWebhook(deps: NotificationDeps, provider: 'stripe'): Koa.Middleware {
+export function acquirerWebhook(deps: NotificationDeps, acquirer: 'stripe'): Koa.Middleware {
   return async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const retryAfter = await deps.notificationLimiter.post(ctx.ip);
@@ -78,7 +78,7 @@ export function acquirerWebhook(deps: NotificationDeps, provider: 'stripe'): Koa
     const business = String(ctx.params.business);
     const businessId = Number(business);
     if (!BUSINESS_ID.test(business) || businessId < 1) return refuse(ctx, business.slice(0, 20), 'not a business id');
-    const outcome = await receiveAcquirerNotification(deps, businessId, provider, ctx.get('stripe-signature') || undefined, () =>
+    const outcome = await receiveAcquirerNotification(deps, businessId, acquirer, ctx.get('stripe-signature') || undefined, () =>
       readUpTo(ctx.req, MAX_NOTIFICATION_BYTES),
     );
     if (outcome.result === 'refused') return refuse(ctx, business, outcome.reason);

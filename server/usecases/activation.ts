@@ -10,7 +10,7 @@ import {
   type ActivationAttempt,
 } from '../store/activation-attempts.js';
 import { isUniqueViolation } from '../store/errors.js';
-import type { HostedSetupState, SavedCard } from '../acquirers/provider.js';
+import type { HostedSetupState, SavedCard } from '../acquirers/acquirer.js';
 import { activateToken, findToken as findTokenById, type TokenRecord } from '../store/tokens.js';
 import type { UseCaseContext } from './context.js';
 import { notifyTokenActivated } from './notify.js';
@@ -49,7 +49,7 @@ export async function saveCardOnce(ctx: UseCaseContext, token: TokenRecord, atte
     if (!first) throw error;
     return outcomeOfAttempt(ctx, token, first);
   }
-  const provider = await ctx.providers.forBusiness(token.business_id);
+  const provider = await ctx.acquirers.forBusiness(token.business_id);
   if (provider.checkout !== 'card_form') throw new Error(`business ${token.business_id} saves cards on ${provider.name}'s own page, not a card form`);
   let result;
   try {
@@ -77,8 +77,8 @@ async function activateWith(ctx: UseCaseContext, token: TokenRecord, attemptId: 
       last4: saved.last4,
       exp_month: saved.expMonth,
       exp_year: saved.expYear,
-      reference: saved.providerToken,
-      provider: providerName,
+      reference: saved.acquirerToken,
+      acquirer: providerName,
     });
     if (now) await notifyTokenActivated(tx, { ...token, card_brand: saved.brand, card_last4: saved.last4, activated_at: now });
     await settleActivation(tx, attemptId, now ? 'saved' : 'superseded');
@@ -99,7 +99,7 @@ export async function startHostedSetup(
   attemptId: string,
   urls: { returnUrlFor(attemptId: string): string; cancelUrl: string },
 ): Promise<HostedSetupStart> {
-  const provider = await ctx.providers.forBusiness(token.business_id);
+  const provider = await ctx.acquirers.forBusiness(token.business_id);
   if (provider.checkout !== 'hosted') throw new Error(`business ${token.business_id} saves cards on our own form, not on ${provider.name}'s page`);
   try {
     await insertPendingActivation(ctx.db, { attempt_id: attemptId, business_id: token.business_id, token_id: token._id });
@@ -150,7 +150,7 @@ export async function activationOnReturn(ctx: UseCaseContext, token: TokenRecord
   if (!attempt || attempt.token_id !== token._id) return 'form_expired';
   if (attempt.status === 'pending' && attempt.provider_session) {
     try {
-      const provider = await ctx.providers.forBusiness(token.business_id);
+      const provider = await ctx.acquirers.forBusiness(token.business_id);
       if (provider.checkout === 'hosted') await settleHostedSetup(ctx, attempt, await provider.setupState(attempt.provider_session), provider.name);
     } catch {
       // The acquirer did not answer: its notification settles the attempt.

@@ -108,7 +108,7 @@ export async function recordLinkAttempt(
 export async function checkout(ctx: UseCaseContext, request: CheckoutRequest): Promise<CheckoutOutcome> {
   const { db } = ctx;
   const { target, card } = request;
-  const provider = await ctx.providers.forBusiness(target.businessId);
+  const provider = await ctx.acquirers.forBusiness(target.businessId);
   // The page offers a card form only to a business whose acquirer takes cards that way.
   if (provider.checkout !== 'card_form') throw new Error(`business ${target.businessId} takes payments on ${provider.name}'s own page, not a card form`);
   const recorded = await recordLinkAttempt(db, request, provider.name);

@@ -7,14 +7,14 @@ import type { OutboxSignal } from '../outbox/signal.js';
 import type { WebhookPolicy } from '../outbox/webhook-target.js';
 import type { MasterKey } from '../secrets/master-key.js';
 import type { Executor } from '../store/executor.js';
-import type { Providers } from './providers.js';
+import type { Acquirers } from './acquirer-directory.js';
 
 export interface UseCaseContext {
   db: Executor;
   /** Base of every URL handed out (payment_url, activation_url, paginator links), without a trailing slash. */
   publicUrl: string;
   /** The acquirer of each business (the sandbox, or Stripe once the business is switched to it). */
-  providers: Providers;
+  acquirers: Acquirers;
   outbox: OutboxSignal;
   /**
    * Where webhook endpoints may point, and where the reason a URL was refused is written (the server

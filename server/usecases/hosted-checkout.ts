@@ -10,7 +10,7 @@
 // amount, name and e-mail) is sent back to it, and a link has at most so many checkouts open at once
 // (its slots: a pending payment holds one, a unique index keeps two from holding the same one).
 import { PAYMENT_FAILED, PAYMENT_PENDING } from '../domain/statuses.js';
-import type { HostedPaymentState, HostedProvider } from '../acquirers/provider.js';
+import type { HostedPaymentState, HostedAcquirer } from '../acquirers/acquirer.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { findPayment, findPaymentByAttempt, listOpenCheckouts, markPaymentFailed, setPaymentSession, type PaymentRecord } from '../store/payments.js';
 import { recordLinkAttempt, type PaymentTarget } from './checkout.js';
@@ -54,15 +54,15 @@ export type HostedCheckoutStart =
   | { result: 'busy'; retryAfter: number };
 
 /** The acquirer behind a hosted payment: the one named on it. */
-export async function hostedProviderOf(ctx: UseCaseContext, payment: PaymentRecord): Promise<HostedProvider | undefined> {
-  const provider = await ctx.providers.named(payment.business_id, payment.provider);
+export async function hostedAcquirerOf(ctx: UseCaseContext, payment: PaymentRecord): Promise<HostedAcquirer | undefined> {
+  const provider = await ctx.acquirers.named(payment.business_id, payment.provider);
   return provider.checkout === 'hosted' ? provider : undefined;
 }
 
 export async function startHostedCheckout(ctx: UseCaseContext, request: HostedCheckoutRequest): Promise<HostedCheckoutStart> {
   const { db } = ctx;
   const { target } = request;
-  const provider = await ctx.providers.forBusiness(target.businessId);
+  const provider = await ctx.acquirers.forBusiness(target.businessId);
   if (provider.checkout !== 'hosted') throw new Error(`business ${target.businessId} takes cards on our own form, not on ${provider.name}'s page`);
   const earlier = await findPaymentByAttempt(db, request.attemptId);
   if (earlier) return resume(ctx, earlier);
@@ -181,7 +181,7 @@ async function resume(ctx: UseCaseContext, earlier: PaymentRecord): Promise<Host
 
 /** A hosted payment's state as its acquirer holds it now; undefined when there is nothing to ask it about. */
 export async function hostedStateOf(ctx: UseCaseContext, payment: PaymentRecord): Promise<HostedPaymentState | undefined> {
-  const provider = await hostedProviderOf(ctx, payment);
+  const provider = await hostedAcquirerOf(ctx, payment);
   if (!provider) return undefined;
   if (payment.provider_session) return provider.paymentState(payment.provider_session);
   if (payment.provider_reference) return provider.chargeState(payment.provider_reference);

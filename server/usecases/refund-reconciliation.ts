@@ -5,10 +5,10 @@
 // acquirer one INSERT its unique index lets one path make, committed with its webhook, so the others
 // find it settled and announce nothing.
 import { newId } from '../domain/ids.js';
-import type { AcquirerRefund } from '../acquirers/provider.js';
+import type { AcquirerRefund } from '../acquirers/acquirer.js';
 import type { Executor } from '../store/executor.js';
 import { findPayment, releaseRefund, reserveRefund, type PaymentRecord } from '../store/payments.js';
-import { failSucceededRefund, findRefund, findRefundByProviderReference, insertAcquirerRefund, type RefundRecord } from '../store/refunds.js';
+import { failSucceededRefund, findRefund, findRefundByAcquirerReference, insertAcquirerRefund, type RefundRecord } from '../store/refunds.js';
 import type { UseCaseContext } from './context.js';
 import { notifyRefundSettled } from './notify.js';
 import { settleRefundAndAnnounce } from './refunds.js';
@@ -62,7 +62,7 @@ async function recordAcquirerRefund(tx: Executor, payment: PaymentRecord, theirs
   if (!refund) {
     // Recorded meanwhile by another path (on PostgreSQL, whose commit this insert waited for): what
     // this report says of it may be newer, and settles it as it would settle ours.
-    const recorded = await findRefundByProviderReference(tx, payment._id, theirs.refundId);
+    const recorded = await findRefundByAcquirerReference(tx, payment._id, theirs.refundId);
     return recorded ? settleKnownRefund(tx, recorded, (await findPayment(tx, payment._id))!, theirs) : false;
   }
   const reserved = await reserveRefund(tx, payment._id, theirs.amount);
@@ -77,7 +77,7 @@ class PastAmountPaid extends Error {}
 async function matchRefund(db: Executor, payment: PaymentRecord, theirs: AcquirerRefund): Promise<RefundRecord | undefined> {
   const byReference = theirs.reference ? await findRefund(db, theirs.reference) : undefined;
   if (byReference?.payment_id === payment._id) return byReference;
-  return findRefundByProviderReference(db, payment._id, theirs.refundId);
+  return findRefundByAcquirerReference(db, payment._id, theirs.refundId);
 }
 
 async function settleKnownRefund(tx: Executor, ours: RefundRecord, payment: PaymentRecord, theirs: AcquirerRefund): Promise<boolean> {
@@ -85,8 +85,8 @@ async function settleKnownRefund(tx: Executor, ours: RefundRecord, payment: Paym
   if (ours.status === 'pending' && theirs.status !== 'pending') {
     const settlement =
       theirs.status === 'succeeded'
-        ? ({ status: 'succeeded', providerReference: theirs.refundId } as const)
-        : ({ status: 'failed', providerReference: theirs.refundId, ...failure } as const);
+        ? ({ status: 'succeeded', acquirerReference: theirs.refundId } as const)
+        : ({ status: 'failed', acquirerReference: theirs.refundId, ...failure } as const);
     return (await settleRefundAndAnnounce(tx, ours, payment, settlement)) !== undefined;
   }
   if (ours.status === 'succeeded' && theirs.status === 'failed') {

@@ -9,7 +9,7 @@
 // in full, recorded and announced (`refund.succeeded`), never a second `payment.created`.
 import { newId } from '../domain/ids.js';
 import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING } from '../domain/statuses.js';
-import type { HostedPaymentState, HostedProvider } from '../acquirers/provider.js';
+import type { HostedPaymentState, HostedAcquirer } from '../acquirers/acquirer.js';
 import type { Executor } from '../store/executor.js';
 import { claimOpenPaymentLink, findOpenPaymentLinkForPayer } from '../store/open-payment-links.js';
 import { claimPaymentLinkAsPaid, findPaymentLinkForPayer } from '../store/payment-links.js';
@@ -188,9 +188,9 @@ class SettledElsewhere extends Error {}
 async function closeOtherSessions(ctx: UseCaseContext, paid: PaymentRecord): Promise<void> {
   for (const other of await listOpenSessionsOfLink(ctx.db, paid.payment_link_id!, paid._id)) {
     try {
-      const provider = (await ctx.providers.named(other.business_id, other.provider)) as HostedProvider;
-      await provider.cancelPayment(other.provider_session!);
-      const state = await provider.paymentState(other.provider_session!);
+      const acquirer = (await ctx.acquirers.named(other.business_id, other.provider)) as HostedAcquirer;
+      await acquirer.cancelPayment(other.provider_session!);
+      const state = await acquirer.paymentState(other.provider_session!);
       // Closed because the link was paid: failed as such, rather than as a payer who walked away.
       await settleHostedPayment(ctx, other, state.state === 'expired' ? { state: 'failed', paymentReference: null, method: null, ...LINK_UNAVAILABLE } : state);
     } catch {

@@ -3,11 +3,11 @@
 // where the first submit did. A provider that counts and takes its time makes the submits overlap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../server/acquirers/cards.js';
-import { SandboxProvider } from '../../server/acquirers/sandbox.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-class CountingProvider extends SandboxProvider {
+class CountingProvider extends SandboxAcquirer {
   saves = 0;
   constructor() {
     super(200);
