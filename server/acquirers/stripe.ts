@@ -77,7 +77,6 @@ function declineCodeOf(error: { code?: string | undefined; decline_code?: string
   return error.code ?? 'card_declined';
 }
 
-/** A PaymentIntent (read with its latest charge and payment method) as where the payment stands. */
 /** Stripe answered that it will not do the request at all: 400, 401 or 403. */
 function isRefusedRequest(error: unknown): error is Stripe.errors.StripeError {
   return (
@@ -87,6 +86,7 @@ function isRefusedRequest(error: unknown): error is Stripe.errors.StripeError {
   );
 }
 
+/** A PaymentIntent (read with its latest charge and payment method) as where the payment stands. */
 function intentState(intent: Stripe.PaymentIntent): HostedPaymentState {
   const method = methodOf(intent);
   const details = { paymentReference: intent.id, method: method ?? 'card', card: cardOf(intent) };

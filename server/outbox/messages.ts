@@ -104,7 +104,7 @@ export type PaymentTargetFields = {
 };
 
 /**
- * `payment.created`: Swipe's fields, in Swipe's order and formats (contract-notes: amounts as
+ * `payment.created`: Swipe's fields, in Swipe's order and formats (docs/compatibility.md, Webhooks: amounts as
  * integers of cents, the time as `d-m-Y h:i:s a` in Malaysia time), then fields of our own under
  * names of their own (the time in ISO 8601 UTC, the amount in units).
  */

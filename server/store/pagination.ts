@@ -29,9 +29,9 @@ export async function fetchPage<Row>(
         { column: 'created_at', order: request.direction },
         { column: '_id', order: request.direction },
       ])
-      // Written into the SQL rather than bound: SQLite ran a page of 15 in 71 us with a bound LIMIT and
-      // in 53 us with a literal one. per_page is a validated integer of at most 100 (Knex parses it as
-      // one), so each query shape has at most 100 such statements to prepare and cache.
+      // Written into the SQL rather than bound, which SQLite ran faster (docs/performance.md). per_page
+      // is a validated integer of at most 100 (Knex parses it as one), so each query shape has at most
+      // 100 such statements to prepare and cache.
       .limit(request.perPage, { skipBinding: true })
       .offset(offset),
   );
