@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse as parseYaml } from 'yaml';
 import { specHash, type ParsedSpec } from '../server/http/contract.js';
-import { PARSED_SPEC_PATH } from '../server/files.js';
+import { PARSED_SPEC_PATH } from '../server/file-locations.js';
 import { withCodeSamples } from './code-samples.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -22,7 +22,7 @@ import { SecretUnreadableError } from '../server/secrets/seal.js';
 import { checkWebhookUrl } from '../server/outbox/webhook-target.js';
 import { openDatabase, type Database } from '../server/store/database.js';
 import { listAcquirers, setAcquirer, type AcquirerSummary } from '../server/store/acquirer-settings.js';
-import { STRIPE_WEBHOOK_EVENTS } from '../server/payments/stripe.js';
+import { STRIPE_WEBHOOK_EVENTS } from '../server/acquirers/stripe.js';
 
 class UsageError extends Error {}
 

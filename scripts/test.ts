@@ -1,7 +1,8 @@
 // The whole test suite, as README and CI run it: contract lint (Redocly, Spectral with the OWASP
-// ruleset, swagger-parser), freshness of generated files, type check, code lint (ESLint), format (Prettier), then the
-// vitest suites (vitest.config.ts: the service's on SQLite and again on PostgreSQL, the Stripe stand-in's
-// once). Ends with one line `N passed, N failed` counting the tests (a check that fails counts as one
+// ruleset, swagger-parser), freshness of generated files, type check, code lint (ESLint), format (Prettier),
+// no import circles (dpdm, type-only imports included: two modules in a circle of types still cannot be
+// read or moved apart), then the vitest suites (vitest.config.ts: the service's on SQLite and again on
+// PostgreSQL, the Stripe stand-in's once). Ends with one line `N passed, N failed` counting the tests (a check that fails counts as one
 // failed test, so the line never reads clean when something is wrong).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -95,6 +96,17 @@ if (!args.includes('--only-tests')) {
   check('type check', run('type check', 'tsc', ['--noEmit']));
   check('lint code (eslint)', run('lint code (eslint)', 'eslint', ['server', 'client', 'scripts', 'test', 'tools']));
   check('format (prettier)', run('format (prettier)', 'prettier', ['--check', '.', '--log-level', 'warn']));
+  check(
+    'no import circles (dpdm)',
+    run('no import circles (dpdm)', 'dpdm', [
+      ...['server', 'shared', 'client', 'scripts', 'test', 'tools'].map((folder) => `${folder}/**/*.ts`),
+      '--no-tree',
+      '--no-warning',
+      '--no-progress',
+      '--exit-code',
+      'circular:1',
+    ]),
+  );
 }
 
 const vitestArgs = args.filter((arg) => arg !== '--only-tests');

@@ -1,7 +1,7 @@
 // swagger-parser's validation of openapi.yaml (`npm test` runs it): the document must read the same
 // in the tools integrators generate clients and gateways with, not only in Redocly and openapi-backend.
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { SPEC_PATH } from '../server/files.js';
+import { SPEC_PATH } from '../server/file-locations.js';
 
 try {
   const api = await SwaggerParser.validate(SPEC_PATH);

@@ -4,7 +4,7 @@ import { LOG_LEVELS, type LogLevel } from './logger.js';
 import type { BreakerSettings } from './outbox/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
 import { DEFAULT_PAGE_LIMITS, type PageLimits } from './pages/limits.js';
-import { DEFAULT_NOTIFICATION_LIMITS, type NotificationLimits } from './pages/notification-limits.js';
+import { DEFAULT_NOTIFICATION_LIMITS, type NotificationLimits } from './acquirer-notifications/limits.js';
 import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.js';
 import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
 import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';

@@ -1,7 +1,7 @@
 // `npm start`: the service on the configured database (embedded SQLite by default).
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { SandboxProvider } from './payments/sandbox.js';
+import { SandboxAcquirer } from './acquirers/sandbox.js';
 import { SecretsKeyError } from './secrets/key-source.js';
 import { startService } from './start.js';
 import { issueKey } from './store/api-keys.js';
@@ -17,7 +17,7 @@ function exit(logger: Logger, code: number): void {
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel });
-  const service = await startService({ ...config, logger, provider: new SandboxProvider(config.sandboxLatencyMs) });
+  const service = await startService({ ...config, logger, sandbox: new SandboxAcquirer(config.sandboxLatencyMs) });
 
   if ((await countBusinesses(service.db)) === 0) {
     const business = await findOrCreateBusiness(service.db, DEMO_BUSINESS);

@@ -17,7 +17,7 @@ import { loadContract, warmUp } from './http/contract.js';
 import { ConflictError, ValidationError, toErrorResponse } from './http/errors.js';
 import { DEFAULT_LINGER, type LingerLimits } from './http/linger.js';
 import type { Handlers } from './http/operations.js';
-import type { RateLimiter } from '../shared/rate-limiter.js';
+import type { RateLimiter } from './rate-limiter.js';
 import { createRateLimiter, type RateLimitConfig } from './ratelimit/limiters.js';
 import type { Scopes } from './http/routes.js';
 import { DEFAULT_HTTP_TIMEOUTS, createHttpServer, type HttpTimeouts } from './http/server.js';
@@ -27,23 +27,23 @@ import { createMailer, type Mailer } from './outbox/mailer.js';
 import type { Resolver } from './outbox/webhook-target.js';
 import { OutboxWorker } from './outbox/worker.js';
 import { acquirerRoutes, pageRoutes } from './pages/routes.js';
-import type { CardFormProvider } from './payments/provider.js';
-import { SandboxProvider } from './payments/sandbox.js';
-import { stripeApiAddress } from './payments/stripe.js';
+import type { CardFormAcquirer } from './acquirers/acquirer.js';
+import { SandboxAcquirer } from './acquirers/sandbox.js';
+import { stripeApiAddress } from './acquirers/stripe.js';
 import { openDatabase, type Database, type DatabaseOptions } from './store/database.js';
 import { loadMasterKey, type SecretsSettings } from './secrets/key-source.js';
 import type { MasterKey } from './secrets/master-key.js';
 import { sealLegacyWebhookSecrets } from './store/seal-legacy-secrets.js';
 import { DEFAULT_PAGE_LIMITS, PageLimiter, type PageLimits } from './pages/limits.js';
-import { DEFAULT_NOTIFICATION_LIMITS, NotificationLimiter, type NotificationLimits } from './pages/notification-limits.js';
+import { DEFAULT_NOTIFICATION_LIMITS, NotificationLimiter, type NotificationLimits } from './acquirer-notifications/limits.js';
 import { pageKeys } from './pages/signing.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
-import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './usecases/callers.js';
+import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './store/api-key-cache.js';
 import type { UseCaseContext } from './usecases/context.js';
-import { expireDueLinks } from './usecases/expiry.js';
+import { expireDueLinks } from './usecases/expiry-sweep.js';
 import { settleStalePending } from './usecases/pending-sweep.js';
 import { runIdempotent } from './usecases/idempotency.js';
-import { ProviderDirectory } from './usecases/providers.js';
+import { AcquirerDirectory } from './usecases/acquirer-directory.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY, deletePayerEmailCountsBefore } from './store/payer-email-counts.js';
 
 export interface StartOptions {
@@ -54,7 +54,7 @@ export interface StartOptions {
   host: string;
   publicUrl?: string | undefined;
   /** The card-form acquirer of businesses on the sandbox; the sandbox unless a test supplies another. */
-  provider?: CardFormProvider;
+  sandbox?: CardFormAcquirer;
   /** Where Stripe's SDK sends requests for businesses on Stripe: Stripe itself unless set (a stand-in, in tests). */
   stripeApiUrl?: string | undefined;
   mail?: Partial<MailSettings>;
@@ -182,8 +182,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const ctx: UseCaseContext = {
       db,
       publicUrl,
-      providers: new ProviderDirectory(db, secrets.key, {
-        sandbox: options.provider ?? new SandboxProvider(),
+      acquirers: new AcquirerDirectory(db, secrets.key, {
+        sandbox: options.sandbox ?? new SandboxAcquirer(),
         stripeApi: options.stripeApiUrl ? stripeApiAddress(options.stripeApiUrl) : undefined,
         publicUrl,
       }),

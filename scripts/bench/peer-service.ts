@@ -5,11 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { MasterKey } from '../../server/secrets/master-key.js';
 import { paymentLinkHandlers } from '../../server/handlers/payment-links.js';
 import { responderFor, type CallerBusiness } from '../../server/http/operations.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { openDatabase } from '../../server/store/database.js';
-import { CallerCache } from '../../server/usecases/callers.js';
+import { CallerCache } from '../../server/store/api-key-cache.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
-import { singleProvider } from '../../server/usecases/providers.js';
+import { singleAcquirer } from '../../server/usecases/acquirer-directory.js';
 
 export interface PeerReply {
   status: number;
@@ -30,7 +30,7 @@ export function peerService(databaseUrl = process.env.DATABASE_URL!, publicUrl =
   const ctx: UseCaseContext = {
     db,
     publicUrl,
-    providers: singleProvider(new SandboxProvider()),
+    acquirers: singleAcquirer(new SandboxAcquirer()),
     outbox: { nudge: () => undefined },
     webhooks: { policy: { allowPrivate: false, serviceUrls: [publicUrl] } },
     // The peer serves payment links only, without Idempotency-Key: its key seals nothing.

@@ -1,7 +1,7 @@
 // Money is integer minor units (cents) inside the service. These functions are the only places where
 // text or JSON numbers from the boundary become cents, and cents become JSON numbers in currency units.
 
-/** Payment-link amounts, in cents (seed section 8). Open-link minimum amounts use the same bounds. */
+/** Payment-link amounts, in cents (the seed's limits: docs/compatibility.md, Money and limits). Open-link minimum amounts use the same bounds. */
 export const AMOUNT_MIN_CENTS = 500;
 export const AMOUNT_MAX_CENTS = 3_000_000;
 

@@ -2,7 +2,7 @@
 // and the page they answer with.
 import type { components } from '../../generated/openapi.js';
 import { parseDateRange, type DateRange } from '../domain/time.js';
-import type { Page, PageRequest } from '../usecases/listing.js';
+import type { Page, PageRequest } from '../domain/paging.js';
 import { paginator } from './paginator.js';
 
 export const DEFAULT_PER_PAGE = 15;

@@ -5,7 +5,7 @@ import { stringify } from 'csv-stringify';
 import { formatUnits } from '../domain/money.js';
 import { PAYMENT_PAID } from '../domain/statuses.js';
 import type { ExportedPayment } from '../usecases/payments.js';
-import { paymentStatus } from './payments.js';
+import { paymentStatus } from './payment-status.js';
 
 /** The columns, in order; documented in openapi.yaml (listPayments, text/csv). */
 export const CSV_COLUMNS = [

@@ -1,6 +1,5 @@
 // The payment operations: parse the request, call one use case, render the seed's envelope.
 import type { components } from '../../generated/openapi.js';
-import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING, REFUND_FULL, REFUND_NONE, REFUND_PARTIAL } from '../domain/statuses.js';
 import type { QueryParams, SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
 import { exportPayments, getPayment, listPayments, type PaymentFilters, type PaymentRecord } from '../usecases/payments.js';
@@ -9,27 +8,10 @@ import { listPaymentRefunds, refundPayment, type RefundOutcome, type RefundRecor
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { paymentsCsv } from './payments-csv.js';
+import { PAYMENT_STATUSES, paymentStatus } from './payment-status.js';
 
 type Payment = components['schemas']['Payment'];
 type Refund = components['schemas']['Refund'];
-type Status = Payment['status'];
-
-/** `status` from the seed's code and how much is refunded; each name is one (status_id, refund_state) pair. */
-const STATUSES: Record<Status, { statusId: number; refundState: number }> = {
-  paid: { statusId: PAYMENT_PAID, refundState: REFUND_NONE },
-  partially_refunded: { statusId: PAYMENT_PAID, refundState: REFUND_PARTIAL },
-  refunded: { statusId: PAYMENT_PAID, refundState: REFUND_FULL },
-  pending: { statusId: PAYMENT_PENDING, refundState: REFUND_NONE },
-  failed: { statusId: PAYMENT_FAILED, refundState: REFUND_NONE },
-};
-
-export function paymentStatus(record: Pick<PaymentRecord, 'status_id' | 'refund_state'>): Status {
-  const found = (Object.keys(STATUSES) as Status[]).find(
-    (name) => STATUSES[name].statusId === record.status_id && STATUSES[name].refundState === record.refund_state,
-  );
-  if (!found) throw new Error(`payment status ${record.status_id}/${record.refund_state} has no name`);
-  return found;
-}
 
 export function presentPayment(record: PaymentRecord): Payment {
   return {
@@ -79,7 +61,7 @@ export function presentRefund(record: RefundRecord): Refund {
 export function paymentFilters(query: QueryParams<'listPayments'>): PaymentFilters {
   const status = query['filter[status]'];
   return {
-    status: status === undefined ? undefined : STATUSES[status],
+    status: status === undefined ? undefined : PAYMENT_STATUSES[status],
     paymentLinkId: query['filter[payment_link_id]'],
     openPaymentLinkId: query['filter[open_payment_link_id]'],
     tokenizationId: query['filter[tokenization_id]'],

@@ -1,5 +1,5 @@
 // The QR code operations answer an image rather than the envelope: SVG unless the caller prefers PNG.
-import { qrPng, qrSvg } from '../../shared/qr.js';
+import { qrPng, qrSvg } from '../qr.js';
 
 export interface QrImage {
   body: string | Buffer;

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import Koa from 'koa';
 import type { Logger } from '../logger.js';
-import { DOCS_PATH, SPEC_PATH } from '../files.js';
+import { DOCS_PATH, SPEC_PATH } from '../file-locations.js';
 import type { Contract } from './contract.js';
 import { MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
 import { DEFAULT_LINGER, lingeringClose, type LingerLimits } from './linger.js';

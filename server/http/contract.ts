@@ -16,7 +16,7 @@ import { isCurrencyCode } from '../domain/currency.js';
 import { isStorableText } from '../domain/text.js';
 import { parseDateRange } from '../domain/time.js';
 import { isHttpUrl } from '../domain/urls.js';
-import { PARSED_SPEC_PATH, SPEC_PATH } from '../files.js';
+import { PARSED_SPEC_PATH, SPEC_PATH } from '../file-locations.js';
 
 export { SPEC_PATH };
 export const API_ROOT = '/api';

@@ -1,6 +1,6 @@
 // The e-mails and webhook events the service sends, composed when they are enqueued: what was true
 // at that commit is what gets delivered, however late.
-import { html } from '../../shared/html.js';
+import { html } from '../html.js';
 import { eventHash } from '../../shared/webhook-signature.js';
 import { formatUnits } from '../domain/money.js';
 import { isoMicros, swipeTime } from '../domain/time.js';
@@ -104,7 +104,7 @@ export type PaymentTargetFields = {
 };
 
 /**
- * `payment.created`: Swipe's fields, in Swipe's order and formats (contract-notes: amounts as
+ * `payment.created`: Swipe's fields, in Swipe's order and formats (docs/compatibility.md, Webhooks: amounts as
  * integers of cents, the time as `d-m-Y h:i:s a` in Malaysia time), then fields of our own under
  * names of their own (the time in ISO 8601 UTC, the amount in units).
  */

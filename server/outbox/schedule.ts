@@ -1,7 +1,8 @@
 // When a failed delivery is tried again: exponential backoff (x3) from a base, capped, with jitter
 // so that many entries failing together (a receiver outage) do not come back in one burst. After the
-// last attempt the entry is dead. With the defaults (30 s base, 6 h cap, 12 attempts) an entry is
-// retried for about a day and a half.
+// last attempt the entry is dead. With the defaults (30 s base, 6 h cap, 12 attempts) the 11 waits
+// add up to 33 hours of backoff (6 growing ones, about 3 h, then 5 capped at 6 h), and jitter makes
+// each wait half to all of its backoff: an entry dies 16.5 to 33 hours after its first attempt.
 
 export interface RetryPolicy {
   baseMs: number;

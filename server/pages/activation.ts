@@ -31,7 +31,7 @@ import {
 } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { merchantRedirectUrl } from './merchant-redirect.js';
-import { html, page, type Html } from '../../shared/html.js';
+import { html, page, type Html } from '../html.js';
 import { tooManyAttempts } from './limits.js';
 import { CARD_DECLINED, messagePage } from './messages.js';
 import { signReturn, verifyReturn } from './signing.js';

@@ -2,9 +2,9 @@
 // assistive technology and our browser tests rely on), and reading a submission.
 import { randomBytes } from 'node:crypto';
 import { EMAIL_MAX_LENGTH } from '../domain/email.js';
-import { EXPIRY_MAX_LENGTH, checkCard, type Card } from '../payments/cards.js';
-import { SANDBOX_TEST_CARDS } from '../payments/sandbox.js';
-import { html, type Html } from '../../shared/html.js';
+import { EXPIRY_MAX_LENGTH, checkCard, type Card } from '../acquirers/cards.js';
+import { SANDBOX_TEST_CARDS } from '../acquirers/sandbox.js';
+import { html, type Html } from '../html.js';
 
 export type FormErrors = Partial<Record<'name' | 'email' | 'amount' | 'card_number' | 'expiry' | 'cvc', string>>;
 export type FormValues = Partial<Record<'name' | 'email' | 'amount', string>>;

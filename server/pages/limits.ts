@@ -6,11 +6,10 @@
 // configured), so every instance shares the counts. A card is counted under an HMAC of its number with
 // a server key: the number itself is never stored or logged.
 import { createHmac } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
 import type Koa from 'koa';
-import type { RateLimiter } from '../../shared/rate-limiter.js';
+import { clientOf, type RateLimiter } from '../rate-limiter.js';
 import { setPageSecurityHeaders } from './headers.js';
-import { page } from '../../shared/html.js';
+import { page } from '../html.js';
 import { messagePage } from './messages.js';
 
 export interface PageLimits {
@@ -43,23 +42,6 @@ export const DEFAULT_PAGE_LIMITS: PageLimits = {
 /** Stands for a card number in a bucket name: 192 bits of an HMAC keyed with the server's key. */
 export function cardFingerprint(key: Buffer, cardNumber: string): string {
   return createHmac('sha256', key).update(cardNumber).digest('base64url').slice(0, 32);
-}
-
-/**
- * The client an address is counted as: an IPv4 address as it is (written as IPv4-mapped IPv6 too),
- * an IPv6 address by its /64, the block a single subscriber is handed whole and picks addresses from
- * at will.
- */
-export function clientOf(address: string): string {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.process(address);
-  } catch {
-    return address;
-  }
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
-  return `${prefix.join(':')}::/64`;
 }
 
 /** Seconds until another attempt is allowed, or undefined when this one is. */

@@ -1,4 +1,4 @@
-import { html } from '../../shared/html.js';
+import { html } from '../html.js';
 
 /**
  * What a payer is told about any decline. Decline reasons told apart help whoever tests stolen cards;

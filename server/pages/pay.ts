@@ -27,7 +27,7 @@ import {
 } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { merchantRedirectUrl } from './merchant-redirect.js';
-import { html, page } from '../../shared/html.js';
+import { html, page } from '../html.js';
 import { tooManyAttempts, tooManyCheckouts } from './limits.js';
 import { CARD_DECLINED, messagePage } from './messages.js';
 import { signReturn, signThankYou } from './signing.js';

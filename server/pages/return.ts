@@ -10,7 +10,7 @@ import { payPath } from '../domain/payer-urls.js';
 import { returnFromAcquirer } from '../usecases/payer-checkout.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
-import { html, page, type Html } from '../../shared/html.js';
+import { html, page, type Html } from '../html.js';
 import { messagePage } from './messages.js';
 import { redirectAfterPayment, refuse } from './pay.js';
 import { verifyReturn } from './signing.js';

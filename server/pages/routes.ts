@@ -8,11 +8,11 @@ import { activationPage } from './activation.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
 import { tooManyAttempts } from './limits.js';
-import { STYLESHEET, page } from '../../shared/html.js';
+import { STYLESHEET, page } from '../html.js';
 import { messagePage } from './messages.js';
 import { openLinkPage, paymentLinkPage } from './pay.js';
 import { posterPage } from './poster.js';
-import { acquirerWebhook } from './acquirer-webhooks.js';
+import { acquirerWebhook } from '../acquirer-notifications/endpoint.js';
 import { returnPage } from './return.js';
 import { thankYouPage } from './thank-you.js';
 

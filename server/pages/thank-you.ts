@@ -7,7 +7,7 @@ import { formatUnits } from '../domain/money.js';
 import { showThankYou } from '../usecases/payer-checkout.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
-import { html, page } from '../../shared/html.js';
+import { html, page } from '../html.js';
 import { verifyThankYou } from './signing.js';
 
 export function thankYouPage(deps: PageDeps): Koa.Middleware {

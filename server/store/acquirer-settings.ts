@@ -15,7 +15,7 @@ export interface StripeSecrets {
 
 export interface AcquirerSettings {
   /** The acquirer that takes new payments and saves cards. */
-  provider: AcquirerName;
+  acquirer: AcquirerName;
   /** Kept when the business moves back to the sandbox: its Stripe payments are still refunded through Stripe. */
   stripe: StripeSecrets | null;
 }
@@ -53,7 +53,7 @@ export async function findAcquirerSettings(db: Executor, businessId: number, key
         webhookSecret: row.stripe_webhook_secret ? openSecret(keys, row.stripe_webhook_secret, secretContext('stripe_webhook_secret', businessId)) : null,
       }
     : null;
-  return { provider: row.provider === 'stripe' ? 'stripe' : 'sandbox', stripe };
+  return { acquirer: row.provider === 'stripe' ? 'stripe' : 'sandbox', stripe };
 }
 
 /** The acquirer that takes the business's new payments, read without opening any secret; undefined for an unknown business. */
@@ -89,11 +89,11 @@ export async function stripeAccountState(db: Executor, businessId: number): Prom
 export async function setAcquirer(
   db: Executor,
   businessId: number,
-  provider: AcquirerName,
+  acquirer: AcquirerName,
   stripe: { secretKey?: string; webhookSecret?: string },
   key: MasterKey,
 ): Promise<void> {
-  const changes: Record<string, string> = { provider };
+  const changes: Record<string, string> = { provider: acquirer };
   if (stripe.secretKey) {
     changes.stripe_secret_key = sealSecret(key, stripe.secretKey, secretContext('stripe_secret_key', businessId));
     changes.stripe_key_hint = stripeKeyHint(stripe.secretKey);
@@ -122,7 +122,7 @@ export async function listAcquirers(db: Executor, businessId?: number): Promise<
  * Notes an acquirer's notification as handled; false when it was noted before (a delivery repeated
  * by the acquirer), so it is acted on once.
  */
-export async function noteProviderEvent(db: Executor, event: { business_id: number; provider: string; event_id: string; type: string }): Promise<boolean> {
+export async function noteAcquirerEvent(db: Executor, event: { business_id: number; provider: string; event_id: string; type: string }): Promise<boolean> {
   const inserted = await db.all(
     db
       .sql('provider_events')
@@ -134,6 +134,6 @@ export async function noteProviderEvent(db: Executor, event: { business_id: numb
   return inserted.length === 1;
 }
 
-export async function providerEventSeen(db: Executor, businessId: number, provider: string, eventId: string): Promise<boolean> {
-  return (await db.first(db.sql('provider_events').select('event_id').where({ business_id: businessId, provider, event_id: eventId }))) !== undefined;
+export async function acquirerEventSeen(db: Executor, businessId: number, acquirer: string, eventId: string): Promise<boolean> {
+  return (await db.first(db.sql('provider_events').select('event_id').where({ business_id: businessId, provider: acquirer, event_id: eventId }))) !== undefined;
 }

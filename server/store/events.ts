@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { DateRange } from '../domain/time.js';
 import type { Executor } from './executor.js';
-import type { Page, PageRequest } from './pagination.js';
+import type { Page, PageRequest } from '../domain/paging.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';

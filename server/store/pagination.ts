@@ -1,18 +1,7 @@
 import type { Knex } from 'knex';
+import type { Page, PageRequest } from '../domain/paging.js';
 import type { DateRange } from '../domain/time.js';
 import type { Executor } from './executor.js';
-
-export interface PageRequest {
-  page: number;
-  perPage: number;
-  /** Newest first unless the caller asked for `sort=created_at`. */
-  direction: 'asc' | 'desc';
-}
-
-export interface Page<T> {
-  rows: T[];
-  total: number;
-}
 
 export function whereCreatedBetween(query: Knex.QueryBuilder, range: DateRange | undefined): Knex.QueryBuilder {
   if (range) query.where('created_at', '>=', range.start).andWhere('created_at', '<=', range.end);
@@ -40,9 +29,9 @@ export async function fetchPage<Row>(
         { column: 'created_at', order: request.direction },
         { column: '_id', order: request.direction },
       ])
-      // Written into the SQL rather than bound: SQLite ran a page of 15 in 71 us with a bound LIMIT and
-      // in 53 us with a literal one. per_page is a validated integer of at most 100 (Knex parses it as
-      // one), so each query shape has at most 100 such statements to prepare and cache.
+      // Written into the SQL rather than bound, which SQLite ran faster (docs/performance.md). per_page
+      // is a validated integer of at most 100 (Knex parses it as one), so each query shape has at most
+      // 100 such statements to prepare and cache.
       .limit(request.perPage, { skipBinding: true })
       .offset(offset),
   );

@@ -2,7 +2,8 @@ import type { DateRange } from '../domain/time.js';
 import { newId } from '../domain/ids.js';
 import type { Executor } from './executor.js';
 import { notExpiredAt } from './expiry.js';
-import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pagination.js';
+import type { Page, PageRequest } from '../domain/paging.js';
+import { fetchPage, whereCreatedBetween } from './pagination.js';
 import { dailyCount, liveCount } from './record-counts.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 

@@ -11,7 +11,8 @@ import {
 } from '../domain/statuses.js';
 import { dailyCount, liveCount } from './record-counts.js';
 import type { Executor } from './executor.js';
-import { fetchPage, whereCreatedBetween, type Page, type PageRequest } from './pagination.js';
+import type { Page, PageRequest } from '../domain/paging.js';
+import { fetchPage, whereCreatedBetween } from './pagination.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 /** A successful payment made through an open payment link. */

@@ -49,7 +49,7 @@ export async function insertPendingRefund(db: Executor, refund: NewRefund): Prom
 }
 
 export type RefundSettlement =
-  { status: 'succeeded' | 'pending'; providerReference: string } | { status: 'failed'; providerReference: string | null; code: string; message: string };
+  { status: 'succeeded' | 'pending'; acquirerReference: string } | { status: 'failed'; acquirerReference: string | null; code: string; message: string };
 
 /** Settles a pending refund; undefined when it is no longer pending (settled meanwhile by the acquirer's notification). */
 export async function settleRefund(db: Executor, id: string, settlement: RefundSettlement): Promise<RefundRecord | undefined> {
@@ -58,7 +58,7 @@ export async function settleRefund(db: Executor, id: string, settlement: RefundS
     db
       .sql('refunds')
       .where({ _id: id, status: 'pending' })
-      .update({ status: settlement.status, provider_reference: settlement.providerReference, ...failure, updated_at: nowIso() })
+      .update({ status: settlement.status, provider_reference: settlement.acquirerReference, ...failure, updated_at: nowIso() })
       .returning('*'),
   );
   return row ? toRefund(row) : undefined;
@@ -84,8 +84,8 @@ export async function findRefund(db: Executor, id: string): Promise<RefundRecord
   return row ? toRefund(row) : undefined;
 }
 
-export async function findRefundByProviderReference(db: Executor, paymentId: string, providerReference: string): Promise<RefundRecord | undefined> {
-  const row = await db.first<RefundRecord>(db.sql('refunds').where({ payment_id: paymentId, provider_reference: providerReference }));
+export async function findRefundByAcquirerReference(db: Executor, paymentId: string, acquirerReference: string): Promise<RefundRecord | undefined> {
+  const row = await db.first<RefundRecord>(db.sql('refunds').where({ payment_id: paymentId, provider_reference: acquirerReference }));
   return row ? toRefund(row) : undefined;
 }
 

@@ -108,8 +108,14 @@ export async function findTokenByValue(db: Executor, token: string): Promise<Tok
   return row ? toRecord(row) : undefined;
 }
 
+/** A card saved at an acquirer: what the acquirer names it by, and which acquirer (`sandbox`, `stripe`) holds it. */
+export interface SavedCardReference {
+  reference: string;
+  acquirer: string;
+}
+
 /** Activates a pending token with a saved card and returns when; null when it was already active (a second submit). */
-export async function activateToken(db: Executor, token: string, card: TokenCard & { reference: string; provider: string }): Promise<string | null> {
+export async function activateToken(db: Executor, token: string, card: TokenCard & SavedCardReference): Promise<string | null> {
   const now = nowIso();
   const changed = await db.run(
     db.sql('tokens').where({ token, status: 'pending' }).update({
@@ -119,7 +125,7 @@ export async function activateToken(db: Executor, token: string, card: TokenCard
       card_exp_month: card.exp_month,
       card_exp_year: card.exp_year,
       card_reference: card.reference,
-      card_provider: card.provider,
+      card_provider: card.acquirer,
       updated_at: now,
     }),
   );
@@ -127,11 +133,11 @@ export async function activateToken(db: Executor, token: string, card: TokenCard
 }
 
 /** The acquirer's reference of a token's saved card and the acquirer that holds it, to charge it; undefined while the token is not active. */
-export async function findSavedCardReference(db: Executor, businessId: number, id: string): Promise<{ reference: string; provider: string } | undefined> {
+export async function findSavedCardReference(db: Executor, businessId: number, id: string): Promise<SavedCardReference | undefined> {
   const row = await db.first<{ card_reference: string | null; card_provider: string | null }>(
     db.sql('tokens').select('card_reference', 'card_provider').where({ _id: id, business_id: businessId, status: 'active' }),
   );
-  return row?.card_reference ? { reference: row.card_reference, provider: row.card_provider ?? 'sandbox' } : undefined;
+  return row?.card_reference ? { reference: row.card_reference, acquirer: row.card_provider ?? 'sandbox' } : undefined;
 }
 
 /**

@@ -5,26 +5,27 @@
 // Anyone can post one, for any business id: whether the business has an account at the acquirer (a
 // cached answer) and whether the post is signed at all are known before its body is read.
 import { PAYMENT_PENDING } from '../domain/statuses.js';
-import { NotificationRefused, type HostedProvider } from '../payments/provider.js';
+import { NotificationRefused, type HostedAcquirer } from '../acquirers/acquirer.js';
 import { SecretUnreadableError } from '../secrets/seal.js';
 import { findActivationAttemptBySession } from '../store/activation-attempts.js';
-import { noteProviderEvent, providerEventSeen } from '../store/acquirer-settings.js';
+import { noteAcquirerEvent, acquirerEventSeen } from '../store/acquirer-settings.js';
 import { findPaymentByProviderReference, findPaymentBySession } from '../store/payments.js';
 import { settleHostedSetup } from './activation.js';
 import type { UseCaseContext } from './context.js';
 import { hostedStateOf } from './hosted-checkout.js';
-import { AcquirerUnavailable, type NotificationAccount } from './providers.js';
-import { reconcileRefunds, settleHostedPayment, type AfterCommit } from './settlement.js';
+import { AcquirerUnavailable, type NotificationAccount } from './acquirer-directory.js';
+import { reconcileRefunds } from './refund-reconciliation.js';
+import { settleHostedPayment, type AfterCommit } from './settlement.js';
 
 export type NotificationOutcome =
   | { result: 'processed' | 'duplicate' | 'ignored'; eventId: string; type: string }
   /** Not the acquirer's (bad or missing signature, a body past the limit), or the business has no such acquirer set up. */
   | { result: 'refused'; reason: string };
 
-const UNREADY: Record<Exclude<NotificationAccount, 'ready'>, (provider: string) => string> = {
+const UNREADY: Record<Exclude<NotificationAccount, 'ready'>, (acquirer: string) => string> = {
   no_business: () => 'no such business',
-  no_account: (provider) => `the business has no ${provider} account set up`,
-  no_webhook_secret: (provider) => `the business has no ${provider} webhook signing secret set (set-provider)`,
+  no_account: (acquirer) => `the business has no ${acquirer} account set up`,
+  no_webhook_secret: (acquirer) => `the business has no ${acquirer} webhook signing secret set (set-provider)`,
 };
 
 /** The notification's exact bytes (its signature is over them), or undefined when the body is longer than the caller reads. */
@@ -33,43 +34,43 @@ export type ReadBody = () => Promise<Buffer | undefined>;
 export async function receiveAcquirerNotification(
   ctx: UseCaseContext,
   businessId: number,
-  providerName: string,
+  acquirerName: string,
   signature: string | undefined,
   readBody: ReadBody,
 ): Promise<NotificationOutcome> {
-  const account = await ctx.providers.notificationAccount(businessId, providerName);
-  if (account !== 'ready') return { result: 'refused', reason: UNREADY[account](providerName) };
+  const account = await ctx.acquirers.notificationAccount(businessId, acquirerName);
+  if (account !== 'ready') return { result: 'refused', reason: UNREADY[account](acquirerName) };
   if (!signature) return { result: 'refused', reason: 'the notification is not signed' };
   const rawBody = await readBody();
   if (!rawBody) return { result: 'refused', reason: 'the notification is longer than any the acquirer sends' };
-  let provider;
+  let acquirer;
   try {
-    provider = await ctx.providers.named(businessId, providerName);
+    acquirer = await ctx.acquirers.named(businessId, acquirerName);
   } catch (error) {
     if (error instanceof AcquirerUnavailable || error instanceof SecretUnreadableError) return { result: 'refused', reason: error.message };
     throw error;
   }
-  if (provider.checkout !== 'hosted' || provider.name !== providerName)
-    return { result: 'refused', reason: `this business has no ${providerName} account set up` };
+  if (acquirer.checkout !== 'hosted' || acquirer.name !== acquirerName)
+    return { result: 'refused', reason: `this business has no ${acquirerName} account set up` };
   let notification;
   try {
-    notification = provider.readNotification(rawBody, signature);
+    notification = acquirer.readNotification(rawBody, signature);
   } catch (error) {
     if (error instanceof NotificationRefused) return { result: 'refused', reason: error.message };
     throw error;
   }
   const { eventId, type } = notification;
   // Only spares the acquirer a look for a delivery repeated later; the claim below decides.
-  if (await providerEventSeen(ctx.db, businessId, provider.name, eventId)) return { result: 'duplicate', eventId, type };
+  if (await acquirerEventSeen(ctx.db, businessId, acquirer.name, eventId)) return { result: 'duplicate', eventId, type };
 
   // The acquirer is read outside any transaction; what it says is applied in the one that claims the
   // event, so of deliveries arriving together one applies it and the others, finding the claim
   // (PostgreSQL makes them wait for its commit), do nothing. A failure rolls the claim back with the
   // rest, and the acquirer's next delivery acts.
-  const apply = await prepare(ctx, businessId, provider, notification);
+  const apply = await prepare(ctx, businessId, acquirer, notification);
   const followUps: ((ctx: UseCaseContext) => Promise<unknown>)[] = [];
   const claimed = await ctx.db.transaction(async (tx) => {
-    if (!(await noteProviderEvent(tx, { business_id: businessId, provider: provider.name, event_id: eventId, type }))) return false;
+    if (!(await noteAcquirerEvent(tx, { business_id: businessId, provider: acquirer.name, event_id: eventId, type }))) return false;
     await apply?.({ ...ctx, db: tx }, (work) => followUps.push(work));
     return true;
   });
@@ -88,32 +89,32 @@ type Apply = (claim: UseCaseContext, afterCommit: AfterCommit) => Promise<unknow
 async function prepare(
   ctx: UseCaseContext,
   businessId: number,
-  provider: HostedProvider,
-  notification: ReturnType<HostedProvider['readNotification']>,
+  acquirer: HostedAcquirer,
+  notification: ReturnType<HostedAcquirer['readNotification']>,
 ): Promise<Apply | undefined> {
   switch (notification.about) {
     case 'payment_session': {
-      const payment = await findPaymentBySession(ctx.db, provider.name, notification.sessionId);
+      const payment = await findPaymentBySession(ctx.db, acquirer.name, notification.sessionId);
       if (payment?.business_id !== businessId) return undefined;
-      const state = await provider.paymentState(notification.sessionId);
+      const state = await acquirer.paymentState(notification.sessionId);
       return (claim, afterCommit) => settleHostedPayment(claim, payment, state, afterCommit);
     }
     case 'setup_session': {
       const attempt = await findActivationAttemptBySession(ctx.db, notification.sessionId);
       if (attempt?.business_id !== businessId) return undefined;
-      const state = await provider.setupState(notification.sessionId);
-      return (claim) => settleHostedSetup(claim, attempt, state, provider.name);
+      const state = await acquirer.setupState(notification.sessionId);
+      return (claim) => settleHostedSetup(claim, attempt, state, acquirer.name);
     }
     case 'payment': {
-      const payment = await findPaymentByProviderReference(ctx.db, businessId, provider.name, notification.paymentReference);
+      const payment = await findPaymentByProviderReference(ctx.db, businessId, acquirer.name, notification.paymentReference);
       if (payment?.status_id !== PAYMENT_PENDING) return undefined;
       const state = await hostedStateOf(ctx, payment);
       return state && ((claim, afterCommit) => settleHostedPayment(claim, payment, state, afterCommit));
     }
     case 'refunds': {
-      const payment = await findPaymentByProviderReference(ctx.db, businessId, provider.name, notification.paymentReference);
+      const payment = await findPaymentByProviderReference(ctx.db, businessId, acquirer.name, notification.paymentReference);
       if (!payment) return undefined;
-      const refunds = await provider.refunds(notification.paymentReference);
+      const refunds = await acquirer.refunds(notification.paymentReference);
       return (claim) => reconcileRefunds(claim, payment, refunds);
     }
     case 'nothing':

@@ -5,7 +5,7 @@
 // acquirer's page); the page keeps the form's fields, the CSRF check, the signed return address and
 // the rate limits, which `submitActivation` asks at the moments only it knows.
 import { activationUrl } from '../domain/payer-urls.js';
-import type { Card } from '../payments/cards.js';
+import type { Card } from '../acquirers/cards.js';
 import {
   findActivationAttempt,
   insertPendingActivation,
@@ -14,7 +14,7 @@ import {
   type ActivationAttempt,
 } from '../store/activation-attempts.js';
 import { isUniqueViolation } from '../store/errors.js';
-import type { HostedSetupState, SavedCard } from '../payments/provider.js';
+import type { HostedSetupState, SavedCard } from '../acquirers/acquirer.js';
 import { activateToken, findToken as findTokenById, findTokenByValue, type TokenRecord } from '../store/tokens.js';
 import type { UseCaseContext } from './context.js';
 import { notifyTokenActivated } from './notify.js';
@@ -149,7 +149,7 @@ async function saveCardOnce(ctx: UseCaseContext, token: TokenRecord, attemptId: 
     if (!first) throw error;
     return outcomeOfAttempt(ctx, token, first);
   }
-  const provider = await ctx.providers.forBusiness(token.business_id);
+  const provider = await ctx.acquirers.forBusiness(token.business_id);
   if (provider.checkout !== 'card_form') throw new Error(`business ${token.business_id} saves cards on ${provider.name}'s own page, not a card form`);
   let result;
   try {
@@ -177,8 +177,8 @@ async function activateWith(ctx: UseCaseContext, token: TokenRecord, attemptId: 
       last4: saved.last4,
       exp_month: saved.expMonth,
       exp_year: saved.expYear,
-      reference: saved.providerToken,
-      provider: providerName,
+      reference: saved.acquirerToken,
+      acquirer: providerName,
     });
     if (now) await notifyTokenActivated(tx, { ...token, card_brand: saved.brand, card_last4: saved.last4, activated_at: now });
     await settleActivation(tx, attemptId, now ? 'saved' : 'superseded');
@@ -199,7 +199,7 @@ async function startHostedSetup(
   attemptId: string,
   returnUrlFor: (attemptId: string) => string,
 ): Promise<HostedSetupStart> {
-  const provider = await ctx.providers.forBusiness(token.business_id);
+  const provider = await ctx.acquirers.forBusiness(token.business_id);
   if (provider.checkout !== 'hosted') throw new Error(`business ${token.business_id} saves cards on our own form, not on ${provider.name}'s page`);
   try {
     await insertPendingActivation(ctx.db, { attempt_id: attemptId, business_id: token.business_id, token_id: token._id });
@@ -250,7 +250,7 @@ async function activationOnReturn(ctx: UseCaseContext, token: TokenRecord, attem
   if (!attempt || attempt.token_id !== token._id) return 'form_expired';
   if (attempt.status === 'pending' && attempt.provider_session) {
     try {
-      const provider = await ctx.providers.forBusiness(token.business_id);
+      const provider = await ctx.acquirers.forBusiness(token.business_id);
       if (provider.checkout === 'hosted') await settleHostedSetup(ctx, attempt, await provider.setupState(attempt.provider_session), provider.name);
     } catch {
       // The acquirer did not answer: its notification settles the attempt.

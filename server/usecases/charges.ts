@@ -11,7 +11,7 @@
 // payment commits with the key's provisional answer (202, pending), and the settlement with the final
 // one, so a retry never charges again, whether the first request is still waiting or died waiting.
 import { isId, newId } from '../domain/ids.js';
-import type { ChargeRequest as AcquirerChargeRequest, ChargeResult } from '../payments/provider.js';
+import type { ChargeRequest as AcquirerChargeRequest, ChargeResult } from '../acquirers/acquirer.js';
 import { findSavedCardReference, findToken, lockToken, type TokenRecord } from '../store/tokens.js';
 import {
   insertPendingPayment,
@@ -72,11 +72,11 @@ export async function chargeToken(
   // Through the acquirer that saved the card, whichever the business takes new payments with now: except
   // a sandbox card once the business collects real money, since the sandbox would report a payment no
   // one made. Refused before anything is recorded.
-  if (saved.provider === SANDBOX) {
-    const acquirer = await ctx.providers.nameForBusiness(businessId);
-    if (acquirer !== SANDBOX) return { result: 'sandbox_card', acquirer };
+  if (saved.acquirer === SANDBOX) {
+    const current = await ctx.acquirers.nameForBusiness(businessId);
+    if (current !== SANDBOX) return { result: 'sandbox_card', acquirer: current };
   }
-  const provider = await ctx.providers.named(businessId, saved.provider);
+  const acquirer = await ctx.acquirers.named(businessId, saved.acquirer);
 
   const paymentId = newId();
   const recorded = await phase(ctx, keep, async (tx): Promise<ChargeOutcome> => {
@@ -98,7 +98,7 @@ export async function chargeToken(
         payer_name: null,
         payer_email: token.email,
         method: 'card',
-        provider: provider.name,
+        provider: acquirer.name,
         reference: request.reference,
         description: request.description ?? token.title,
       }),
@@ -109,7 +109,7 @@ export async function chargeToken(
 
   let answer: ChargeResult;
   try {
-    answer = await provider.chargeSavedCard(acquirerRequest(pending, saved.reference));
+    answer = await acquirer.chargeSavedCard(acquirerRequest(pending, saved.reference));
   } catch {
     return phase(ctx, keep, async (tx) => ({
       result: 'unanswered' as const,
@@ -129,16 +129,16 @@ export async function askAgainAboutCharge(ctx: UseCaseContext, payment: PaymentR
   const saved = await findSavedCardReference(ctx.db, payment.business_id, payment.tokenization_id);
   // A token keeps the card it was activated with, so this is the card the first call named.
   if (!token?.card || !saved) throw new Error(`charge ${payment._id}: its token no longer has a saved card`);
-  const provider = await ctx.providers.named(payment.business_id, payment.provider);
-  const answer = await provider.chargeSavedCard(acquirerRequest(payment, saved.reference));
+  const acquirer = await ctx.acquirers.named(payment.business_id, payment.provider);
+  const answer = await acquirer.chargeSavedCard(acquirerRequest(payment, saved.reference));
   return settleCharge(ctx, payment, token as ActiveToken, answer);
 }
 
 /** The same on every call for a payment, so the acquirer's idempotency on our reference returns the first outcome. */
-function acquirerRequest(payment: PaymentRecord, providerToken: string): AcquirerChargeRequest {
+function acquirerRequest(payment: PaymentRecord, acquirerToken: string): AcquirerChargeRequest {
   return {
     reference: payment._id,
-    providerToken,
+    acquirerToken,
     amount: payment.amount,
     currency: payment.currency,
     description: payment.description ?? '',

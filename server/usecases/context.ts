@@ -3,19 +3,18 @@
 // keep the key's answer in their own transactions through `keep`). Use cases open their own
 // transactions on it, call the store with the executor those give them, and nudge the outbox once
 // something they enqueued has committed.
-import type { OutboxSignal } from '../../shared/outbox-signal.js';
+import type { OutboxSignal } from '../outbox/signal.js';
 import type { WebhookPolicy } from '../outbox/webhook-target.js';
 import type { MasterKey } from '../secrets/master-key.js';
 import type { Executor } from '../store/executor.js';
-import type { KeepReply } from './idempotency.js';
-import type { Providers } from './providers.js';
+import type { Acquirers } from './acquirer-directory.js';
 
 export interface UseCaseContext {
   db: Executor;
   /** Base of every URL handed out (payment_url, activation_url, paginator links), without a trailing slash. */
   publicUrl: string;
   /** The acquirer of each business (the sandbox, or Stripe once the business is switched to it). */
-  providers: Providers;
+  acquirers: Acquirers;
   outbox: OutboxSignal;
   /**
    * Where webhook endpoints may point, and where the reason a URL was refused is written (the server
@@ -32,3 +31,13 @@ export interface UseCaseContext {
    */
   keep?: KeepReply;
 }
+
+/** The answer kept for an Idempotency-Key and replayed to a retry with the same key. */
+export interface KeptReply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Keeps `reply` as the answer to the request's key, in the transaction `tx` (it commits with it). */
+export type KeepReply = (tx: Executor, reply: KeptReply) => Promise<void>;

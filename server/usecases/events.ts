@@ -1,5 +1,5 @@
 // The business's webhook events: what was sent, whether it arrived at each endpoint, and sending one again.
-import type { Page, PageRequest } from '../store/pagination.js';
+import type { Page, PageRequest } from '../domain/paging.js';
 import * as store from '../store/events.js';
 import type { DeliveryAttempt, EndpointDelivery, EventDetail, EventFilters, EventRecord } from '../store/events.js';
 import { findEndpoint } from '../store/webhook-endpoints.js';

@@ -2,20 +2,20 @@
 // stands at the acquirer, read back from it, and settled from that. Whoever looks first settles it:
 // the payer's return or repeated submit (usecases/payer-checkout.ts), the acquirer's notification, the
 // pending sweep.
-import type { HostedPaymentState, HostedProvider } from '../payments/provider.js';
+import type { HostedPaymentState, HostedAcquirer } from '../acquirers/acquirer.js';
 import type { PaymentRecord } from '../store/payments.js';
 import type { UseCaseContext } from './context.js';
 import { settleHostedPayment, type Settlement } from './settlement.js';
 
 /** The acquirer behind a hosted payment: the one named on it. */
-export async function hostedProviderOf(ctx: UseCaseContext, payment: PaymentRecord): Promise<HostedProvider | undefined> {
-  const provider = await ctx.providers.named(payment.business_id, payment.provider);
+export async function hostedAcquirerOf(ctx: UseCaseContext, payment: PaymentRecord): Promise<HostedAcquirer | undefined> {
+  const provider = await ctx.acquirers.named(payment.business_id, payment.provider);
   return provider.checkout === 'hosted' ? provider : undefined;
 }
 
 /** A hosted payment's state as its acquirer holds it now; undefined when there is nothing to ask it about. */
 export async function hostedStateOf(ctx: UseCaseContext, payment: PaymentRecord): Promise<HostedPaymentState | undefined> {
-  const provider = await hostedProviderOf(ctx, payment);
+  const provider = await hostedAcquirerOf(ctx, payment);
   if (!provider) return undefined;
   if (payment.provider_session) return provider.paymentState(payment.provider_session);
   if (payment.provider_reference) return provider.chargeState(payment.provider_reference);

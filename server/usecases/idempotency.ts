@@ -9,13 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Executor } from '../store/executor.js';
 import { releaseKey, reserveKey, saveResponse } from '../store/idempotency.js';
-import type { UseCaseContext } from './context.js';
-
-export interface KeptReply {
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}
+import type { KeepReply, KeptReply, UseCaseContext } from './context.js';
 
 export interface IdempotentRequest {
   businessId: number;
@@ -26,9 +20,6 @@ export interface IdempotentRequest {
   /** The work keeps its answers itself, through `ctx.keep`, in the transactions of its phases. */
   atomicPhases?: boolean;
 }
-
-/** Keeps `reply` as the answer to the request's key, in the transaction `tx` (it commits with it). */
-export type KeepReply = (tx: Executor, reply: KeptReply) => Promise<void>;
 
 /** Keeps, in a phase's transaction, the answer its outcome gives; a use case's side of `KeepReply`. */
 export type KeepAnswer<Outcome> = (tx: Executor, outcome: Outcome) => Promise<void>;

@@ -4,7 +4,7 @@ import { isId } from '../domain/ids.js';
 import type { DateRange } from '../domain/time.js';
 import * as store from '../store/open-payment-links.js';
 import type { OpenLinkChange, OpenPaymentLinkFields, OpenPaymentLinkFilters, OpenPaymentLinkRecord } from '../store/open-payment-links.js';
-import type { Page, PageRequest } from '../store/pagination.js';
+import type { Page, PageRequest } from '../domain/paging.js';
 import { collectionTotals, recentCollections, topCollections, type CollectionRecord, type CollectionTotals } from '../store/payments.js';
 import type { UseCaseContext } from './context.js';
 

@@ -29,7 +29,7 @@
 import { isId, newId } from '../domain/ids.js';
 import { payPath, type LinkKind } from '../domain/payer-urls.js';
 import { OPEN_LINK_ACTIVE, PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING } from '../domain/statuses.js';
-import type { Card } from '../payments/cards.js';
+import type { Card } from '../acquirers/cards.js';
 import { isUniqueViolation } from '../store/errors.js';
 import type { Executor } from '../store/executor.js';
 import { claimOpenPaymentLink, findOpenPaymentLinkForPayer } from '../store/open-payment-links.js';
@@ -333,7 +333,7 @@ async function recordLinkAttempt(
 export async function payByCard(ctx: UseCaseContext, request: LinkAttempt & { card: Card }): Promise<CheckoutOutcome> {
   const { db } = ctx;
   const { target, card } = request;
-  const provider = await ctx.providers.forBusiness(target.businessId);
+  const provider = await ctx.acquirers.forBusiness(target.businessId);
   // The page offers a card form only to a business whose acquirer takes cards that way.
   if (provider.checkout !== 'card_form') throw new Error(`business ${target.businessId} takes payments on ${provider.name}'s own page, not a card form`);
   const recorded = await recordLinkAttempt(db, request, provider.name);
@@ -405,7 +405,7 @@ async function startHostedCheckout<E>(
 ): Promise<HostedCheckoutStart> {
   const { db } = ctx;
   const { target } = attempt;
-  const provider = await ctx.providers.forBusiness(target.businessId);
+  const provider = await ctx.acquirers.forBusiness(target.businessId);
   if (provider.checkout !== 'hosted') throw new Error(`business ${target.businessId} takes cards on our own form, not on ${provider.name}'s page`);
   const taken = await takeCheckoutSlot(ctx, attempt, provider.name, submission);
   if (!('pending' in taken)) return taken;

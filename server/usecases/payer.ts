@@ -9,6 +9,6 @@ export interface PayerAcquirer {
 }
 
 export async function acquirerForPayer(ctx: UseCaseContext, businessId: number): Promise<PayerAcquirer> {
-  const provider = await ctx.providers.forBusiness(businessId);
+  const provider = await ctx.acquirers.forBusiness(businessId);
   return provider.checkout === 'hosted' ? { hosted: true, pageOrigin: provider.pageOrigin } : { hosted: false, pageOrigin: null };
 }

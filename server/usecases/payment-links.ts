@@ -4,7 +4,7 @@
 import { isId } from '../domain/ids.js';
 import { paymentUrl } from '../domain/payer-urls.js';
 import type { Executor } from '../store/executor.js';
-import type { Page, PageRequest } from '../store/pagination.js';
+import type { Page, PageRequest } from '../domain/paging.js';
 import * as store from '../store/payment-links.js';
 import type { ChangeResult, PauseResult, PaymentLinkFields, PaymentLinkFilters, PaymentLinkRecord } from '../store/payment-links.js';
 import type { UseCaseContext } from './context.js';

@@ -2,7 +2,7 @@
 import { isId } from '../domain/ids.js';
 import { PAYMENT_PAID } from '../domain/statuses.js';
 import { refundsOfPayments, type RefundRecord } from '../store/refunds.js';
-import type { Page, PageRequest } from '../store/pagination.js';
+import type { Page, PageRequest } from '../domain/paging.js';
 import * as store from '../store/payments.js';
 import type { PaymentFilters, PaymentRecord } from '../store/payments.js';
 import type { UseCaseContext } from './context.js';

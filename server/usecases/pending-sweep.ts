@@ -32,8 +32,8 @@ import {
 } from '../store/payments.js';
 import { claimStaleRefund, listStaleAcquirerRefunds, listStaleRefunds, touchRefund } from '../store/refunds.js';
 import { askAgainAboutCharge } from './charges.js';
-import { hostedProviderOf, settleFromAcquirer } from './hosted-checkout.js';
-import { reconcileRefunds } from './settlement.js';
+import { hostedAcquirerOf, settleFromAcquirer } from './hosted-checkout.js';
+import { reconcileRefunds } from './refund-reconciliation.js';
 import type { UseCaseContext } from './context.js';
 import { notifyPaymentFailed } from './notify.js';
 import { askAcquirer } from './refunds.js';
@@ -112,9 +112,9 @@ export async function settleStalePending(ctx: UseCaseContext, graceMs: number, n
     if (!(await touchRefund(ctx.db, refund, at))) continue;
     const payment = (await findPayment(ctx.db, refund.payment_id))!;
     try {
-      const provider = await hostedProviderOf(ctx, payment);
-      if (provider && payment.provider_reference)
-        result.settledRefunds += await reconcileRefunds(ctx, payment, await provider.refunds(payment.provider_reference));
+      const acquirer = await hostedAcquirerOf(ctx, payment);
+      if (acquirer && payment.provider_reference)
+        result.settledRefunds += await reconcileRefunds(ctx, payment, await acquirer.refunds(payment.provider_reference));
     } catch {
       // The acquirer did not answer: the next sweep asks again.
     }

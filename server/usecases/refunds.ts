@@ -85,7 +85,7 @@ export async function refundPayment(
     if (!reserved) payment = (await findBusinessPayment(db, businessId, current._id))!;
   }
 
-  // A provider that throws leaves the refund pending, its amount set aside: whether the acquirer
+  // An acquirer call that throws leaves the refund pending, its amount set aside: whether the acquirer
   // acted is unknown, and money is never given back twice on a guess (the pending sweep asks again).
   const settled = await askAcquirer(ctx, reserved.refund, reserved.payment, keep && ((tx, after) => keep(tx, { result: 'created', ...after })));
   return { result: 'created', ...settled };
@@ -108,8 +108,8 @@ export async function askAcquirer(
   payment: PaymentRecord,
   keep?: KeepAnswer<{ refund: RefundRecord; payment: PaymentRecord }>,
 ): Promise<{ refund: RefundRecord; payment: PaymentRecord }> {
-  const provider = await ctx.providers.named(payment.business_id, payment.provider);
-  const answer = await provider.refund({
+  const acquirer = await ctx.acquirers.named(payment.business_id, payment.provider);
+  const answer = await acquirer.refund({
     reference: refund._id,
     paymentReference: payment.provider_reference ?? '',
     amount: refund.amount,
@@ -119,12 +119,12 @@ export async function askAcquirer(
   });
   const settled = await phase(ctx, keep, async (tx) => {
     if (answer.outcome === 'pending') {
-      return { refund: (await settleRefund(tx, refund._id, { status: 'pending', providerReference: answer.refundId })) ?? refund, payment };
+      return { refund: (await settleRefund(tx, refund._id, { status: 'pending', acquirerReference: answer.refundId })) ?? refund, payment };
     }
     const settlement: RefundSettlement =
       answer.outcome === 'succeeded'
-        ? { status: 'succeeded', providerReference: answer.refundId }
-        : { status: 'failed', providerReference: answer.refundId, code: answer.code, message: answer.message };
+        ? { status: 'succeeded', acquirerReference: answer.refundId }
+        : { status: 'failed', acquirerReference: answer.refundId, code: answer.code, message: answer.message };
     return (await settleRefundAndAnnounce(tx, refund, payment, settlement)) ?? { refund: (await findRefund(tx, refund._id)) ?? refund, payment };
   });
   ctx.outbox.nudge();

@@ -1,32 +1,25 @@
-// Settling what an acquirer with hosted pages (Stripe) reports: a payment taken on its page, a charge
-// it answers later, refunds that change at its end. Whoever reports first (the payer's return, the
-// acquirer's notification, the pending sweep) settles; each change is one guarded UPDATE on a row
-// still pending, or for a refund made at the acquirer one INSERT its unique index lets one path make,
-// committed with its webhook, so the others find it settled and announce nothing.
+// Settling what an acquirer with hosted pages (Stripe) reports of a payment: one taken on its page, a
+// charge it answers later. Whoever reports first (the payer's return, the acquirer's notification, the
+// pending sweep) settles; each change is one guarded UPDATE on a row still pending, committed with its
+// webhook, so the others find it settled and announce nothing. Refunds that change at the acquirer's
+// end are brought in line by refund-reconciliation.ts.
 //
 // A payment the acquirer took for a link that can no longer take it (paid through another checkout
 // meanwhile, paused, expired, out of payments) is not recorded as the link's payment: it is refunded
 // in full, recorded and announced (`refund.succeeded`), never a second `payment.created`.
 import { newId } from '../domain/ids.js';
 import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING } from '../domain/statuses.js';
-import type { AcquirerRefund, HostedPaymentState, HostedProvider } from '../payments/provider.js';
+import type { HostedPaymentState, HostedAcquirer } from '../acquirers/acquirer.js';
 import type { Executor } from '../store/executor.js';
 import { claimOpenPaymentLink, findOpenPaymentLinkForPayer } from '../store/open-payment-links.js';
 import { claimPaymentLinkAsPaid, findPaymentLinkForPayer } from '../store/payment-links.js';
-import { findPayment, listOpenSessionsOfLink, releaseRefund, reserveRefund, updatePendingPayment, type PaymentRecord } from '../store/payments.js';
-import {
-  failSucceededRefund,
-  findRefund,
-  findRefundByProviderReference,
-  insertAcquirerRefund,
-  insertPendingRefund,
-  type RefundRecord,
-} from '../store/refunds.js';
+import { findPayment, listOpenSessionsOfLink, reserveRefund, updatePendingPayment, type PaymentRecord } from '../store/payments.js';
+import { insertPendingRefund } from '../store/refunds.js';
 import { findToken } from '../store/tokens.js';
 import { nowIso } from '../store/timestamps.js';
 import type { UseCaseContext } from './context.js';
-import { notifyPaymentFailed, notifyPaymentSucceeded, notifyRefundSettled } from './notify.js';
-import { askAcquirer, LINK_UNAVAILABLE_REFUND_REASON, settleRefundAndAnnounce } from './refunds.js';
+import { notifyPaymentFailed, notifyPaymentSucceeded } from './notify.js';
+import { askAcquirer, LINK_UNAVAILABLE_REFUND_REASON } from './refunds.js';
 
 export const LINK_UNAVAILABLE = { code: 'link_unavailable', message: 'This payment link is no longer available.' };
 export const EXPIRED = { code: 'expired', message: 'The payer left the payment page without paying; no money was taken.' };
@@ -195,98 +188,13 @@ class SettledElsewhere extends Error {}
 async function closeOtherSessions(ctx: UseCaseContext, paid: PaymentRecord): Promise<void> {
   for (const other of await listOpenSessionsOfLink(ctx.db, paid.payment_link_id!, paid._id)) {
     try {
-      const provider = (await ctx.providers.named(other.business_id, other.provider)) as HostedProvider;
-      await provider.cancelPayment(other.provider_session!);
-      const state = await provider.paymentState(other.provider_session!);
+      const acquirer = (await ctx.acquirers.named(other.business_id, other.provider)) as HostedAcquirer;
+      await acquirer.cancelPayment(other.provider_session!);
+      const state = await acquirer.paymentState(other.provider_session!);
       // Closed because the link was paid: failed as such, rather than as a payer who walked away.
       await settleHostedPayment(ctx, other, state.state === 'expired' ? { state: 'failed', paymentReference: null, method: null, ...LINK_UNAVAILABLE } : state);
     } catch {
       // Completed meanwhile, or the acquirer did not answer: its own notification or the sweep settles it.
     }
   }
-}
-
-export const DASHBOARD_REFUND_REASON = "Refunded at the acquirer (not through this service's API).";
-
-/**
- * Brings a payment's refunds in line with the acquirer's list of them: ours that it settled are
- * settled (announced once each), one that failed after succeeding gives its amount back, and one made
- * at the acquirer without us (its dashboard) is recorded and announced like ours.
- */
-export async function reconcileRefunds(ctx: UseCaseContext, payment: PaymentRecord, refunds: AcquirerRefund[]): Promise<number> {
-  let changed = 0;
-  for (const theirs of refunds) {
-    let done;
-    try {
-      done = await ctx.db.transaction(async (tx) => {
-        // Matched inside the transaction: another path may have recorded it since the caller looked.
-        const current = (await findPayment(tx, payment._id))!;
-        const ours = await matchRefund(tx, current, theirs);
-        if (ours) return settleKnownRefund(tx, ours, current, theirs);
-        if (theirs.status === 'failed') return false;
-        return recordAcquirerRefund(tx, current, { ...theirs, status: theirs.status });
-      });
-    } catch (error) {
-      if (!(error instanceof PastAmountPaid)) throw error;
-      done = false;
-    }
-    if (done) changed += 1;
-  }
-  if (changed > 0) ctx.outbox.nudge();
-  return changed;
-}
-
-/**
- * Records a refund made at the acquirer without us. The row comes first, so the unique index decides
- * between paths recording the same refund at once (the loser does nothing); its amount is then set
- * aside like ours, never past the amount paid.
- */
-async function recordAcquirerRefund(tx: Executor, payment: PaymentRecord, theirs: AcquirerRefund & { status: 'pending' | 'succeeded' }): Promise<boolean> {
-  const refund = await insertAcquirerRefund(tx, {
-    _id: newId(),
-    business_id: payment.business_id,
-    payment_id: payment._id,
-    amount: theirs.amount,
-    currency: payment.currency,
-    reason: DASHBOARD_REFUND_REASON,
-    status: theirs.status,
-    provider_reference: theirs.refundId,
-  });
-  if (!refund) {
-    // Recorded meanwhile by another path (on PostgreSQL, whose commit this insert waited for): what
-    // this report says of it may be newer, and settles it as it would settle ours.
-    const recorded = await findRefundByProviderReference(tx, payment._id, theirs.refundId);
-    return recorded ? settleKnownRefund(tx, recorded, (await findPayment(tx, payment._id))!, theirs) : false;
-  }
-  const reserved = await reserveRefund(tx, payment._id, theirs.amount);
-  if (!reserved) throw new PastAmountPaid();
-  if (theirs.status === 'succeeded') await notifyRefundSettled(tx, payment.business_id, refund, reserved);
-  return true;
-}
-
-/** Thrown to roll back the row of an acquirer's refund that does not fit in what is left of the payment. */
-class PastAmountPaid extends Error {}
-
-async function matchRefund(db: Executor, payment: PaymentRecord, theirs: AcquirerRefund): Promise<RefundRecord | undefined> {
-  const byReference = theirs.reference ? await findRefund(db, theirs.reference) : undefined;
-  if (byReference?.payment_id === payment._id) return byReference;
-  return findRefundByProviderReference(db, payment._id, theirs.refundId);
-}
-
-async function settleKnownRefund(tx: Executor, ours: RefundRecord, payment: PaymentRecord, theirs: AcquirerRefund): Promise<boolean> {
-  const failure = { code: theirs.failureCode ?? 'refund_failed', message: theirs.failureMessage ?? 'The refund failed.' };
-  if (ours.status === 'pending' && theirs.status !== 'pending') {
-    const settlement =
-      theirs.status === 'succeeded'
-        ? ({ status: 'succeeded', providerReference: theirs.refundId } as const)
-        : ({ status: 'failed', providerReference: theirs.refundId, ...failure } as const);
-    return (await settleRefundAndAnnounce(tx, ours, payment, settlement)) !== undefined;
-  }
-  if (ours.status === 'succeeded' && theirs.status === 'failed') {
-    const failed = await failSucceededRefund(tx, ours._id, failure);
-    if (!failed) return false;
-    await notifyRefundSettled(tx, ours.business_id, failed, await releaseRefund(tx, payment._id, ours.amount));
-    return true;
-  }
-  return false;
 }

@@ -40,7 +40,7 @@ export async function removeSavedCard(ctx: UseCaseContext, businessId: number, t
   const saved = await findSavedCardReference(ctx.db, businessId, token._id);
   if (saved) {
     try {
-      await (await ctx.providers.named(businessId, saved.provider)).forgetSavedCard(saved.reference);
+      await (await ctx.acquirers.named(businessId, saved.acquirer)).forgetSavedCard(saved.reference);
     } catch (error) {
       return { result: 'acquirer_unavailable', error };
     }

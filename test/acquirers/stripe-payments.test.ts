@@ -7,7 +7,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyRedirect } from '../../client/redirects.js';
 import type { PaymentCreatedEvent, PaymentFailedEvent, RefundEvent } from '../../client/webhooks.js';
-import { NOTIFICATION_REFUSED } from '../../server/pages/acquirer-webhooks.js';
+import { NOTIFICATION_REFUSED } from '../../server/acquirer-notifications/endpoint.js';
 import { raw } from '../support/service.js';
 import { openReturn, payLinkOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/logger.js';
-import { MAX_NOTIFICATION_BYTES, NOTIFICATION_REFUSED } from '../../server/pages/acquirer-webhooks.js';
+import { MAX_NOTIFICATION_BYTES, NOTIFICATION_REFUSED } from '../../server/acquirer-notifications/endpoint.js';
 import { setAcquirer } from '../../server/store/acquirer-settings.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { raw, startTestService, type TestService } from '../support/service.js';

@@ -4,7 +4,7 @@
 // card, another business's token is a 404, and a charge still waiting for the acquirer keeps the card.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenCardRemovedEvent } from '../../client/webhooks.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { PAYMENT_PENDING } from '../../server/domain/statuses.js';
 import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, Payer, submitPage } from '../support/payer.js';
@@ -141,7 +141,7 @@ describe('DELETE /api/tokenizations/{token_id}/card when the acquirer does not l
   });
 
   it('answers 502 and changes nothing: the card stays saved', async () => {
-    class Unreachable extends SandboxProvider {
+    class Unreachable extends SandboxAcquirer {
       override async forgetSavedCard(): Promise<void> {
         throw new Error('connect ETIMEDOUT');
       }

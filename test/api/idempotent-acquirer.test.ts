@@ -4,8 +4,8 @@
 // a retry replays the provisional answer without asking the acquirer again, and once it answered the
 // final answer is replayed; an acquirer call that dies leaves the pending record for the sweep.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/payments/provider.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/acquirers/acquirer.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
 import { settleStalePending } from '../../server/usecases/pending-sweep.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
@@ -19,7 +19,7 @@ interface Hold<Request> {
 }
 
 /** The sandbox, with the next charge or refund held until the test lets it go, and refunds that throw while told to. */
-class HeldAcquirer extends SandboxProvider {
+class HeldAcquirer extends SandboxAcquirer {
   charges: ChargeRequest[] = [];
   refunds: RefundRequest[] = [];
   refundsThrow = false;

@@ -1,4 +1,4 @@
-// Laravel's default middleware, which the seed's clients expect (contract-notes "Input normalisation"):
+// Laravel's default middleware, which the seed's clients expect (docs/compatibility.md, Input normalisation):
 // every string of a body is trimmed and an empty one becomes null before validation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw, startTestService, type TestService } from '../support/service.js';

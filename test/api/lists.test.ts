@@ -1,5 +1,5 @@
 // The two index endpoints, GET /payment-links and GET /open-payment-links: the Laravel-style
-// length-aware paginator, page/per_page/sort, the filters of contract-notes "Lists", rejection of
+// length-aware paginator, page/per_page/sort, the filters of docs/compatibility.md, Lists, rejection of
 // unknown query parameters, and tenant isolation. Every test works on a business of its own so that
 // totals are exact.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

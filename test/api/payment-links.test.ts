@@ -1,6 +1,6 @@
-// Payment links over HTTP (seed endpoints 9-13): create, replace, read, list and delete, with the
-// validation rules of seed section 8 and contract-notes, through the typed client whose every
-// response is also checked against openapi.yaml.
+// Payment links over HTTP (the seed's five operations on them): create, replace, read, list and
+// delete, with the rules of docs/compatibility.md (Money and limits, Validation errors), through the
+// typed client whose every response is also checked against openapi.yaml.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentLink } from '../../client/index.js';
 import { issueKey } from '../../server/store/api-keys.js';
@@ -226,8 +226,8 @@ describe('POST /payment-links (create)', () => {
   });
 });
 
-// The same rules apply to create and to PUT (contract-notes: "same rules as create, all required
-// fields again"), so every validation case runs against both.
+// The same rules apply to create and to PUT (docs/compatibility.md, Validation errors: every
+// required field again), so every validation case runs against both.
 describe.each([
   ['create', (body: Body) => create(body)],
   [

@@ -5,8 +5,8 @@
 // fresh attempts and attempts the acquirer is settling are left alone; sweeps at once act once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
-import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/payments/provider.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/acquirers/acquirer.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { insertPendingPayment } from '../../server/store/payments.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
 import { settleStalePending } from '../../server/usecases/pending-sweep.js';
@@ -18,7 +18,7 @@ import { startWebhookTestService, type WebhookTestService } from '../support/web
  * The sandbox, with refunds that throw (an acquirer that does not answer) or refuse while told to,
  * and charges whose next `chargesUnanswered` calls throw.
  */
-class FlakyAcquirer extends SandboxProvider {
+class FlakyAcquirer extends SandboxAcquirer {
   mode: 'throw' | 'refuse' | 'normal' = 'normal';
   asked: string[] = [];
   chargesUnanswered = 0;

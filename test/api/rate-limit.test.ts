@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RateLimiter } from '../../shared/rate-limiter.js';
+import type { RateLimiter } from '../../server/rate-limiter.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, RedisRateLimiter } from '../../server/ratelimit/limiters.js';
 import { knexFor, openDatabase, type Database } from '../../server/store/database.js';
 import { assertErrorBody } from '../support/contract.js';

@@ -2,12 +2,12 @@
 // once against a 50.00 payment, through an acquirer slowed down at random so they interleave, end
 // with 16 refunded and 4 refused, on whichever database the suite runs on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RefundRequest } from '../../server/payments/provider.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import type { RefundRequest } from '../../server/acquirers/acquirer.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { GOOD_CARD, REFUND_FAILS_CARD, submitPage } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-class JitteryRefunds extends SandboxProvider {
+class JitteryRefunds extends SandboxAcquirer {
   refunded = 0;
   override async refund(request: RefundRequest) {
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));

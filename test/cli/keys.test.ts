@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CALLER_CACHE_MS } from '../../server/usecases/callers.js';
+import { DEFAULT_CALLER_CACHE_MS } from '../../server/store/api-key-cache.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { waitFor } from '../support/wait.js';
 import { createPaymentsClient } from '../../client/index.js';

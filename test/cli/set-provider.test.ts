@@ -73,7 +73,7 @@ describe('set-provider', () => {
       expect(first.out).not.toContain(WEBHOOK_SECRET);
 
       expect(await findAcquirerSettings(db, business.id, secretsKeyFor(DATABASE_URL))).toEqual({
-        provider: 'stripe',
+        acquirer: 'stripe',
         stripe: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET },
       });
       const sql = knexFor(DATABASE_URL);
@@ -105,7 +105,7 @@ describe('set-provider', () => {
       // Back to the sandbox: new payments go there; the Stripe secrets stay for refunds of earlier payments.
       expect(run(['set-provider', '--', '--business', 'Kedai Runcit', '--provider', 'sandbox']).code).toBe(0);
       expect(await findAcquirerSettings(db, business.id, secretsKeyFor(DATABASE_URL))).toMatchObject({
-        provider: 'sandbox',
+        acquirer: 'sandbox',
         stripe: { secretKey: SECRET_KEY },
       });
       expect(run(['list-keys']).out).toMatch(/live\s+sandbox\s+Kedai Runcit/);
@@ -120,14 +120,14 @@ describe('set-provider', () => {
     expect(answer.code, answer.out).toBe(0);
     expect(answer.out).not.toContain(SECRET_KEY);
     expect(answer.out).not.toContain(WEBHOOK_SECRET);
-    expect((await stored('Warung Piped')).settings).toEqual({ provider: 'stripe', stripe: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } });
+    expect((await stored('Warung Piped')).settings).toEqual({ acquirer: 'stripe', stripe: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } });
     // Again, with empty lines: both kept. The variable, when set, wins over standard input.
     const other = 'whsec_9b8Vc7Xz6Lk5Jh4Gf3Ds2Aq1WeRt';
     expect(run(['set-provider', '--', '--business', 'Warung Piped', '--provider', 'stripe'], { input: '\n\n' }).code).toBe(0);
     expect(run(['set-provider', '--', '--business', 'Warung Piped', '--provider', 'stripe'], { env: { STRIPE_WEBHOOK_SECRET: other }, input: '\n' }).code).toBe(
       0,
     );
-    expect((await stored('Warung Piped')).settings).toEqual({ provider: 'stripe', stripe: { secretKey: SECRET_KEY, webhookSecret: other } });
+    expect((await stored('Warung Piped')).settings).toEqual({ acquirer: 'stripe', stripe: { secretKey: SECRET_KEY, webhookSecret: other } });
   });
 
   it('refuses the secrets as arguments, says how to give them, and never repeats them', { timeout: 120_000 }, async () => {
@@ -145,7 +145,7 @@ describe('set-provider', () => {
       expect(answer.out).not.toContain(SECRET_KEY);
       expect(answer.out).not.toContain(WEBHOOK_SECRET);
     }
-    expect((await stored('Kedai Args')).settings).toEqual({ provider: 'sandbox', stripe: null });
+    expect((await stored('Kedai Args')).settings).toEqual({ acquirer: 'sandbox', stripe: null });
   });
 
   // `script` gives the command a terminal of its own, as a person at a shell would have.
@@ -172,7 +172,7 @@ describe('set-provider', () => {
     expect(screen).toContain('now takes payments through stripe');
     expect(screen).not.toContain(SECRET_KEY.slice(8));
     expect(screen).not.toContain(WEBHOOK_SECRET.slice(6));
-    expect((await stored('Kedai Terminal')).settings).toEqual({ provider: 'stripe', stripe: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } });
+    expect((await stored('Kedai Terminal')).settings).toEqual({ acquirer: 'stripe', stripe: { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET } });
   });
 
   it('refuses what is not a Stripe key or signing secret, an unknown business, and Stripe without a key', { timeout: 120_000 }, () => {

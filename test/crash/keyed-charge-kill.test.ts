@@ -6,12 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { openDatabase } from '../../server/store/database.js';
 import { settleStalePending } from '../../server/usecases/pending-sweep.js';
-import { singleProvider } from '../../server/usecases/providers.js';
+import { singleAcquirer } from '../../server/usecases/acquirer-directory.js';
 import { freePort, startChild, type ChildService } from '../support/child.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { secretsKeyFor } from '../support/secrets.js';
@@ -79,7 +79,7 @@ describe('SIGKILL during a keyed charge', () => {
       const ctx = {
         db,
         publicUrl: 'http://127.0.0.1',
-        providers: singleProvider(new SandboxProvider()),
+        acquirers: singleAcquirer(new SandboxAcquirer()),
         outbox: { nudge: () => {} },
         webhooks: undefined as never,
         secretsKey: secretsKeyFor(DATABASE_URL),

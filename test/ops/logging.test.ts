@@ -6,8 +6,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/logger.js';
 import { revokeKey } from '../../server/store/api-keys.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
-import type { AuthorizeRequest } from '../../server/payments/provider.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
+import type { AuthorizeRequest } from '../../server/acquirers/acquirer.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, startTestService, type TestService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
@@ -16,7 +16,7 @@ const PAYER_EMAIL = 'leaky.payer@example.com';
 const RESTRICTED_KEY = 'rk_live_51H8xYzAbCdEfGhIjKlMnOpQrSt';
 
 /** An acquirer whose outage message quotes the card, the payer's address and its key, as badly written SDKs do. */
-class LeakyProvider extends SandboxProvider {
+class LeakyProvider extends SandboxAcquirer {
   override async authorize(request: AuthorizeRequest) {
     if (request.card.number.startsWith('5555'))
       throw new Error(`acquirer unreachable while charging ${request.card.number} (cvc: ${request.card.cvc}) for <${PAYER_EMAIL}> with ${RESTRICTED_KEY}`);

@@ -2,12 +2,12 @@
 // twice (a double click, a reload of the POST) asks the acquirer to save the card once and lands
 // where the first submit did. A provider that counts and takes its time makes the submits overlap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Card } from '../../server/payments/cards.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import type { Card } from '../../server/acquirers/cards.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';
 
-class CountingProvider extends SandboxProvider {
+class CountingProvider extends SandboxAcquirer {
   saves = 0;
   constructor() {
     super(200);

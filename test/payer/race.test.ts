@@ -1,17 +1,17 @@
 // No double charge: payers racing for one payment link end with exactly one successful payment;
 // the others are not charged (their authorizations are voided) and are told the link is paid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCard } from '../../server/payments/cards.js';
+import { checkCard } from '../../server/acquirers/cards.js';
 import { payByCard } from '../../server/usecases/payer-checkout.js';
-import { singleProvider } from '../../server/usecases/providers.js';
-import type { AuthorizeRequest, CardFormProvider } from '../../server/payments/provider.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import { singleAcquirer } from '../../server/usecases/acquirer-directory.js';
+import type { AuthorizeRequest, CardFormAcquirer } from '../../server/acquirers/acquirer.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { newId } from '../../server/domain/ids.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 /** The sandbox, slowed down at random so that concurrent checkouts really interleave. */
-class JitteryProvider extends SandboxProvider {
+class JitteryProvider extends SandboxAcquirer {
   captured: string[] = [];
   voided: string[] = [];
   private jitter = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
@@ -79,7 +79,7 @@ describe('racing payers', () => {
             {
               db: t.service.db,
               publicUrl: t.url,
-              providers: singleProvider(provider as CardFormProvider),
+              acquirers: singleAcquirer(provider as CardFormAcquirer),
               outbox: { nudge: () => t.service.worker?.nudge() },
               webhooks: undefined as never,
               secretsKey: t.service.secretsKey,

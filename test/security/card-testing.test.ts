@@ -8,9 +8,9 @@
 // make client addresses with TRUST_PROXY_HOPS=1 and X-Forwarded-For. (On a hosted acquirer's page:
 // test/acquirers/stripe-checkout-flood.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Card } from '../../server/payments/cards.js';
-import type { AuthorizeRequest } from '../../server/payments/provider.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import type { Card } from '../../server/acquirers/cards.js';
+import type { AuthorizeRequest } from '../../server/acquirers/acquirer.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { DECLINED_CARD, ERROR_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer, type PageResponse } from '../support/payer.js';
 import { startTestService, type TestService, type TestServiceOptions } from '../support/service.js';
 
@@ -21,7 +21,7 @@ const OTHER_CARD = { card_number: '6011 1111 1111 1117', expiry: '12/39', cvc: '
 const OWN_CARD = { card_number: '5555 5555 5555 4444', expiry: '12/39', cvc: '123' };
 
 /** Counts what reaches the acquirer. */
-class CountingProvider extends SandboxProvider {
+class CountingProvider extends SandboxAcquirer {
   authorizations = 0;
   savedCards = 0;
   override async authorize(request: AuthorizeRequest) {

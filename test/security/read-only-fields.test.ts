@@ -152,7 +152,7 @@ async function expectPayable(record: Json) {
 }
 
 describe('what counts as read-only', () => {
-  it('every write operation has read-only fields to attack, including those contract-notes name', async () => {
+  it('every write operation has read-only fields to attack, including those docs/compatibility.md names', async () => {
     const fields = new Set(writeOperations().flatMap(readOnlyFields));
     for (const field of ['_id', 'business_id', 'status', 'status_id', 'paid', 'token', 'payment_url', 'activation_url', 'created_at', 'updated_at', 'card'])
       expect(fields).toContain(field);

@@ -1,8 +1,8 @@
 // The sandbox acquirer, except that an authorisation a test holds waits until the test lets it go: a
 // slow acquirer on cue, so that a test can change a link while a payer's card is being authorised
 // and know the change came after the page's own checks and before the claim that records the payment.
-import type { AuthorizeRequest, AuthorizeResult } from '../../server/payments/provider.js';
-import { SandboxProvider } from '../../server/payments/sandbox.js';
+import type { AuthorizeRequest, AuthorizeResult } from '../../server/acquirers/acquirer.js';
+import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import type { OpenedForm, PageResponse, Payer } from './payer.js';
 
 interface Hold {
@@ -11,7 +11,7 @@ interface Hold {
   release(): void;
 }
 
-export class HeldProvider extends SandboxProvider {
+export class HeldProvider extends SandboxAcquirer {
   /** Authorisation ids by our payment id (the request's reference). */
   readonly authorized = new Map<string, string>();
   readonly captured: string[] = [];

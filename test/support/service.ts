@@ -51,7 +51,7 @@ export interface TestServiceOptions {
   outbox?: StartOptions['outbox'];
   rateLimit?: StartOptions['rateLimit'];
   apiKeyCacheMs?: number;
-  provider?: StartOptions['provider'];
+  provider?: StartOptions['sandbox'];
   /** Where Stripe's SDK goes for businesses on Stripe: a stand-in (test/support/stripe.ts). */
   stripeApiUrl?: string;
   /** Silent unless a test wants to read the service's log lines. */
@@ -93,7 +93,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Tests revoke keys and expect 401 at once; the cache's own behaviour has its own test.
     apiKeyCacheMs: options.apiKeyCacheMs ?? 0,
     logger: options.logger ?? silentLogger(),
-    provider: options.provider,
+    sandbox: options.provider,
     stripeApiUrl: options.stripeApiUrl,
     http: options.http,
     linger: options.linger,

@@ -1,6 +1,7 @@
-// The layering ARCHITECTURE.md describes, checked on every import of the server's sources: a room may
-// import only the rooms listed for it. `http/` (the HTTP adapter) imports no feature and no store;
-// `store/` imports nothing above it; handlers and pages reach the database only through use cases.
+// The layering ARCHITECTURE.md describes, read from its table of rooms and checked on every import of
+// the server's sources: a room may import only the rooms listed for it. `http/` (the HTTP adapter)
+// imports no feature and no store; `store/` imports nothing above it; handlers and pages reach the
+// database only through use cases. The table names every folder and top-level file under server/.
 // Also: under an Idempotency-Key only the operations that ask an acquirer run in atomic phases.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -9,25 +10,56 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..', '..');
 const SERVER = join(ROOT, 'server');
 
-/** What each room may import (besides itself and libraries). `app` is the composition root and the entry point. */
-const ALLOWED: Record<string, string[]> = {
-  domain: [],
-  shared: [],
-  generated: [],
-  secrets: [],
-  store: ['domain', 'secrets'],
-  payments: ['domain'],
-  ratelimit: ['store', 'shared'],
-  outbox: ['store', 'domain', 'shared', 'secrets', 'logger'],
-  usecases: ['store', 'payments', 'outbox', 'domain', 'shared', 'secrets'],
-  http: ['domain', 'shared', 'generated', 'logger', 'files'],
-  handlers: ['usecases', 'http', 'domain', 'shared', 'generated'],
-  pages: ['usecases', 'payments', 'domain', 'shared'],
-  logger: [],
-  files: [],
-  config: ['logger', 'outbox', 'ratelimit', 'store', 'http', 'secrets', 'pages'],
-};
-const COMPOSITION = new Set(['start', 'main']);
+interface Room {
+  /** As the table writes it: `server/store/`, `server/config.ts`, `shared/`. */
+  path: string;
+  /** The rooms it may import besides itself and libraries; undefined for `anything` (the composition root, the entry point). */
+  mayImport: string[] | undefined;
+}
+
+/** `server/store/` -> store, `server/config.ts` -> config, `shared/` -> shared, `generated/openapi.ts` -> generated. */
+function roomName(path: string): string {
+  const parts = path.split('/').filter(Boolean);
+  return (parts[0] === 'server' ? parts[1]! : parts[0]!).replace(/\.[jt]s$/, '');
+}
+
+/** The text without what stands in parentheses. */
+function withoutAsides(text: string): string {
+  let depth = 0;
+  let out = '';
+  for (const char of text) {
+    if (char === '(') depth += 1;
+    else if (char === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0) out += char;
+  }
+  return out;
+}
+
+/** The table under "Rooms and what they may import", one room a row: `| path | holds | may import |`. */
+function roomsOf(markdown: string): Map<string, Room> {
+  const section = markdown.split(/^## /m).find((part) => part.startsWith('Rooms and what they may import'));
+  if (!section) throw new Error('ARCHITECTURE.md has no section "Rooms and what they may import"');
+  const rooms = new Map<string, Room>();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    const path = /^`([^`]+)`$/.exec(cells[1] ?? '')?.[1];
+    const imports = cells[3];
+    if (path === undefined || imports === undefined) continue;
+    // Each entry is a room's name; what follows it in parentheses says why.
+    const mayImport =
+      imports === 'anything'
+        ? undefined
+        : imports === 'nothing of ours'
+          ? []
+          : withoutAsides(imports)
+              .split(',')
+              .map((entry) => entry.trim());
+    rooms.set(roomName(path), { path, mayImport });
+  }
+  return rooms;
+}
+
+const ROOMS = roomsOf(readFileSync(join(ROOT, 'ARCHITECTURE.md'), 'utf8'));
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -37,7 +69,7 @@ function files(dir: string): string[] {
   });
 }
 
-/** `server/store/x.ts` -> store, `server/config.ts` -> config, `shared/x.ts` -> shared. */
+/** The room of a source file: `server/store/x.ts` -> store, `server/config.ts` -> config, `shared/x.ts` -> shared. */
 function roomOf(path: string): string | undefined {
   const rel = relative(ROOT, path).split('/');
   if (rel[0] === 'shared' || rel[0] === 'generated') return rel[0];
@@ -54,32 +86,77 @@ function importsOf(source: string): string[] {
 }
 
 /** Imports that break the table, for sources given by path. */
-function violations(sources: Map<string, string>): string[] {
+function violations(sources: Map<string, string>, rooms: Map<string, Room> = ROOMS): string[] {
   const found: string[] = [];
   for (const [file, source] of sources) {
     const from = roomOf(file)!;
-    if (COMPOSITION.has(from)) continue;
-    const allowed = ALLOWED[from];
-    if (!allowed) {
-      found.push(`${relative(ROOT, file)}: room "${from}" is not in the table of ARCHITECTURE.md (add it there and here)`);
+    const room = rooms.get(from);
+    if (!room) {
+      found.push(`${relative(ROOT, file)}: room "${from}" is not in the table of ARCHITECTURE.md`);
       continue;
     }
+    if (room.mayImport === undefined) continue;
     for (const specifier of importsOf(source)) {
       if (!specifier.startsWith('.')) continue;
       const to = roomOf(resolve(dirname(file), specifier));
-      if (to === undefined || to === from || allowed.includes(to)) continue;
+      if (to === undefined || to === from || room.mayImport.includes(to)) continue;
       found.push(`${relative(ROOT, file)} imports ${specifier} (${from} -> ${to})`);
     }
   }
   return found;
 }
 
+/** The folders and top-level files under server/ that the table does not name, and the rows that name nothing there. */
+function unlisted(rooms: Map<string, Room>, entries: { name: string; isDirectory(): boolean }[]): { missing: string[]; gone: string[] } {
+  const present = entries
+    .filter((entry) => entry.isDirectory() || entry.name.endsWith('.ts'))
+    .map((entry) => `server/${entry.name}${entry.isDirectory() ? '/' : ''}`);
+  const listed = [...rooms.values()].map((room) => room.path).filter((path) => path.startsWith('server/'));
+  return { missing: present.filter((path) => !listed.includes(path)), gone: listed.filter((path) => !present.includes(path)) };
+}
+
 describe('the layering', () => {
+  it('ARCHITECTURE.md names every folder and top-level file under server/, and nothing that is not there', () => {
+    expect(unlisted(ROOMS, readdirSync(SERVER, { withFileTypes: true }))).toEqual({ missing: [], gone: [] });
+  });
+
+  it('every room the table lets another import is a room of the table', () => {
+    const named = [...ROOMS.values()].flatMap((room) => room.mayImport ?? []);
+    expect(named.filter((name) => !ROOMS.has(name))).toEqual([]);
+  });
+
+  it('reads the table: paths, rooms, what each may import, and which may import anything; finds what it does not name', () => {
+    const rooms = roomsOf(
+      [
+        '## Rooms and what they may import',
+        '',
+        '| Room | Holds | May import |',
+        '|---|---|---|',
+        '| `server/store/` | tables | domain, secrets (the key) |',
+        '| `server/config.ts` | settings | nothing of ours |',
+        '| `server/start.ts` | the root | anything |',
+        '',
+        '## Elsewhere',
+        '| `server/other/` | not a room | domain |',
+      ].join('\n'),
+    );
+    expect([...rooms]).toEqual([
+      ['store', { path: 'server/store/', mayImport: ['domain', 'secrets'] }],
+      ['config', { path: 'server/config.ts', mayImport: [] }],
+      ['start', { path: 'server/start.ts', mayImport: undefined }],
+    ]);
+    const entry = (name: string, directory: boolean) => ({ name, isDirectory: () => directory });
+    expect(unlisted(rooms, [entry('store', true), entry('start.ts', false), entry('extra', true), entry('notes.md', false)])).toEqual({
+      missing: ['server/extra/'],
+      gone: ['server/config.ts'],
+    });
+  });
+
   it('every import of the server goes to a room its own room may use', () => {
     expect(violations(new Map(files(SERVER).map((file) => [file, readFileSync(file, 'utf8')])))).toEqual([]);
   });
 
-  it('finds http/ importing a feature or the store, store/ importing a room above it, and pages reaching the store', () => {
+  it('finds http/ importing a feature or the store, store/ importing a room above it, pages reaching the store, and a room the table lacks', () => {
     const broken = new Map([
       [
         join(SERVER, 'http', 'x.ts'),
@@ -87,12 +164,14 @@ describe('the layering', () => {
       ],
       [join(SERVER, 'store', 'x.ts'), "import { checkout } from '../usecases/checkout.js';"],
       [join(SERVER, 'pages', 'x.ts'), "export { findPayment } from '../store/payments.js';"],
+      [join(SERVER, 'extra', 'x.ts'), "import { checkout } from '../usecases/checkout.js';"],
     ]);
     expect(violations(broken)).toEqual([
       'server/http/x.ts imports ../handlers/payment-links.js (http -> handlers)',
       'server/http/x.ts imports ../store/executor.js (http -> store)',
       'server/store/x.ts imports ../usecases/checkout.js (store -> usecases)',
       'server/pages/x.ts imports ../store/payments.js (pages -> store)',
+      'server/extra/x.ts: room "extra" is not in the table of ARCHITECTURE.md',
     ]);
   });
 
@@ -102,7 +181,7 @@ describe('the layering', () => {
     ).toEqual(['../store/executor.js', '../handlers/a.js', '../pages/p.js']);
     expect(roomOf(join(SERVER, 'http', 'app.ts'))).toBe('http');
     expect(roomOf(join(SERVER, 'start.ts'))).toBe('start');
-    expect(roomOf(join(ROOT, 'shared', 'html.ts'))).toBe('shared');
+    expect(roomOf(join(ROOT, 'shared', 'webhook-signature.ts'))).toBe('shared');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { brandOf, checkCard, parseExpiry, passesLuhn } from '../../server/payments/cards.js';
-import { SANDBOX_TEST_CARDS, SandboxProvider } from '../../server/payments/sandbox.js';
+import { brandOf, checkCard, parseExpiry, passesLuhn } from '../../server/acquirers/cards.js';
+import { SANDBOX_TEST_CARDS, SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 
 const now = new Date('2026-11-23T10:00:00Z');
 
@@ -50,7 +50,7 @@ describe('card checks', () => {
 });
 
 describe('sandbox acquirer', () => {
-  const provider = new SandboxProvider();
+  const provider = new SandboxAcquirer();
   const card = (number: string) => {
     const checked = checkCard({ number, expiry: '12/30', cvc: number.startsWith('3') ? '1234' : '123' }, now);
     if (!checked.ok) throw new Error(`bad test card ${number}`);
@@ -78,7 +78,7 @@ describe('sandbox acquirer', () => {
     const saved = await provider.saveCard(card('5555555555554444'));
     expect(saved).toEqual({
       outcome: 'saved',
-      card: { providerToken: expect.stringMatching(/^sbx_card_/), brand: 'mastercard', last4: '4444', expMonth: 12, expYear: 2030 },
+      card: { acquirerToken: expect.stringMatching(/^sbx_card_/), brand: 'mastercard', last4: '4444', expMonth: 12, expYear: 2030 },
     });
     expect(await provider.saveCard(card('4000000000000002'))).toMatchObject({ outcome: 'declined', code: 'card_declined' });
   });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { withCodeSamples, type CodeSample } from '../../scripts/code-samples.js';
-import { SPEC_PATH } from '../../server/files.js';
+import { SPEC_PATH } from '../../server/file-locations.js';
 
 type Json = Record<string, unknown>;
 const spec = parseYaml(readFileSync(SPEC_PATH, 'utf8')) as Json;

@@ -3,7 +3,7 @@
 // "1" + 16,000 spaces + "x"). Asserted by what the patterns were given, never by time.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FIELD_MAX_LENGTH, checkName, readCard, readField, readFields, type FieldName, type FormErrors } from '../../server/pages/form.js';
-import { parseExpiry } from '../../server/payments/cards.js';
+import { parseExpiry } from '../../server/acquirers/cards.js';
 
 const FIELDS = Object.keys(FIELD_MAX_LENGTH) as FieldName[];
 const VALID: Record<FieldName, string> = {

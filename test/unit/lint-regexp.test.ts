@@ -10,7 +10,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const eslint = new ESLint({ cwd: root });
 
 async function ruleErrors(source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(source, { filePath: join(root, 'server', 'payments', 'lint-probe.ts') });
+  const [result] = await eslint.lintText(source, { filePath: join(root, 'server', 'acquirers', 'lint-probe.ts') });
   return result!.messages.filter((message) => message.severity === 2).map((message) => message.ruleId ?? message.message);
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { readSpecDocument, specHash } from '../../server/http/contract.js';
-import { SPEC_PATH } from '../../server/files.js';
+import { SPEC_PATH } from '../../server/file-locations.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spec-document-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { isStorableText } from '../../server/domain/text.js';
 import { isHttpUrl } from '../../server/domain/urls.js';
-import { SPEC_PATH } from '../../server/files.js';
+import { SPEC_PATH } from '../../server/file-locations.js';
 
 const NOT_STORABLE = ['\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'];
 

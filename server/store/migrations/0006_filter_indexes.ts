@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 // A filtered list page orders by created_at, _id. With (business_id, reference) alone, SQLite without
 // statistics (the embedded default never gathers any) walked the (business_id, created_at, _id) index
-// instead and read every link of the business: 58 ms at 300,000 links. Indexes that hold the filter
+// instead and read every link of the business (docs/performance.md). Indexes that hold the filter
 // and then the order serve both, with or without statistics, on both databases.
 const FILTERS: Record<string, string[]> = {
   payment_links: ['reference', 'reference_2', 'email', 'status'],

@@ -13,15 +13,15 @@ import {
   type ChargeResult,
   type HostedPaymentRequest,
   type HostedPaymentState,
-  type HostedProvider,
+  type HostedAcquirer,
   type HostedSession,
   type HostedSetupRequest,
   type HostedSetupState,
   type PaymentMethod,
-  type ProviderNotification,
+  type AcquirerNotification,
   type RefundRequest,
   type RefundResult,
-} from './provider.js';
+} from './acquirer.js';
 
 /** Where the SDK sends its requests: Stripe's API unless pointed at a stand-in (tests, the local journey). */
 export interface StripeApiAddress {
@@ -77,7 +77,6 @@ function declineCodeOf(error: { code?: string | undefined; decline_code?: string
   return error.code ?? 'card_declined';
 }
 
-/** A PaymentIntent (read with its latest charge and payment method) as where the payment stands. */
 /** Stripe answered that it will not do the request at all: 400, 401 or 403. */
 function isRefusedRequest(error: unknown): error is Stripe.errors.StripeError {
   return (
@@ -87,6 +86,7 @@ function isRefusedRequest(error: unknown): error is Stripe.errors.StripeError {
   );
 }
 
+/** A PaymentIntent (read with its latest charge and payment method) as where the payment stands. */
 function intentState(intent: Stripe.PaymentIntent): HostedPaymentState {
   const method = methodOf(intent);
   const details = { paymentReference: intent.id, method: method ?? 'card', card: cardOf(intent) };
@@ -171,7 +171,7 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
   return typeof value === 'string' ? value : value.id;
 }
 
-export class StripeProvider implements HostedProvider {
+export class StripeAcquirer implements HostedAcquirer {
   readonly name = 'stripe';
   readonly checkout = 'hosted';
   readonly pageOrigin: string;
@@ -274,7 +274,7 @@ export class StripeProvider implements HostedProvider {
     return {
       state: 'saved',
       card: {
-        providerToken: savedCardToken(customer, method.id),
+        acquirerToken: savedCardToken(customer, method.id),
         brand: method.card.brand,
         last4: method.card.last4,
         expMonth: method.card.exp_month,
@@ -284,7 +284,7 @@ export class StripeProvider implements HostedProvider {
   }
 
   async chargeSavedCard(request: ChargeRequest): Promise<ChargeResult> {
-    const { customer, paymentMethod } = splitSavedCardToken(request.providerToken);
+    const { customer, paymentMethod } = splitSavedCardToken(request.acquirerToken);
     try {
       const intent = await this.stripe.paymentIntents.create(
         {
@@ -348,8 +348,8 @@ export class StripeProvider implements HostedProvider {
     }
   }
 
-  async forgetSavedCard(providerToken: string): Promise<void> {
-    const { paymentMethod } = splitSavedCardToken(providerToken);
+  async forgetSavedCard(acquirerToken: string): Promise<void> {
+    const { paymentMethod } = splitSavedCardToken(acquirerToken);
     try {
       await this.stripe.paymentMethods.detach(paymentMethod);
     } catch (error) {
@@ -368,7 +368,7 @@ export class StripeProvider implements HostedProvider {
     return found;
   }
 
-  readNotification(rawBody: Buffer, signature: string | undefined): ProviderNotification {
+  readNotification(rawBody: Buffer, signature: string | undefined): AcquirerNotification {
     if (!this.account.webhookSecret)
       throw new NotificationRefused('no Stripe webhook signing secret is set for this business (set-provider, STRIPE_WEBHOOK_SECRET)');
     if (!signature) throw new NotificationRefused('the Stripe-Signature header is missing');

@@ -29,7 +29,7 @@ export type AuthorizeResult =
 
 export interface SavedCard {
   /** What charges name the card by at the acquirer. */
-  providerToken: string;
+  acquirerToken: string;
   brand: string;
   last4: string;
   expMonth: number;
@@ -42,7 +42,7 @@ export type SaveCardResult = { outcome: 'saved'; card: SavedCard } | { outcome: 
 export interface ChargeRequest {
   /** Our payment `_id`, the idempotency reference. */
   reference: string;
-  providerToken: string;
+  acquirerToken: string;
   /** Cents. */
   amount: number;
   currency: string;
@@ -76,7 +76,7 @@ export type RefundResult =
   | { outcome: 'pending'; refundId: string }
   | { outcome: 'failed'; code: RefundFailureCode; message: string; refundId: string | null };
 
-interface Acquirer {
+interface BaseAcquirer {
   /** Recorded on every payment (`provider`) and sent as the webhook's `payment_provider`. */
   readonly name: string;
   /** Charges a saved card without the payer present; authorizes and captures at once. */
@@ -84,16 +84,16 @@ interface Acquirer {
   /** Gives back part or all of a captured payment. */
   refund(request: RefundRequest): Promise<RefundResult>;
   /**
-   * Lets go of a card saved earlier (`SavedCard.providerToken`), so it can never be charged again:
+   * Lets go of a card saved earlier (`SavedCard.acquirerToken`), so it can never be charged again:
    * Stripe detaches the PaymentMethod from its customer. A card already let go (or unknown to the
    * acquirer) counts as done, so a retry after a lost answer succeeds. Throws when the acquirer
    * does not answer or refuses the request: the card may still be held.
    */
-  forgetSavedCard(providerToken: string): Promise<void>;
+  forgetSavedCard(acquirerToken: string): Promise<void>;
 }
 
 /** The card is typed on our page (the sandbox): authorize, then capture once the payment is recorded. */
-export interface CardFormProvider extends Acquirer {
+export interface CardFormAcquirer extends BaseAcquirer {
   readonly checkout: 'card_form';
   /** Reserves the amount on the card. */
   authorize(request: AuthorizeRequest): Promise<AuthorizeResult>;
@@ -181,7 +181,7 @@ export interface AcquirerRefund {
  * What an acquirer's notification is about, once verified. The service reads the state back from
  * the acquirer rather than trusting the order notifications arrive in: each names what to look at.
  */
-export type ProviderNotification = { eventId: string; type: string } & (
+export type AcquirerNotification = { eventId: string; type: string } & (
   | { about: 'payment_session'; sessionId: string; paymentId: string | null }
   | { about: 'setup_session'; sessionId: string; attemptId: string | null }
   /** A payment made without a session (a charge on a saved card), by the acquirer's reference. */
@@ -192,7 +192,7 @@ export type ProviderNotification = { eventId: string; type: string } & (
 );
 
 /** The payer is sent to the acquirer's page (Stripe Checkout); card data never reaches the service. */
-export interface HostedProvider extends Acquirer {
+export interface HostedAcquirer extends BaseAcquirer {
   readonly checkout: 'hosted';
   /** The origin of the acquirer's pages, which our forms post on to (their CSP `form-action` must allow it). */
   readonly pageOrigin: string;
@@ -206,10 +206,10 @@ export interface HostedProvider extends Acquirer {
   chargeState(paymentReference: string): Promise<HostedPaymentState>;
   refunds(paymentReference: string): Promise<AcquirerRefund[]>;
   /** Verifies a notification's signature over its raw body; throws NotificationRefused when it does not verify. */
-  readNotification(rawBody: Buffer, signature: string | undefined): ProviderNotification;
+  readNotification(rawBody: Buffer, signature: string | undefined): AcquirerNotification;
 }
 
-export type PaymentProvider = CardFormProvider | HostedProvider;
+export type Acquirer = CardFormAcquirer | HostedAcquirer;
 
 /** A notification whose signature does not verify (or that is not the acquirer's at all). */
 export class NotificationRefused extends Error {}

@@ -3,8 +3,7 @@
 // pages' counts). An acquirer sends from a few addresses for all its accounts, so the limit is high;
 // it is there so that one address (or IPv6 /64, as the payer pages count clients) cannot make the
 // service read posts as fast as it can send them.
-import type { RateLimiter } from '../../shared/rate-limiter.js';
-import { clientOf } from './limits.js';
+import { clientOf, type RateLimiter } from '../rate-limiter.js';
 
 export interface NotificationLimits {
   /** Posts per client address per window. */

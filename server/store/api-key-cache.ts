@@ -3,8 +3,8 @@
 // the cache's lifetime (API_KEY_CACHE_MS, default 5 s) on every instance.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { findCallerByKey, type Caller } from '../store/api-keys.js';
-import type { Executor } from '../store/executor.js';
+import { findCallerByKey, type Caller } from './api-keys.js';
+import type { Executor } from './executor.js';
 
 export const DEFAULT_CALLER_CACHE_MS = 5_000;
 

@@ -1,7 +1,7 @@
 // Key lookups are reused for a few seconds: a busy key costs no query, a revoked key stops working
 // once its entry expires, and a lifetime of 0 turns the cache off.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CallerCache } from '../../server/usecases/callers.js';
+import { CallerCache } from '../../server/store/api-key-cache.js';
 import { issueKey, revokeKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { useMigratedDatabase } from '../support/store.js';

@@ -1,5 +1,5 @@
 // What a card form can check before anything is sent to an acquirer: Luhn, expiry, CVC shape.
-// Card numbers and CVCs never leave this module except to the provider; only brand and last four
+// Card numbers and CVCs never leave this module except to the acquirer; only brand and last four
 // digits are ever stored or logged.
 
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'unknown';

@@ -10,7 +10,8 @@
 // Answers are JSON for Stripe's delivery log: 200 once handled (or already handled).
 import type Koa from 'koa';
 import { receiveAcquirerNotification } from '../usecases/acquirer-notifications.js';
-import type { PageDeps } from './deps.js';
+import type { UseCaseContext } from '../usecases/context.js';
+import type { NotificationLimiter } from './limits.js';
 
 /** Stripe's events are a few kilobytes; a body past this is not one. */
 export const MAX_NOTIFICATION_BYTES = 64 * 1024;
@@ -53,7 +54,12 @@ function refuse(ctx: Koa.Context, businessId: string, reason: string): void {
   ctx.body = NOTIFICATION_REFUSED;
 }
 
-export function acquirerWebhook(deps: PageDeps, provider: 'stripe'): Koa.Middleware {
+/** What the endpoint is built with: the use cases' context and the limit on posts per client. */
+export interface NotificationDeps extends UseCaseContext {
+  notificationLimiter: NotificationLimiter;
+}
+
+export function acquirerWebhook(deps: NotificationDeps, acquirer: 'stripe'): Koa.Middleware {
   return async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     const retryAfter = await deps.notificationLimiter.post(ctx.ip);
@@ -72,7 +78,7 @@ export function acquirerWebhook(deps: PageDeps, provider: 'stripe'): Koa.Middlew
     const business = String(ctx.params.business);
     const businessId = Number(business);
     if (!BUSINESS_ID.test(business) || businessId < 1) return refuse(ctx, business.slice(0, 20), 'not a business id');
-    const outcome = await receiveAcquirerNotification(deps, businessId, provider, ctx.get('stripe-signature') || undefined, () =>
+    const outcome = await receiveAcquirerNotification(deps, businessId, acquirer, ctx.get('stripe-signature') || undefined, () =>
       readUpTo(ctx.req, MAX_NOTIFICATION_BYTES),
     );
     if (outcome.result === 'refused') return refuse(ctx, business, outcome.reason);

@@ -1,5 +1,7 @@
-// What counting requests looks like to the rooms that limit them (the API, the payer pages); the
-// implementations live in server/ratelimit/.
+// What counting requests looks like to the rooms that limit them (the API, the payer pages, the
+// acquirers' notifications), and who counts as one client; the implementations live in server/ratelimit/.
+import ipaddr from 'ipaddr.js';
+
 export interface RateLimitResult {
   limit: number;
   remaining: number;
@@ -24,4 +26,21 @@ export interface RateLimiter {
    */
   peek(bucket: string, now: number, window: RateLimitWindow): Promise<RateLimitResult>;
   close(): Promise<void>;
+}
+
+/**
+ * The client an address is counted as: an IPv4 address as it is (written as IPv4-mapped IPv6 too),
+ * an IPv6 address by its /64, the block a single subscriber is handed whole and picks addresses from
+ * at will.
+ */
+export function clientOf(address: string): string {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.process(address);
+  } catch {
+    return address;
+  }
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
 }

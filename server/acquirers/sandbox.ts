@@ -1,4 +1,4 @@
-// The built-in provider: a card acquirer in test mode. It never moves money; which documented test
+// The built-in acquirer, a card acquirer in test mode. It never moves money; which documented test
 // card is used decides the outcome, as in Stripe's and Adyen's test modes. Any other number that
 // passes the Luhn check is declined, so a real card typed into the sandbox by mistake goes nowhere.
 import { randomBytes } from 'node:crypto';
@@ -6,14 +6,14 @@ import type { Card } from './cards.js';
 import type {
   AuthorizeRequest,
   AuthorizeResult,
-  CardFormProvider,
+  CardFormAcquirer,
   ChargeRequest,
   ChargeResult,
   DeclineCode,
   RefundRequest,
   RefundResult,
   SaveCardResult,
-} from './provider.js';
+} from './acquirer.js';
 
 /**
  * `later` is what happens after the card was taken or saved: charging the saved card is declined, or
@@ -30,8 +30,8 @@ function reference(prefix: string, later: Later | undefined): string {
   return `${prefix}_${later ? `${LATER_TAGS[later]}_` : ''}${randomBytes(12).toString('hex')}`;
 }
 
-function laterOf(providerReference: string): Later | undefined {
-  const tag = /^sbx_[a-z]+_([a-z]{3})_[0-9a-f]+$/.exec(providerReference)?.[1];
+function laterOf(acquirerReference: string): Later | undefined {
+  const tag = /^sbx_[a-z]+_([a-z]{3})_[0-9a-f]+$/.exec(acquirerReference)?.[1];
   return tag ? LATER_BY_TAG.get(tag) : undefined;
 }
 
@@ -78,7 +78,7 @@ function behaviourOf(card: Card): Behaviour {
   return SANDBOX_TEST_CARDS[card.number]?.behaviour ?? NOT_A_TEST_CARD;
 }
 
-export class SandboxProvider implements CardFormProvider {
+export class SandboxAcquirer implements CardFormAcquirer {
   readonly name = 'sandbox';
   readonly checkout = 'card_form';
 
@@ -109,7 +109,7 @@ export class SandboxProvider implements CardFormProvider {
     return {
       outcome: 'saved',
       card: {
-        providerToken: reference('sbx_card', behaviour.later),
+        acquirerToken: reference('sbx_card', behaviour.later),
         brand: card.brand,
         last4: card.last4,
         expMonth: card.expMonth,
@@ -120,14 +120,14 @@ export class SandboxProvider implements CardFormProvider {
 
   async chargeSavedCard(request: ChargeRequest): Promise<ChargeResult> {
     await this.roundTrip();
-    const later = laterOf(request.providerToken);
+    const later = laterOf(request.acquirerToken);
     const decline = later && CHARGE_DECLINES[later];
     if (decline) return { outcome: 'declined', ...decline, chargeId: null };
     return { outcome: 'paid', chargeId: reference('sbx_auth', later) };
   }
 
   // The sandbox keeps no card: once the service forgets the reference, nothing can charge it.
-  async forgetSavedCard(_providerToken: string): Promise<void> {
+  async forgetSavedCard(_acquirerToken: string): Promise<void> {
     await this.roundTrip();
   }
 
