@@ -1372,8 +1372,19 @@ export interface components {
             prev_page_url: string | null;
             /** Format: int32 */
             to: number | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description How many records match. Exact unless `total_is_lower_bound` is true: then the matches were
+             *     counted only up to 10001 (one past the 10000 records a list reaches) and there are at least that many.
+             */
             total: number;
+            /**
+             * @description Present, and `true`, only when `total` is a lower bound: a filtered list whose matches are not
+             *     kept as counters is counted only up to 10001, so that a total costs the same however many records match. `last_page`
+             *     then follows from that count; pages past the first 10000 records answer 422 either way. Narrow
+             *     the list (`filter[created_at_between]`) for an exact total. Absent when `total` is exact.
+             */
+            total_is_lower_bound?: boolean;
         };
         OpenPaymentLinkPage: components["schemas"]["Paginator"] & {
             data: components["schemas"]["OpenPaymentLink"][];
