@@ -534,8 +534,9 @@ export interface paths {
          *     **Reconciliation export.** With `Accept: text/csv` the answer is every matching payment (the
          *     same filters; `page`, `per_page` and `sort` do not apply), oldest first, as CSV (RFC 4180,
          *     CRLF line ends, a header line), streamed as it is read, so an export of any length can be
-         *     downloaded. Each payment is a `payment` line followed by one `refund` line per refund asked of
-         *     it. Columns: `line` (payment or refund), `id`, `payment_id`, `created_at`, `updated_at`,
+         *     downloaded. A business runs one export at a time: while one is being sent, another answers
+         *     429 (`An export of this business's payments is already running...`) with `Retry-After`. Each
+         *     payment is a `payment` line followed by one `refund` line per refund asked of it. Columns: `line` (payment or refund), `id`, `payment_id`, `created_at`, `updated_at`,
          *     `status` (the payment's, or the refund's: succeeded, failed, pending), `payment_status`,
          *     `method`, `provider`, `provider_reference`, `payment_link_id`, `open_payment_link_id`,
          *     `tokenization_id`, `reference` (the payment's, on its refund lines too), `description`, `payer_name`,

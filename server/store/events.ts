@@ -5,7 +5,7 @@
 import type { Knex } from 'knex';
 import type { DateRange } from '../domain/time.js';
 import type { Executor } from './executor.js';
-import { cappedCount, type Page, type PageRequest } from './pagination.js';
+import { cappedCount, listedThrough, type Page, type PageRequest } from './pagination.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
@@ -139,7 +139,8 @@ function toEvent(rows: EntryRow[]): EventRecord {
  * that holds the filters and then the order; the total is counted up to COUNT_CAP.
  */
 export async function listEvents(db: Executor, businessId: number, filters: EventFilters, page: PageRequest): Promise<Page<EventRecord>> {
-  const query = db.sql('webhook_events').where({ business_id: businessId });
+  const by = [filters.deliverySuccess !== undefined && 'outcome', filters.type !== undefined && 'topic'].filter(Boolean).join('_');
+  const query = listedThrough(db, 'webhook_events', by ? `webhook_events_${by}_page_index` : 'webhook_events_page_index').where({ business_id: businessId });
   if (filters.deliverySuccess !== undefined) query.where('outcome', filters.deliverySuccess ? OUTCOME_DELIVERED : OUTCOME_FAILING);
   if (filters.type !== undefined) query.where('topic', filters.type);
   if (filters.createdBetween) query.where('created_at', '>=', filters.createdBetween.start).andWhere('created_at', '<=', filters.createdBetween.end);
