@@ -31,6 +31,10 @@ export interface ExportedPayment {
 const EXPORT_LEASE_MS = 30_000;
 /** Renewed once this much of it has passed, so that most batches write nothing. */
 const EXPORT_RENEW_MS = EXPORT_LEASE_MS / 3;
+/** Payments read per statement: one batch's read is the longest the export holds the event loop in one go. */
+const EXPORT_BATCH = 200;
+/** How long an export works before it lets the event loop run everything else that waits. */
+const EXPORT_SLICE_MS = 5;
 /** What a second export is told to wait (Retry-After). */
 export const EXPORT_RETRY_AFTER_SECONDS = 5;
 
@@ -50,23 +54,33 @@ export async function startPaymentsExport(ctx: UseCaseContext, businessId: numbe
 /**
  * Every matching payment with its refunds, oldest first, a batch at a time (see eachPaymentBatch),
  * each batch its own statements, so nothing is held open while the reader takes its time. Between
- * batches the event loop runs whatever else is waiting, so an export of any length holds it no
- * longer than one batch does. The lease is given back when the export ends, however it ends.
+ * batches, and within one every few milliseconds, the event loop runs whatever else is waiting, so an
+ * export of any length holds it no longer than a batch's read or a slice of its lines. The lease is given back when the export ends, however it ends.
  */
 async function* exportPayments(ctx: UseCaseContext, businessId: number, filters: PaymentFilters, holder: string): AsyncGenerator<ExportedPayment> {
   let renewedAt = Date.now();
+  let sliceStarted = performance.now();
   try {
-    for await (const batch of eachPaymentBatch(ctx.db, businessId, filters)) {
+    for await (const batch of eachPaymentBatch(ctx.db, businessId, filters, EXPORT_BATCH)) {
       const refunds = await refundsOfPayments(
         ctx.db,
         batch.filter((payment) => payment.status_id === PAYMENT_PAID).map((payment) => payment._id),
       );
-      for (const payment of batch) yield { payment, refunds: refunds.get(payment._id) ?? [] };
+      for (const payment of batch) {
+        yield { payment, refunds: refunds.get(payment._id) ?? [] };
+        // The reader's work on what was yielded (the CSV lines) runs before the generator resumes, in
+        // the same turn of the event loop: this measures both, and hands the turn on when it is up.
+        if (performance.now() - sliceStarted > EXPORT_SLICE_MS) {
+          await setImmediate();
+          sliceStarted = performance.now();
+        }
+      }
       if (Date.now() - renewedAt > EXPORT_RENEW_MS) {
         await renewExportLease(ctx.db, businessId, holder, EXPORT_LEASE_MS);
         renewedAt = Date.now();
       }
       await setImmediate();
+      sliceStarted = performance.now();
     }
   } finally {
     await releaseExportLease(ctx.db, businessId, holder);
