@@ -5,6 +5,7 @@
 import type { Knex } from 'knex';
 import type { DateRange } from '../domain/time.js';
 import type { Executor } from './executor.js';
+import { liveCount } from './record-counts.js';
 import { cappedCount, listedThrough, type Page, type PageRequest } from './pagination.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
@@ -136,7 +137,7 @@ function toEvent(rows: EntryRow[]): EventRecord {
 
 /**
  * A page of the business's events, read from one row per event (migration 0028) through an index
- * that holds the filters and then the order; the total is counted up to COUNT_CAP.
+ * that holds the filters and then the order; the total is kept by a trigger (unfiltered) or counted up to COUNT_CAP.
  */
 export async function listEvents(db: Executor, businessId: number, filters: EventFilters, page: PageRequest): Promise<Page<EventRecord>> {
   const by = [filters.deliverySuccess !== undefined && 'outcome', filters.type !== undefined && 'topic'].filter(Boolean).join('_');
@@ -144,7 +145,8 @@ export async function listEvents(db: Executor, businessId: number, filters: Even
   if (filters.deliverySuccess !== undefined) query.where('outcome', filters.deliverySuccess ? OUTCOME_DELIVERED : OUTCOME_FAILING);
   if (filters.type !== undefined) query.where('topic', filters.type);
   if (filters.createdBetween) query.where('created_at', '>=', filters.createdBetween.start).andWhere('created_at', '<=', filters.createdBetween.end);
-  const { total, totalAtLeast } = await cappedCount(db, query);
+  const unfiltered = filters.deliverySuccess === undefined && filters.type === undefined && filters.createdBetween === undefined;
+  const { total, totalAtLeast } = unfiltered ? { total: await liveCount(db, businessId, 'webhook_events'), totalAtLeast: false } : await cappedCount(db, query);
   const offset = (page.page - 1) * page.perPage;
   if (offset >= total) return { rows: [], total, totalAtLeast };
   const ids = await db.all<{ event_id: string }>(

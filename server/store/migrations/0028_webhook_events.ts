@@ -26,6 +26,11 @@ function bump(row: string, entries: string, undeliveredDelta: string, failingDel
       outcome = case when ${TABLE}.failing + excluded.failing > 0 then 2 when ${TABLE}.undelivered + excluded.undelivered = 0 then 1 else 0 end;`;
 }
 
+/** The business's events in record_counts (kind `webhook_events`), so the unfiltered list's total is read, not counted. */
+const count = (row: string, delta: number) =>
+  `insert into record_counts (business_id, kind, live) values (${row}.business_id, 'webhook_events', ${delta})
+   on conflict (business_id, kind) do update set live = record_counts.live + excluded.live;`;
+
 const onInsert = bump('new', '1', undelivered('new'), failing('new'));
 const onUpdate = bump('new', '0', `${undelivered('new')} - ${undelivered('old')}`, `${failing('new')} - ${failing('old')}`);
 const onDelete = [
@@ -49,10 +54,11 @@ export async function up(knex: Knex): Promise<void> {
     t.primary(['business_id', 'event_id']);
     // Every combination of the list's filters (type, delivery_success, created_at_between) is an
     // equality prefix of one of these and then the order.
-    t.index(['business_id', 'created_at', 'first_id'], `${TABLE}_page_index`);
-    t.index(['business_id', 'topic', 'created_at', 'first_id'], `${TABLE}_topic_page_index`);
-    t.index(['business_id', 'outcome', 'created_at', 'first_id'], `${TABLE}_outcome_page_index`);
-    t.index(['business_id', 'outcome', 'topic', 'created_at', 'first_id'], `${TABLE}_outcome_topic_page_index`);
+    // event_id last: a page (and the entries it skips to reach its offset) is read from the index alone.
+    t.index(['business_id', 'created_at', 'first_id', 'event_id'], `${TABLE}_page_index`);
+    t.index(['business_id', 'topic', 'created_at', 'first_id', 'event_id'], `${TABLE}_topic_page_index`);
+    t.index(['business_id', 'outcome', 'created_at', 'first_id', 'event_id'], `${TABLE}_outcome_page_index`);
+    t.index(['business_id', 'outcome', 'topic', 'created_at', 'first_id', 'event_id'], `${TABLE}_outcome_topic_page_index`);
   });
   await knex.raw(`
     insert into ${TABLE} (business_id, event_id, topic, created_at, first_id, entries, undelivered, failing, outcome)
@@ -60,7 +66,16 @@ export async function up(knex: Knex): Promise<void> {
            case when sum(${failing('outbox')}) > 0 then 2 when sum(${undelivered('outbox')}) = 0 then 1 else 0 end
     from outbox where ${isEvent('outbox')}
     group by business_id, event_id`);
+  await knex.raw(`insert into record_counts (business_id, kind, live) select business_id, 'webhook_events', count(*) from ${TABLE} group by business_id`);
   if (pg) {
+    await knex.raw(`
+      create function webhook_events_count() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'INSERT' then ${count('new', 1)} end if;
+        if tg_op = 'DELETE' then ${count('old', -1)} end if;
+        return null;
+      end $$`);
+    await knex.raw(`create trigger webhook_events_count after insert or delete on ${TABLE} for each row execute function webhook_events_count()`);
     await knex.raw(`
       create function outbox_webhook_events() returns trigger language plpgsql as $$
       begin
@@ -76,6 +91,8 @@ export async function up(knex: Knex): Promise<void> {
     await knex.raw(`create trigger outbox_webhook_events_insert after insert on outbox begin ${onInsert} end`);
     await knex.raw(`create trigger outbox_webhook_events_update after update of status, last_error on outbox begin ${onUpdate} end`);
     await knex.raw(`create trigger outbox_webhook_events_delete after delete on outbox begin ${onDelete.join('\n')} end`);
+    await knex.raw(`create trigger webhook_events_count_insert after insert on ${TABLE} begin ${count('new', 1)} end`);
+    await knex.raw(`create trigger webhook_events_count_delete after delete on ${TABLE} begin ${count('old', -1)} end`);
   }
 }
 
@@ -87,4 +104,6 @@ export async function down(knex: Knex): Promise<void> {
     for (const suffix of ['insert', 'update', 'delete']) await knex.raw(`drop trigger if exists outbox_webhook_events_${suffix}`);
   }
   await knex.schema.dropTableIfExists(TABLE);
+  if (knex.client.config.client === 'pg') await knex.raw('drop function if exists webhook_events_count()');
+  await knex('record_counts').where({ kind: 'webhook_events' }).delete();
 }
