@@ -14,6 +14,7 @@ import { listOpenPaymentLinks, type OpenPaymentLinkFilters } from '../../server/
 import type { PageRequest } from '../../server/store/pagination.js';
 import { listPaymentLinks, type PaymentLinkFilters } from '../../server/store/payment-links.js';
 import { listPayments, type PaymentFilters } from '../../server/store/payment-lists.js';
+import { refundsOfPayments } from '../../server/store/refunds.js';
 import { useMigratedDatabase } from '../support/store.js';
 
 const store = useMigratedDatabase('list-plans');
@@ -115,14 +116,20 @@ async function postgresPlan(sql: string, bindings: readonly unknown[]): Promise<
 }
 
 /** What is wrong with a statement's plan on `table`, or undefined. */
-function sqliteProblem(table: string, plan: string[], required: { anyOf: string[] } | { allOf: string[] }, ordered: boolean): string | undefined {
+function sqliteProblem(
+  table: string,
+  plan: string[],
+  required: { anyOf: string[] } | { allOf: string[] },
+  ordered: boolean,
+  keyed = 'business_id',
+): string | undefined {
   const lines = plan.filter((line) => new RegExp(`\\b(SCAN|SEARCH) ${table}\\b`).test(line));
   if (lines.length === 0) return `does not read ${table}`;
   for (const line of lines) {
     if (/^SCAN /.test(line) && !/COVERING INDEX|USING INDEX/.test(line)) return `scans the table: ${line}`;
     const constraint = line.slice(line.lastIndexOf('(') + 1);
     const held = (column: string) => new RegExp(`\\b${column}=`).test(constraint);
-    if (!held('business_id')) return `does not seek the business: ${line}`;
+    if (!held(keyed)) return `does not seek ${keyed}: ${line}`;
     if ('anyOf' in required && !required.anyOf.some(held)) return `does not seek a selective filter (${required.anyOf.join(', ')}): ${line}`;
     if ('allOf' in required && !required.allOf.every(held)) return `does not seek every filter (${required.allOf.join(', ')}): ${line}`;
   }
@@ -130,10 +137,10 @@ function sqliteProblem(table: string, plan: string[], required: { anyOf: string[
   return undefined;
 }
 
-function postgresProblem(table: string, plan: string[]): string | undefined {
+function postgresProblem(table: string, plan: string[], keyed = 'business_id'): string | undefined {
   const text = plan.join('\n');
   if (new RegExp(`Seq Scan on ${table}\\b`).test(text)) return `scans the table:\n${text}`;
-  if (!/business_id = /.test(text)) return `does not seek the business:\n${text}`;
+  if (!new RegExp(`${keyed} = `).test(text)) return `does not seek ${keyed}:\n${text}`;
   return undefined;
 }
 
@@ -168,4 +175,30 @@ describe('every filter combination of a list reads through an index', () => {
       expect(problems).toEqual([]);
     });
   }
+});
+
+describe('the reads behind a page seek their rows', () => {
+  it("a page of events reads its events' entries, and an export batch its payments' refunds, through their ids", async () => {
+    const business = await findOrCreateBusiness(store.db, 'Plans entries');
+    const statements: Query[] = [];
+    // The page finds one event, whose entries are then read.
+    const page = (query: Query) => (/webhook_events/.test(compile(query).sql) ? [{ event_id: 'evt_1' }] : []);
+    const answering: Executor = { ...recording(store.db, statements), all: async <Row>(query: Query) => (statements.push(query), page(query) as Row[]) };
+    // Its entries are none (nothing runs): reading them back fails once their statement is recorded.
+    await listEvents(answering, business.id, {}, { page: 1, perPage: 15, direction: 'desc' }).catch(() => undefined);
+    await refundsOfPayments(recording(store.db, statements), ['a'.repeat(24)]);
+    const checked: Record<string, [string, string]> = { outbox: ['event_id', 'business_id'], refunds: ['payment_id', 'payment_id'] };
+    const problems: string[] = [];
+    for (const [table, [column, keyed]] of Object.entries(checked)) {
+      const statement = statements.map(compile).find(({ sql }) => new RegExp(`from [\\x60"]${table}[\\x60"]`).test(sql));
+      expect(statement, table).toBeDefined();
+      const { sql, bindings } = statement!;
+      const problem =
+        store.db.dialect === 'sqlite'
+          ? sqliteProblem(table, await sqlitePlan(sql, bindings), { allOf: [column] }, false, keyed)
+          : postgresProblem(table, await postgresPlan(sql, bindings), keyed);
+      if (problem) problems.push(`${table}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+  });
 });
