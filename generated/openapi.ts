@@ -534,8 +534,9 @@ export interface paths {
          *     **Reconciliation export.** With `Accept: text/csv` the answer is every matching payment (the
          *     same filters; `page`, `per_page` and `sort` do not apply), oldest first, as CSV (RFC 4180,
          *     CRLF line ends, a header line), streamed as it is read, so an export of any length can be
-         *     downloaded. Each payment is a `payment` line followed by one `refund` line per refund asked of
-         *     it. Columns: `line` (payment or refund), `id`, `payment_id`, `created_at`, `updated_at`,
+         *     downloaded. A business runs one export at a time: while one is being sent, another answers
+         *     429 (`An export of this business's payments is already running...`) with `Retry-After`. Each
+         *     payment is a `payment` line followed by one `refund` line per refund asked of it. Columns: `line` (payment or refund), `id`, `payment_id`, `created_at`, `updated_at`,
          *     `status` (the payment's, or the refund's: succeeded, failed, pending), `payment_status`,
          *     `method`, `provider`, `provider_reference`, `payment_link_id`, `open_payment_link_id`,
          *     `tokenization_id`, `reference` (the payment's, on its refund lines too), `description`, `payer_name`,
@@ -1372,8 +1373,19 @@ export interface components {
             prev_page_url: string | null;
             /** Format: int32 */
             to: number | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description How many records match. Exact unless `total_is_lower_bound` is true: then the matches were
+             *     counted only up to 10001 (one past the 10000 records a list reaches) and there are at least that many.
+             */
             total: number;
+            /**
+             * @description Present, and `true`, only when `total` is a lower bound: a filtered list whose matches are not
+             *     kept as counters is counted only up to 10001, so that a total costs the same however many records match. `last_page`
+             *     then follows from that count; pages past the first 10000 records answer 422 either way. Narrow
+             *     the list (`filter[created_at_between]`) for an exact total. Absent when `total` is exact.
+             */
+            total_is_lower_bound?: boolean;
         };
         OpenPaymentLinkPage: components["schemas"]["Paginator"] & {
             data: components["schemas"]["OpenPaymentLink"][];

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--scale-on postgres]]`
+// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--rows N] | --scale-ratios] [--scale-on sqlite|postgres|both]`
 // Measures the hot paths (create, get and list payment links) of the real service on its embedded
 // default against a bare Koa ceiling, on loopback, in the same run with the same load, and reports
 // the ratio service/ceiling. The validated ceiling (bare Koa plus the service's routes and
@@ -6,8 +6,10 @@
 // (express + express-openapi-validator, fastify with schemas from openapi.yaml) do the service's own
 // work behind the stacks a team would pick instead. Writes bench/results.json; the last line is
 //   bench create=<ratio> get=<ratio> list=<ratio>
-// --scale instead measures how reads grow from 10,000 to 1,000,000 payment links (see bench/scale.ts),
-// on the embedded database or, with --scale-on postgres, on PostgreSQL.
+// --scale instead measures, for every heavy query of one business over 1,000,000 records (--rows),
+// the longest event-loop stall of the service and another business's p99 latency meanwhile;
+// --scale-ratios how reads grow from 10,000 to 1,000,000 records (see bench/scale.ts); both on the
+// embedded database, on PostgreSQL (--scale-on postgres) or on both.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { runScale } from './bench/scale.js';
+import { runScale, runScaleRatios } from './bench/scale.js';
 import { freePort } from './soak/server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,7 +25,10 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
-    'scale-on': { type: 'string', default: 'sqlite' },
+    'scale-ratios': { type: 'boolean', default: false },
+    // sqlite, postgres or both; both when a PostgreSQL server is named for it (SCALE_POSTGRES_URL, TEST_POSTGRES_URL).
+    'scale-on': { type: 'string' },
+    rows: { type: 'string', default: '1000000' },
     connections: { type: 'string', default: '20' },
     duration: { type: 'string' },
     runs: { type: 'string', default: '1' },
@@ -296,7 +301,15 @@ async function main(): Promise<void> {
   }
 }
 
-const scaleOn = values['scale-on'];
-if (scaleOn !== 'sqlite' && scaleOn !== 'postgres') throw new Error(`--scale-on takes sqlite or postgres, not ${JSON.stringify(scaleOn)}`);
-if (values.scale) await runScale({ log, root, on: scaleOn });
-else await main();
+const scaleOn = values['scale-on'] ?? (process.env.SCALE_POSTGRES_URL || process.env.TEST_POSTGRES_URL ? 'both' : 'sqlite');
+if (scaleOn !== 'sqlite' && scaleOn !== 'postgres' && scaleOn !== 'both')
+  throw new Error(`--scale-on takes sqlite, postgres or both, not ${JSON.stringify(scaleOn)}`);
+const scaleDatabases: ('sqlite' | 'postgres')[] = scaleOn === 'both' ? ['sqlite', 'postgres'] : [scaleOn];
+if (values.scale) {
+  let pass = true;
+  for (const on of scaleDatabases)
+    pass = (await runScale({ log, root, on, rows: Number(values.rows), ...(values.duration && { duration: Number(values.duration) }) })) && pass;
+  process.exitCode = pass ? 0 : 1;
+} else if (values['scale-ratios']) {
+  for (const on of scaleDatabases) await runScaleRatios({ log, root, on });
+} else await main();

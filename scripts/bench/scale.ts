@@ -1,223 +1,31 @@
-// `npm run bench -- --scale`: does the cost of a read grow with the table? Seeds an embedded database
-// with 10,000 and then 1,000,000 payment links for one business (and 1,000 / 100,000 collections on one
-// open link, and 10,000 / 1,000,000 payments: on the links, on small open links and charges on saved
-// cards, paid, failed, pending, refunded in part and in full, with their refund rows), by SQL bulk
-// insert rather than HTTP, then measures get by id, the first list page, a filtered list page, pages
-// filtered by status and by a wide date range (non-selective), the deepest page a list reaches, and
-// total-collection over one day for the links; and for payments get by id, the first page, every
-// filter of GET /api/payments on its own (a value matching as many payments at both sizes, and the
-// busy open link's collections, which grow with the table) and the deepest page. It prints the ratio
-// large/small of each one's cost (time per request; each the best of three measurements, as the
-// machine may be shared) and the worst page's latency. Target: every ratio at most 2 where the
-// matches do not grow. It also exports every payment with its refund lines as CSV (GET
-// /api/payments, Accept: text/csv), and again from a server whose heap is capped, and reports the
-// time and the server's peak RSS. `--scale-on postgres` runs the same on PostgreSQL (SCALE_POSTGRES_URL,
-// by default the local server), in two databases of its own that it drops afterwards.
-import { spawn, spawnSync } from 'node:child_process';
+// `npm run bench -- --scale [--rows N] [--scale-on sqlite|postgres|both]`: can one business's heavy
+// reads stall another? Seeds one business with N payment links, payments and webhook events (and a
+// busy open link's N/10 collections; 1,000,000 by default) and a neighbour with a hundred links,
+// through one path on both databases (seed.ts), starts the service with a probe of its event loop
+// (loop-delay.ts), and runs each heavy query of the first business in turn (every list, its filters
+// and their combinations, the deepest page, the events list and its filters, the CSV export) for a
+// few seconds at several connections, while the neighbour reads its payment links at a steady rate.
+// For each it prints the longest event-loop stall in the service and the neighbour's p99 latency,
+// against the targets (stall at most 20 ms, p99 at most 50 ms), and writes them to bench/results.json.
+// PostgreSQL runs in a database of its own (SCALE_POSTGRES_URL or TEST_POSTGRES_URL, else the local
+// server), dropped afterwards; `both` is the default when either is set.
+//
+// `--scale-ratios` instead measures how the cost of a read grows from 10,000 to 1,000,000 records:
+// get by id, the first list page, filtered pages, the deepest page, total-collection and every filter
+// of GET /api/payments, each the best of three measurements, as the ratio large/small (target at
+// most 2 where the matches do not grow), and the CSV export's time and the service's peak RSS, also
+// under a capped heap.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { issueKey } from '../../server/store/api-keys.js';
-import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { openDatabase } from '../../server/store/database.js';
 import { freePort } from '../soak/server.js';
-
-const OPEN_LINK_ID = 'ffffffffffffffffffffffff';
-/** One day of collections: the density is the same at both sizes, the history ten times longer. */
-const COLLECTIONS_PER_DAY = 1_000;
-const BASE_EPOCH = Date.UTC(2020, 0, 1) / 1000;
-/** The heap the capped export runs in (MiB): the export holds a batch of 500 payments, not the list. */
-const CAPPED_HEAP_MIB = 48;
-
-/** The SQL that differs between the two databases: a sequence of rows, hex ids, timestamps, false. */
-interface Dialect {
-  name: 'sqlite' | 'postgres';
-  /** A CTE `seq(i)` of the integers from `from` to `to - 1`, made inside the database: no round trip per row. */
-  seq(from: number, to: number): string;
-  /** `prefix` then `expr` in lower-case hex, zero-padded to `width` digits. */
-  hex(prefix: string, width: number, expr: string): string;
-  /** The timestamp `seconds` (an SQL expression) after BASE_EPOCH. */
-  time(seconds: string): string;
-  false: string;
-  /**
-   * Rows per insert statement. Each row passes through the counters' triggers, which update the same
-   * few counter rows (a year's, a month's): PostgreSQL walks every version of such a row made earlier
-   * in the same statement, so a large one costs the square of its size there.
-   */
-  batch: number;
-}
-
-const SQLITE: Dialect = {
-  name: 'sqlite',
-  seq: (from, to) => `with recursive seq(i) as (select ${from} union all select i + 1 from seq where i + 1 < ${to})`,
-  hex: (prefix, width, expr) => `printf('${prefix}%0${width}x', ${expr})`,
-  // Stored as ISO text in the one format the store writes.
-  time: (seconds) => `strftime('%Y-%m-%dT%H:%M:%S', ${BASE_EPOCH} + ${seconds}, 'unixepoch') || '.000000Z'`,
-  false: '0',
-  batch: 100_000,
-};
-
-const POSTGRES: Dialect = {
-  name: 'postgres',
-  seq: (from, to) => `with seq(i) as (select generate_series(${from}, ${to - 1}))`,
-  hex: (prefix, width, expr) => `'${prefix}' || lpad(to_hex(${expr}), ${width}, '0')`,
-  time: (seconds) => `to_timestamp(${BASE_EPOCH} + ${seconds})`,
-  false: 'false',
-  batch: 2_000,
-};
-
-interface Seeded {
-  key: string;
-  getId: string;
-  reference: string;
-  range: string;
-  payment: {
-    id: string;
-    linkId: string;
-    openLinkId: string;
-    tokenId: string;
-    email: string;
-    reference: string;
-    day: string;
-  };
-}
-
-async function seed(
-  databaseUrl: string,
-  dialect: Dialect,
-  links: number,
-  collections: number,
-  payments: number,
-  log: (line: string) => void,
-): Promise<Seeded> {
-  // A bulk load through the counters' triggers is no request: no statement timeout.
-  const db = openDatabase(databaseUrl, { statementTimeoutMs: 3_600_000 });
-  const started = performance.now();
-  const { hex, time: timestamp } = dialect;
-  try {
-    await db.migrate();
-    const business = await findOrCreateBusiness(db, 'Scale');
-    const { key } = await issueKey(db, business.id);
-    /** Runs `insert` over the rows 0 to `total - 1`, a batch a statement, and says how long the table took. */
-    const inBatches = async (table: string, total: number, insert: (seq: string) => Promise<unknown>) => {
-      const began = performance.now();
-      for (let from = 0; from < total; from += dialect.batch) await insert(dialect.seq(from, Math.min(total, from + dialect.batch)));
-      log(`  ${table}: ${total.toLocaleString('en')} rows in ${((performance.now() - began) / 1000).toFixed(1)} s`);
-    };
-    await inBatches('payment links', links, (seq) =>
-      db.run(
-        db.sql.raw(`
-        ${seq}
-        insert into payment_links (_id, business_id, email, phone_no, currency, amount, title, description, redirect_url, reference, reference_2, status, paid, created_at, updated_at, deleted_at)
-        select ${hex('', 24, 'i')}, ${business.id}, 'payer' || (i % 1000) || '@example.com', null, 'MYR', 1000 + (i % 1000), 'Invoice ' || i, null, null,
-               'REF-' || (i / 10), null, 'Active', ${dialect.false}, ${timestamp('i * 60')}, ${timestamp('i * 60')}, null
-        from seq`),
-      ),
-    );
-    await db.run(db.sql('open_payment_links').insert({
-      _id: OPEN_LINK_ID, business_id: business.id, currency: 'MYR', minimum_amount: 500, title: 'Donations', description: null, redirect_url: null,
-      reference: null, reference_2: null, status_id: 1, created_at: '2020-01-01T00:00:00.000000Z', updated_at: '2020-01-01T00:00:00.000000Z', deleted_at: null,
-    }));
-    const spacing = 86_400 / COLLECTIONS_PER_DAY;
-    await inBatches('collections on one open link', collections, (seq) =>
-      db.run(
-        db.sql.raw(`
-      ${seq}
-      insert into payments (_id, business_id, payment_link_id, open_payment_link_id, attempt_id, amount, currency, status_id, payer_name, payer_email, method, provider,
-                            provider_reference, card_brand, card_last4, failure_code, failure_message, created_at, updated_at)
-      select ${hex('c', 23, 'i')}, ${business.id}, null, '${OPEN_LINK_ID}', 'scale-' || i, 500 + (i % 5000), 'MYR', 1, 'Payer ' || i, 'p' || i || '@example.com', 'card', 'sandbox',
-             null, 'visa', '4242', null, null, ${timestamp(`i * ${spacing}`)}, ${timestamp(`i * ${spacing}`)}
-      from seq`),
-      ),
-    );
-    // Payments, one a minute: seven in ten on a payment link of their own, two in ten on small open
-    // links (ten each), one in ten a charge on a saved card (ten per token); by status one in twenty
-    // failed, one in twenty pending at the acquirer (its reference kept, so the pending sweep leaves
-    // it), the rest paid, of which one in seven is refunded in part and one in thirteen in full, each
-    // with its refund row. References and e-mails match ten payments each, at every size.
-    const small = (i: string) => hex('a', 23, `${i} / 50`);
-    const token = (i: string) => hex('b', 23, `${i} / 100`);
-    await inBatches('small open links', payments / 50, (seq) =>
-      db.run(
-        db.sql.raw(`
-      ${seq}
-      insert into open_payment_links (_id, business_id, currency, minimum_amount, title, description, redirect_url, reference, reference_2, status_id, created_at, updated_at, deleted_at)
-      select ${hex('a', 23, 'i')}, ${business.id}, 'MYR', 500, 'Drive ' || i, null, null, null, null, 1, ${timestamp('i * 3000')}, ${timestamp('i * 3000')}, null
-      from seq`),
-      ),
-    );
-    await inBatches('saved cards', payments / 100, (seq) =>
-      db.run(
-        db.sql.raw(`
-      ${seq}
-      insert into tokens (_id, business_id, email, phone_no, redirect_url, title, description, token, status, card_brand, card_last4, card_exp_month, card_exp_year,
-                          card_reference, created_at, updated_at)
-      select ${hex('b', 23, 'i')}, ${business.id}, 'saver' || i || '@example.com', null, null, 'Plan ' || i, 'Monthly plan', ${hex('', 64, 'i')}, 'active', 'visa', '4242',
-             12, 2039, ${hex('sbx_card_', 24, 'i')}, ${timestamp('i * 6000')}, ${timestamp('i * 6000')}
-      from seq`),
-      ),
-    );
-    const failed = 'i % 20 = 0';
-    const pending = 'i % 20 = 10';
-    const paid = `not (${failed} or ${pending})`;
-    const partly = `(${paid}) and i % 7 = 0`;
-    const fully = `(${paid}) and i % 7 <> 0 and i % 13 = 0`;
-    const amount = '1000 + (i % 1000)';
-    await inBatches('payments and their refunds', payments, async (seq) => {
-      await db.run(db.sql.raw(`
-        ${seq}
-        insert into payments (_id, business_id, payment_link_id, open_payment_link_id, tokenization_id, attempt_id, amount, amount_refunded, refund_state, currency,
-                              status_id, payer_name, payer_email, method, provider, provider_reference, reference, description, card_brand, card_last4,
-                              failure_code, failure_message, created_at, updated_at)
-        select ${hex('e', 23, 'i')}, ${business.id},
-               case when i % 10 < 7 then ${hex('', 24, 'i')} end, case when i % 10 in (7, 8) then ${small('i')} end, case when i % 10 = 9 then ${token('i')} end,
-               'pay-' || i, ${amount},
-               case when ${partly} then 100 when ${fully} then ${amount} else 0 end, case when ${partly} then 1 when ${fully} then 2 else 0 end, 'MYR',
-               case when ${failed} then 3 when ${pending} then 2 else 1 end, 'Payer ' || i, 'payer' || (i / 10) || '@example.com', 'card', 'sandbox',
-               case when ${failed} then null else ${hex('sbx_auth_', 24, 'i')} end,
-               'REF-' || (i / 10), 'Invoice ' || i, 'visa', '4242', case when ${failed} then 'card_declined' end, case when ${failed} then 'Your card was declined.' end,
-               ${timestamp('i * 60 + 30')}, ${timestamp('i * 60 + 30')}
-        from seq`));
-      await db.run(db.sql.raw(`
-        ${seq}
-        insert into refunds (_id, business_id, payment_id, amount, currency, status, reason, provider_reference, failure_code, failure_message, created_at, updated_at)
-        select ${hex('f', 23, 'i')}, ${business.id}, ${hex('e', 23, 'i')}, case when ${partly} then 100 else ${amount} end, 'MYR', 'succeeded', 'Returned ' || i,
-               ${hex('sbx_re_', 24, 'i')}, null, null, ${timestamp('i * 60 + 90')}, ${timestamp('i * 60 + 90')}
-        from seq where ${partly} or ${fully}`));
-    });
-    // No ANALYZE on SQLite: a production database file has no statistics either, and the plans must hold
-    // without. PostgreSQL's autovacuum analyzes a table soon after a load like this one: done here at once.
-    if (dialect.name === 'postgres') await db.run(db.sql.raw('analyze'));
-    log(
-      `  seeded ${links.toLocaleString('en')} payment links, ${collections.toLocaleString('en')} collections and ${payments.toLocaleString('en')} payments in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-    const lastDay = new Date((BASE_EPOCH + (collections - 1) * spacing) * 1000).toISOString().slice(0, 10);
-    // Payments from the middle of the table: i % 10 = 0 is on a payment link, i + 7 on an open link, i + 9 a charge.
-    const middle = Math.floor(payments / 20) * 10 + 1;
-    const idOf = (prefix: string, n: number) => `${prefix}${n.toString(16).padStart(24 - prefix.length, '0')}`;
-    const middleDay = new Date((BASE_EPOCH + middle * 60) * 1000).toISOString().slice(0, 10);
-    return {
-      key,
-      getId: Math.floor(links / 2).toString(16).padStart(24, '0'),
-      reference: `REF-${Math.floor(links / 20)}`,
-      range: `${lastDay},${lastDay}`,
-      payment: {
-        id: idOf('e', middle),
-        linkId: idOf('', middle),
-        openLinkId: idOf('a', Math.floor((middle + 6) / 50)),
-        tokenId: idOf('b', Math.floor((middle + 8) / 100)),
-        email: `payer${Math.floor(middle / 10)}@example.com`,
-        reference: `REF-${Math.floor(middle / 10)}`,
-        day: `${middleDay},${middleDay}`,
-      },
-    };
-  } finally {
-    await db.close();
-  }
-}
+import { OPEN_LINK_ID, seedScale, type Seeded, type SeedSizes } from './seed.js';
 
 async function measureOnce(url: string, path: string, key: string, duration: number, connections: number) {
   const result = await autocannon({ url: url + path, connections, duration, headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
@@ -279,10 +87,16 @@ async function exportAll(url: string, key: string, pid: number): Promise<CsvExpo
   return { lines, refundLines, seconds: (performance.now() - started) / 1000, rssBeforeMiB, rssPeakMiB };
 }
 
+/** The heap the capped export runs in (MiB): the export holds a batch of payments, not the list. */
+const CAPPED_HEAP_MIB = 48;
+
+/** The PostgreSQL server the bench makes its databases on. */
+const postgresAdminUrl = () => process.env.SCALE_POSTGRES_URL ?? process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
 /** A database for one size: a file of its own, or a PostgreSQL database of its own, dropped with `drop()`. */
 async function scaleDatabase(on: 'sqlite' | 'postgres', dir: string, links: number): Promise<{ url: string; drop(): Promise<void> }> {
   if (on === 'sqlite') return { url: `sqlite:${join(dir, `scale-${links}.sqlite`)}`, drop: async () => {} };
-  const admin = process.env.SCALE_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const admin = postgresAdminUrl();
   const name = `payments_scale_${links}_${process.pid}`;
   const asAdmin = async (sql: string) => {
     const client = new pg.Client({ connectionString: admin });
@@ -299,7 +113,266 @@ async function scaleDatabase(on: 'sqlite' | 'postgres', dir: string, links: numb
   return { url: url.toString(), drop: () => asAdmin(`drop database if exists "${name}" with (force)`) };
 }
 
+/** Seeds a database through the store's executor, with no statement timeout: a bulk load through the counters' triggers is no request. */
+async function seed(databaseUrl: string, sizes: SeedSizes, log: (line: string) => void): Promise<Seeded> {
+  const db = openDatabase(databaseUrl, { statementTimeoutMs: 3_600_000 });
+  try {
+    return await seedScale(db, sizes, log);
+  } finally {
+    await db.close();
+  }
+}
+
+interface Service {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+  /** The longest event-loop stall (and the 99th percentile of the loop's delay) since the last reset, in ms. */
+  loopDelay(): Promise<{ maxMs: number; p99Ms: number }>;
+  resetLoopDelay(): void;
+}
+
+/** The built service on the database, with the event-loop probe preloaded (loop-delay.ts). */
+async function startService(root: string, on: 'sqlite' | 'postgres', databaseUrl: string, secretsKey: string, dir: string, nodeOptions: string[] = []): Promise<Service> {
+  // A port the system hands out (a fixed range met ports in use).
+  const port = await freePort();
+  const probe = pathToFileURL(join(root, 'scripts', 'bench', 'loop-delay.ts')).href;
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', '--import', probe, 'dist/server/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      // PostgreSQL asks for the key every instance shares; the embedded default makes its own.
+      ...(on === 'postgres' && { SECRETS_KEY: secretsKey }),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      RATE_LIMIT_PER_SECOND: '1000000',
+      MAIL_DIR: join(dir, 'mail'),
+      // The seeded history starts in 2020: retention would spend the run deleting its delivered events.
+      OUTBOX_RETENTION_DAYS: '0',
+    },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on') && resolve());
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
+  });
+  child.stdout!.resume();
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+    resetLoopDelay: () => child.send('loop-delay:reset'),
+    loopDelay: () =>
+      new Promise((resolve) => {
+        child.once('message', (message: { loopDelayMaxMs: number; loopDelayP99Ms: number }) =>
+          resolve({ maxMs: message.loopDelayMaxMs, p99Ms: message.loopDelayP99Ms }),
+        );
+        child.send('loop-delay:read');
+      }),
+  };
+}
+
+/** The stall and the other business's latency the scale bench holds every heavy query to. */
+export const STALL_TARGET_MS = 20;
+export const NEIGHBOUR_P99_TARGET_MS = 50;
+
+interface FairnessRow {
+  query: string;
+  /** Requests of the heavy query answered per second (exports: lines per second). */
+  rate: number;
+  /** Answers other than 2xx (exports: the second export's 429s, which are expected). */
+  refused: number;
+  stallMs: number;
+  neighbourP99Ms: number;
+  neighbourMaxMs: number;
+  pass: boolean;
+}
+
+/** One export at a time, read as fast as it comes for `seconds` at most, while three more are asked for (and refused). */
+async function exportFor(url: string, key: string, seconds: number): Promise<{ lines: number; refused: number }> {
+  const headers = { authorization: `Bearer ${key}`, accept: 'text/csv' };
+  const deadline = performance.now() + seconds * 1000;
+  let lines = 0;
+  let refused = 0;
+  while (performance.now() < deadline) {
+    const controller = new AbortController();
+    const response = await fetch(`${url}/api/payments`, { headers, signal: controller.signal });
+    if (response.status !== 200 || !response.body) throw new Error(`csv export: ${response.status}`);
+    const others = await Promise.all([1, 2, 3].map(() => fetch(`${url}/api/payments`, { headers }).then(async (r) => (await r.arrayBuffer(), r.status))));
+    refused += others.filter((status) => status === 429).length;
+    try {
+      for await (const chunk of response.body) {
+        for (const byte of chunk as Uint8Array) if (byte === 10) lines += 1;
+        if (performance.now() > deadline) {
+          controller.abort();
+          break;
+        }
+      }
+    } catch (error) {
+      if ((error as Error).name !== 'AbortError') throw error;
+    }
+  }
+  return { lines, refused };
+}
+
+/** The heavy queries of the first business, each a path (an export when it asks for CSV). */
+function heavyQueries(seeded: Seeded): Record<string, string> {
+  const q = (path: string, filters: Record<string, string | number>) =>
+    `${path}?${Object.entries(filters)
+      .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+      .join('&')}`;
+  const wide = '2000-01-01,2099-12-31';
+  return {
+    'links list': '/api/payment-links',
+    'links status': q('/api/payment-links', { 'filter[status]': 'Active' }),
+    'links reference': q('/api/payment-links', { 'filter[reference]': seeded.reference }),
+    'links email (1,000 match)': q('/api/payment-links', { 'filter[email]': seeded.email }),
+    'links status+email none': q('/api/payment-links', { 'filter[status]': 'Paid', 'filter[email]': 'nobody@x.com' }),
+    'links dated wide': q('/api/payment-links', { 'filter[created_at_between]': wide }),
+    'links deepest page': q('/api/payment-links', { per_page: 100, page: 100 }),
+    'payments list': '/api/payments',
+    'payments status': q('/api/payments', { 'filter[status]': 'partially_refunded' }),
+    'payments method': q('/api/payments', { 'filter[method]': 'card' }),
+    'payments status+method': q('/api/payments', { 'filter[status]': 'paid', 'filter[method]': 'card' }),
+    'payments status+email none': q('/api/payments', { 'filter[status]': 'paid', 'filter[email]': 'nobody@x.com' }),
+    'payments email': q('/api/payments', { 'filter[email]': seeded.payment.email }),
+    'payments reference': q('/api/payments', { 'filter[reference]': seeded.payment.reference }),
+    'payments link': q('/api/payments', { 'filter[payment_link_id]': seeded.payment.linkId }),
+    'payments busy open link': q('/api/payments', { 'filter[open_payment_link_id]': OPEN_LINK_ID }),
+    'payments busy link+status+dated': q('/api/payments', { 'filter[open_payment_link_id]': OPEN_LINK_ID, 'filter[status]': 'paid', 'filter[created_at_between]': wide }),
+    'payments token': q('/api/payments', { 'filter[tokenization_id]': seeded.payment.tokenId }),
+    'payments dated wide': q('/api/payments', { 'filter[created_at_between]': wide }),
+    'payments method+dated': q('/api/payments', { 'filter[method]': 'card', 'filter[created_at_between]': wide }),
+    'payments deepest page': q('/api/payments', { per_page: 100, page: 100 }),
+    'events list': '/api/events',
+    'events type': q('/api/events', { 'filter[type]': 'payment.failed' }),
+    'events failed': q('/api/events', { 'filter[delivery_success]': 'false' }),
+    'events delivered+type': q('/api/events', { 'filter[delivery_success]': 'true', 'filter[type]': 'refund.succeeded' }),
+    'events dated wide': q('/api/events', { 'filter[created_at_between]': wide }),
+    'events deepest page': q('/api/events', { per_page: 100, page: 100 }),
+    'payments csv export': 'csv',
+  };
+}
+
+/**
+ * Every heavy query of the first business in turn, each for `duration` seconds at `connections`
+ * connections (the export: one at a time, three more refused each time), while the neighbour reads
+ * its first page of payment links at `neighbourRate` a second: the longest event-loop stall in the
+ * service during it and the neighbour's p99 latency.
+ */
 export async function runScale({
+  log,
+  root,
+  on = 'sqlite',
+  rows = 1_000_000,
+  duration = 5,
+  connections = 6,
+  neighbourRate = 50,
+}: {
+  log: (line: string) => void;
+  root: string;
+  on?: 'sqlite' | 'postgres';
+  rows?: number;
+  duration?: number;
+  connections?: number;
+  neighbourRate?: number;
+}): Promise<boolean> {
+  const dir = mkdtempSync(join(tmpdir(), 'payments-scale-'));
+  const sizes = { links: rows, collections: Math.ceil(rows / 10), payments: rows, events: rows };
+  if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
+  const database = await scaleDatabase(on, dir, rows);
+  const results: FairnessRow[] = [];
+  try {
+    log(`scale ${rows.toLocaleString('en')} payment links, payments and events for one business (${on}):`);
+    const seeded = await seed(database.url, sizes, log);
+    const service = await startService(root, on, database.url, randomBytes(32).toString('hex'), dir);
+    try {
+      const neighbour = { authorization: `Bearer ${seeded.neighbourKey}`, accept: 'application/json' };
+      const heavy = { authorization: `Bearer ${seeded.key}`, accept: 'application/json' };
+      // Each query once first: the service compiles an operation's validators and prepares a statement on first use.
+      for (const path of Object.values(heavyQueries(seeded))) if (path !== 'csv') await fetch(service.url + path, { headers: heavy }).then((r) => r.arrayBuffer());
+      await fetch(`${service.url}/api/payment-links`, { headers: neighbour }).then((r) => r.arrayBuffer());
+      log(`  ${'query'.padEnd(32)} ${'rate/s'.padStart(8)} ${'stall ms'.padStart(9)} ${'other p99'.padStart(10)} ${'other max'.padStart(10)}`);
+      for (const [name, path] of Object.entries(heavyQueries(seeded))) {
+        service.resetLoopDelay();
+        const neighbourRun = autocannon({ url: `${service.url}/api/payment-links`, connections: 1, overallRate: neighbourRate, duration, headers: neighbour });
+        let rate: number;
+        let refused: number;
+        if (path === 'csv') {
+          const exported = await exportFor(service.url, seeded.key, duration);
+          rate = exported.lines / duration;
+          refused = exported.refused;
+        } else {
+          const result = await autocannon({ url: service.url + path, connections, duration, headers: heavy });
+          if (result.errors) throw new Error(`${name}: ${result.errors} errors`);
+          rate = result.requests.average;
+          refused = result.non2xx;
+        }
+        const other = await neighbourRun;
+        const { maxMs } = await service.loopDelay();
+        if (other.non2xx || other.errors) throw new Error(`the neighbour's reads during ${name}: ${other.non2xx} non-2xx, ${other.errors} errors`);
+        const row: FairnessRow = {
+          query: name,
+          rate,
+          refused,
+          stallMs: maxMs,
+          neighbourP99Ms: other.latency.p99,
+          neighbourMaxMs: other.latency.max,
+          pass: maxMs <= STALL_TARGET_MS && other.latency.p99 <= NEIGHBOUR_P99_TARGET_MS,
+        };
+        results.push(row);
+        log(
+          `  ${name.padEnd(32)} ${rate.toFixed(0).padStart(8)} ${maxMs.toFixed(1).padStart(9)} ${String(other.latency.p99).padStart(10)} ${String(other.latency.max).padStart(10)}  ${row.pass ? 'PASS' : 'FAIL'}${refused ? `  (${refused} refused)` : ''}`,
+        );
+      }
+    } finally {
+      await service.stop();
+    }
+  } finally {
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const worstStall = Math.max(...results.map((r) => r.stallMs));
+  const worstP99 = Math.max(...results.map((r) => r.neighbourP99Ms));
+  const pass = results.every((r) => r.pass);
+  writeResults(root, on === 'postgres' ? 'scaleFairnessPostgres' : 'scaleFairness', {
+    at: new Date().toISOString(),
+    rows,
+    duration,
+    connections,
+    neighbourRate,
+    loadAverage: loadavg(),
+    targets: { stallMs: STALL_TARGET_MS, neighbourP99Ms: NEIGHBOUR_P99_TARGET_MS },
+    results,
+  });
+  log(
+    `bench-scale${on === 'postgres' ? '-postgres' : ''} rows=${rows} worst-stall=${worstStall.toFixed(1)}ms worst-neighbour-p99=${worstP99}ms (targets ${STALL_TARGET_MS} ms, ${NEIGHBOUR_P99_TARGET_MS} ms; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}) ${pass ? 'PASS' : 'FAIL'}`,
+  );
+  return pass;
+}
+
+/** Adds `value` under `name` to bench/results.json, keeping what other runs wrote there. */
+function writeResults(root: string, name: string, value: unknown): void {
+  mkdirSync(join(root, 'bench'), { recursive: true });
+  const file = join(root, 'bench', 'results.json');
+  let previous: Record<string, unknown> = {};
+  try {
+    previous = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // first results
+  }
+  writeFileSync(file, `${JSON.stringify({ ...previous, [name]: value }, null, 2)}\n`);
+}
+
+export async function runScaleRatios({
   log,
   root,
   on = 'sqlite',
@@ -315,12 +388,11 @@ export async function runScale({
   tries?: number;
 }): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-scale-'));
-  const dialect = on === 'postgres' ? POSTGRES : SQLITE;
   const databases: { drop(): Promise<void> }[] = [];
   const secretsKey = randomBytes(32).toString('hex');
   const sizes = [
-    { links: 10_000, collections: 1_000, payments: 10_000 },
-    { links: 1_000_000, collections: 100_000, payments: 1_000_000 },
+    { links: 10_000, collections: 1_000, payments: 10_000, events: 0 },
+    { links: 1_000_000, collections: 100_000, payments: 1_000_000, events: 0 },
   ];
   const results: Record<string, Record<string, { rps: number; p50: number; p99: number }>> = {};
   const exports: Record<string, CsvExport & { refundLines: number }> = {};
@@ -333,36 +405,8 @@ export async function runScale({
       const database = await scaleDatabase(on, dir, size.links);
       databases.push(database);
       const databaseUrl = database.url;
-      const seeded = await seed(databaseUrl, dialect, size.links, size.collections, size.payments, log);
-      const start = async (nodeOptions: string[] = []) => {
-        // A port the system hands out (a fixed range met ports in use).
-        const port = await freePort();
-        const child = spawn(process.execPath, [...nodeOptions, 'dist/server/main.js'], {
-          cwd: root,
-          env: {
-            ...process.env,
-            DATABASE_URL: databaseUrl,
-            // PostgreSQL asks for the key every instance shares; the embedded default makes its own.
-            ...(on === 'postgres' && { SECRETS_KEY: secretsKey }),
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            RATE_LIMIT_PER_SECOND: '1000000',
-            MAIL_DIR: join(dir, 'mail'),
-          },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-        await new Promise<void>((resolve, reject) => {
-          child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on') && resolve());
-          child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
-        });
-        const stop = () =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          });
-        return { child, url: `http://127.0.0.1:${port}`, stop };
-      };
+      const seeded = await seed(databaseUrl, size, log);
+      const start = (nodeOptions: string[] = []) => startService(root, on, databaseUrl, secretsKey, dir, nodeOptions);
       const { child, url, stop } = await start();
       const paths = {
         get: `/api/payment-links/${seeded.getId}`,
@@ -416,36 +460,18 @@ export async function runScale({
     }
     const [small, large] = sizes.map((s) => results[s.links.toLocaleString('en')]!);
     const ratios = Object.fromEntries(Object.keys(small!).map((name) => [name, small![name]!.rps / large![name]!.rps]));
-    mkdirSync(join(root, 'bench'), { recursive: true });
-    const file = join(root, 'bench', 'results.json');
-    let previous: Record<string, unknown> = {};
-    try {
-      previous = JSON.parse(readFileSync(file, 'utf8'));
-    } catch {
-      // first results
-    }
-    writeFileSync(
-      file,
-      `${JSON.stringify(
-        {
-          ...previous,
-          [on === 'postgres' ? 'scalePostgres' : 'scale']: {
-            at: new Date().toISOString(),
-            sizes,
-            results,
-            costRatios: ratios,
-            csvExports: exports,
-            cappedCsvExports: cappedExports,
-          },
-        },
-        null,
-        2,
-      )}\n`,
-    );
+    writeResults(root, on === 'postgres' ? 'scalePostgres' : 'scale', {
+      at: new Date().toISOString(),
+      sizes,
+      results,
+      costRatios: ratios,
+      csvExports: exports,
+      cappedCsvExports: cappedExports,
+    });
     const worst = large!.deepestStatus!;
     log(`worst page at ${sizes[1]!.links.toLocaleString('en')} links (filter[status], page 100 of 100): p50 ${worst.p50} ms, p99 ${worst.p99} ms`);
     log('cost ratio 1,000,000 / 10,000 (time per request; target at most 2):');
-    log(`bench-scale${on === 'postgres' ? '-postgres' : ''} ${Object.entries(ratios).map(([name, ratio]) => `${name}=${ratio.toFixed(2)}`).join(' ')}`);
+    log(`bench-scale-ratios${on === 'postgres' ? '-postgres' : ''} ${Object.entries(ratios).map(([name, ratio]) => `${name}=${ratio.toFixed(2)}`).join(' ')}`);
   } finally {
     for (const database of databases) await database.drop();
     rmSync(dir, { recursive: true, force: true });

@@ -10,4 +10,6 @@ export interface PageRequest {
 export interface Page<T> {
   rows: T[];
   total: number;
+  /** `total` is a lower bound: counting stopped at the store's cap. */
+  totalAtLeast?: boolean;
 }

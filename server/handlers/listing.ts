@@ -44,5 +44,8 @@ export function createdBetween(text: string | undefined): DateRange | undefined 
 
 /** A Laravel paginator over one page of records, each presented as the API shows it. */
 export function pageOf<Row, Item>(path: string, rawQuery: string, request: PageRequest, page: Page<Row>, present: (row: Row) => Item) {
-  return paginator({ path, rawQuery, page: request.page, perPage: request.perPage, total: page.total, count: page.rows.length }, page.rows.map(present));
+  return paginator(
+    { path, rawQuery, page: request.page, perPage: request.perPage, total: page.total, totalIsLowerBound: page.totalAtLeast, count: page.rows.length },
+    page.rows.map(present),
+  );
 }

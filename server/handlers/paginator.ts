@@ -12,6 +12,8 @@ export interface PaginatorInput {
   page: number;
   perPage: number;
   total: number;
+  /** `total` is a lower bound (the store stopped counting). */
+  totalIsLowerBound?: boolean;
   count: number;
 }
 
@@ -37,5 +39,7 @@ export function paginator<T>(input: PaginatorInput, data: T[]): Paginator & { da
     prev_page_url: input.page > 1 ? url(input.page - 1) : null,
     to: from === null ? null : from + input.count - 1,
     total: input.total,
+    // Only when true, so that an exact answer reads as it did before the field was added.
+    ...(input.totalIsLowerBound && { total_is_lower_bound: true }),
   };
 }

@@ -137,5 +137,8 @@ export function paymentsCsv(payments: AsyncIterable<ExportedPayment>): NodeJS.Re
   const source = Readable.from(allLines(payments));
   const csv = stringify({ header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows', cast: { number: String } });
   source.on('error', (error) => csv.destroy(error));
+  // A reader that goes away destroys what it read from: the export behind it stops too (and gives
+  // its business's turn back) instead of waiting for a read that never comes.
+  csv.on('close', () => source.destroy());
   return source.pipe(csv);
 }

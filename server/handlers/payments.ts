@@ -2,7 +2,7 @@
 import type { components } from '../../generated/openapi.js';
 import type { QueryParams, SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
-import { exportPayments, getPayment, listPayments, type PaymentFilters, type PaymentRecord } from '../usecases/payments.js';
+import { getPayment, startPaymentsExport, listPayments, type PaymentFilters, type PaymentRecord } from '../usecases/payments.js';
 import { keepingAnswers } from '../usecases/idempotency.js';
 import { listPaymentRefunds, refundPayment, type RefundOutcome, type RefundRecord } from '../usecases/refunds.js';
 import { ok } from './envelope.js';
@@ -73,6 +73,9 @@ export function paymentFilters(query: QueryParams<'listPayments'>): PaymentFilte
 }
 
 const NOT_FOUND = { message: 'Payment not found.' };
+const EXPORT_RUNNING = {
+  message: "An export of this business's payments is already running; a business runs one at a time. Try again once it has finished.",
+};
 
 export const paymentHandlers = {
   getPayment: {
@@ -84,7 +87,9 @@ export const paymentHandlers = {
   listPayments: {
     async handle({ query, rawQuery, accepts, business }, ctx, respond) {
       if (accepts('application/json', 'text/csv') === 'text/csv') {
-        return respond.with200(paymentsCsv(exportPayments(ctx, business.id, paymentFilters(query))), {
+        const started = await startPaymentsExport(ctx, business.id, paymentFilters(query));
+        if (started.outcome === 'busy') return respond.with429(EXPORT_RUNNING, { 'Retry-After': String(started.retryAfterSeconds) });
+        return respond.with200(paymentsCsv(started.payments), {
           'Content-Type': 'text/csv; charset=utf-8',
           'Content-Disposition': 'attachment; filename="payments.csv"',
         });

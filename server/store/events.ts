@@ -5,10 +5,16 @@
 import type { Knex } from 'knex';
 import type { DateRange } from '../domain/time.js';
 import type { Executor } from './executor.js';
+import { liveCount } from './record-counts.js';
+import { cappedCount, listedThrough } from './pagination.js';
 import type { Page, PageRequest } from '../domain/paging.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
+
+/** webhook_events.outcome (migration 0028): delivered everywhere, or a delivery failed and has not succeeded since. */
+const OUTCOME_DELIVERED = 1;
+const OUTCOME_FAILING = 2;
 
 export interface EventRecord {
   id: string;
@@ -74,10 +80,20 @@ function entries(db: Executor, businessId: number): Knex.QueryBuilder {
   return db.sql('outbox').where({ 'outbox.business_id': businessId, 'outbox.channel': 'webhook' }).whereNotNull('outbox.event_id');
 }
 
+/**
+ * The entries of the given events, read through the index on their event ids: ordered by outbox id,
+ * SQLite (without statistics) otherwise walked every entry of the business in that order.
+ */
+function entriesOfEvents(db: Executor, businessId: number): Knex.QueryBuilder {
+  return listedThrough(db, 'outbox', 'outbox_event_index')
+    .where({ 'outbox.business_id': businessId, 'outbox.channel': 'webhook' })
+    .whereNotNull('outbox.event_id');
+}
+
 /** The entries of `eventIds`, oldest first, each with its endpoint's public id and URL (null once deleted). */
 async function entriesOf(db: Executor, businessId: number, eventIds: string[]): Promise<EntryRow[]> {
   return db.all<EntryRow>(
-    entries(db, businessId)
+    entriesOfEvents(db, businessId)
       .whereIn('outbox.event_id', eventIds)
       .leftJoin('webhook_endpoints as e', 'e.id', 'outbox.endpoint_id')
       .select(
@@ -130,26 +146,29 @@ function toEvent(rows: EntryRow[]): EventRecord {
   };
 }
 
+/**
+ * A page of the business's events, read from one row per event (migration 0028) through an index
+ * that holds the filters and then the order; the total is kept by a trigger (unfiltered) or counted up to COUNT_CAP.
+ */
 export async function listEvents(db: Executor, businessId: number, filters: EventFilters, page: PageRequest): Promise<Page<EventRecord>> {
-  const query = entries(db, businessId);
-  if (filters.type !== undefined) query.where('outbox.topic', filters.type);
-  const grouped = query.clone().select('outbox.event_id').min({ first_created_at: 'outbox.created_at', first_id: 'outbox.id' }).groupBy('outbox.event_id');
-  // An event was created when its first delivery was queued (a resend to another endpoint adds one later).
-  if (filters.createdBetween)
-    grouped.havingRaw('min(outbox.created_at) >= ? and min(outbox.created_at) <= ?', [filters.createdBetween.start, filters.createdBetween.end]);
-  if (filters.deliverySuccess === true) grouped.havingRaw(`sum(case when outbox.status = 'delivered' then 0 else 1 end) = 0`);
-  if (filters.deliverySuccess === false)
-    grouped.havingRaw(`sum(case when outbox.status = 'dead' or (outbox.status = 'pending' and outbox.last_error is not null) then 1 else 0 end) > 0`);
-  const total = Number((await db.first<{ count: number | string }>(db.sql.count({ count: '*' }).from(grouped.clone().as('g'))))?.count ?? 0);
+  const by = [filters.deliverySuccess !== undefined && 'outcome', filters.type !== undefined && 'topic'].filter(Boolean).join('_');
+  const query = listedThrough(db, 'webhook_events', by ? `webhook_events_${by}_page_index` : 'webhook_events_page_index').where({ business_id: businessId });
+  if (filters.deliverySuccess !== undefined) query.where('outcome', filters.deliverySuccess ? OUTCOME_DELIVERED : OUTCOME_FAILING);
+  if (filters.type !== undefined) query.where('topic', filters.type);
+  if (filters.createdBetween) query.where('created_at', '>=', filters.createdBetween.start).andWhere('created_at', '<=', filters.createdBetween.end);
+  const unfiltered = filters.deliverySuccess === undefined && filters.type === undefined && filters.createdBetween === undefined;
+  const { total, totalAtLeast } = unfiltered ? { total: await liveCount(db, businessId, 'webhook_events'), totalAtLeast: false } : await cappedCount(db, query);
   const offset = (page.page - 1) * page.perPage;
-  if (offset >= total) return { rows: [], total };
+  if (offset >= total) return { rows: [], total, totalAtLeast };
   const ids = await db.all<{ event_id: string }>(
-    grouped
+    query
+      .clone()
+      .select('event_id')
       .orderBy([
-        { column: 'first_created_at', order: page.direction },
+        { column: 'created_at', order: page.direction },
         { column: 'first_id', order: page.direction },
       ])
-      .limit(page.perPage)
+      .limit(page.perPage, { skipBinding: true })
       .offset(offset),
   );
   const rows = await entriesOf(
@@ -157,7 +176,7 @@ export async function listEvents(db: Executor, businessId: number, filters: Even
     businessId,
     ids.map((row) => row.event_id),
   );
-  return { rows: ids.map(({ event_id }) => toEvent(rows.filter((row) => row.event_id === event_id))), total };
+  return { rows: ids.map(({ event_id }) => toEvent(rows.filter((row) => row.event_id === event_id))), total, totalAtLeast };
 }
 
 export type EventDetail = EventRecord & { endpoints: EndpointDelivery[]; deliveries: DeliveryAttempt[] };
@@ -173,7 +192,7 @@ export async function findEvent(db: Executor, businessId: number, eventId: strin
     a_error: string | null;
   };
   const rows = await db.all<Joined>(
-    entries(db, businessId)
+    entriesOfEvents(db, businessId)
       .where('outbox.event_id', eventId)
       .leftJoin('webhook_endpoints as e', 'e.id', 'outbox.endpoint_id')
       .leftJoin('outbox_attempts as a', 'a.outbox_id', 'outbox.id')

@@ -30,6 +30,9 @@ import * as hostedCheckoutSlots from './migrations/0024_hosted_checkout_slots.js
 import * as payerEmailCounts from './migrations/0025_payer_email_counts.js';
 import * as tokenCardRemoval from './migrations/0026_token_card_removal.js';
 import * as redirectSigningKeys from './migrations/0027_redirect_signing_keys.js';
+import * as webhookEvents from './migrations/0028_webhook_events.js';
+import * as statusMethodIndex from './migrations/0029_status_method_index.js';
+import * as exportLeases from './migrations/0030_export_leases.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -58,6 +61,9 @@ const migrations: Record<string, Knex.Migration> = {
   '0025_payer_email_counts': payerEmailCounts,
   '0026_token_card_removal': tokenCardRemoval,
   '0027_redirect_signing_keys': redirectSigningKeys,
+  '0028_webhook_events': webhookEvents,
+  '0029_status_method_index': statusMethodIndex,
+  '0030_export_leases': exportLeases,
 };
 
 const source: Knex.MigrationSource<string> = {

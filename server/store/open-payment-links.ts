@@ -4,8 +4,8 @@ import { OPEN_LINK_ACTIVE, OPEN_LINK_INACTIVE } from '../domain/statuses.js';
 import { newId } from '../domain/ids.js';
 import type { Executor } from './executor.js';
 import { notExpiredAt } from './expiry.js';
+import { fetchPage, listedThrough, whereCreatedBetween } from './pagination.js';
 import type { Page, PageRequest } from '../domain/paging.js';
-import { fetchPage, whereCreatedBetween } from './pagination.js';
 import { dailyCount, liveCount } from './record-counts.js';
 import { hasExpired } from './payment-links.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
@@ -201,7 +201,10 @@ export async function listOpenPaymentLinks(
   filters: OpenPaymentLinkFilters,
   page: PageRequest,
 ): Promise<Page<OpenPaymentLinkRecord>> {
-  const query = live(db, businessId).select(COLUMNS);
+  const filter =
+    (['reference', 'reference_2'] as const).find((name) => filters[name] !== undefined) ?? (filters.active !== undefined ? 'status_id' : undefined);
+  const index = filter ? `${TABLE}_${filter}_page_index` : `${TABLE}_business_id_created_at__id_index`;
+  const query = listedThrough(db, TABLE, index).where({ business_id: businessId }).whereNull('deleted_at').select(COLUMNS);
   if (filters.active !== undefined) query.where('status_id', filters.active ? OPEN_LINK_ACTIVE : OPEN_LINK_INACTIVE);
   if (filters.reference !== undefined) query.where('reference', filters.reference);
   if (filters.reference_2 !== undefined) query.where('reference_2', filters.reference_2);

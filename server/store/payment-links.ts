@@ -2,8 +2,8 @@ import type { DateRange } from '../domain/time.js';
 import { newId } from '../domain/ids.js';
 import type { Executor } from './executor.js';
 import { notExpiredAt } from './expiry.js';
+import { fetchPage, listedThrough, whereCreatedBetween } from './pagination.js';
 import type { Page, PageRequest } from '../domain/paging.js';
-import { fetchPage, whereCreatedBetween } from './pagination.js';
 import { dailyCount, liveCount } from './record-counts.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
@@ -174,7 +174,9 @@ export async function deletePaymentLink(db: Executor, businessId: number, id: st
 }
 
 export async function listPaymentLinks(db: Executor, businessId: number, filters: PaymentLinkFilters, page: PageRequest): Promise<Page<PaymentLinkRecord>> {
-  const query = live(db, businessId).select(COLUMNS);
+  const filter = (['reference', 'reference_2', 'email', 'status'] as const).find((name) => filters[name] !== undefined);
+  const index = filter ? `${TABLE}_${filter}_page_index` : `${TABLE}_business_id_created_at__id_index`;
+  const query = listedThrough(db, TABLE, index).where({ business_id: businessId }).whereNull('deleted_at').select(COLUMNS);
   if (filters.status !== undefined) query.where('status', filters.status);
   if (filters.reference !== undefined) query.where('reference', filters.reference);
   if (filters.reference_2 !== undefined) query.where('reference_2', filters.reference_2);

@@ -3,7 +3,7 @@ import type { DateRange } from '../domain/time.js';
 import { coverByPeriods } from './count-periods.js';
 import type { Executor } from './executor.js';
 
-export type CountedKind = 'payment_links' | 'open_payment_links' | 'payments' | 'open_link_payments';
+export type CountedKind = 'payment_links' | 'open_payment_links' | 'payments' | 'open_link_payments' | 'webhook_events';
 
 /** Live records of a kind for a business, kept by triggers (migration 0005): no table scan. */
 export async function liveCount(db: Executor, businessId: number, kind: CountedKind): Promise<number> {

@@ -24,12 +24,12 @@ import { isoMicros } from '../domain/time.js';
 import {
   abandonStalePayment,
   claimChargeRetry,
-  findPayment,
   listStaleAwaitingAcquirer,
   listStalePendingPayments,
   listUnansweredCharges,
   touchStalePayment,
-} from '../store/payments.js';
+} from '../store/payment-sweeps.js';
+import { findPayment } from '../store/payments.js';
 import { claimStaleRefund, listStaleAcquirerRefunds, listStaleRefunds, touchRefund } from '../store/refunds.js';
 import { askAgainAboutCharge } from './charges.js';
 import { hostedAcquirerOf, settleFromAcquirer } from './hosted-checkout.js';

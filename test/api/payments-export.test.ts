@@ -83,7 +83,7 @@ describe('GET /api/payments as text/csv', () => {
   });
 
   it('pages through more payments than one batch reads, each once, in order', async () => {
-    const { eachPaymentBatch } = await import('../../server/store/payments.js');
+    const { eachPaymentBatch } = await import('../../server/store/payment-export.js');
     const seen: string[] = [];
     for await (const batch of eachPaymentBatch(t.service.db, t.a.business.id, {}, 1)) seen.push(...batch.map((p) => p._id));
     const listed = (await t.a.client.GET('/payments', { params: { query: { sort: 'created_at' } } })).data!.data.data.map((p) => p._id);

@@ -6,7 +6,7 @@ import { newId } from '../../server/domain/ids.js';
 import { PAYMENT_FAILED, PAYMENT_METHODS, PAYMENT_PAID, PAYMENT_PENDING, PAYMENT_STATES, REFUND_FULL, REFUND_PARTIAL } from '../../server/domain/statuses.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { coverByPeriods } from '../../server/store/count-periods.js';
-import { listPayments, type PaymentFilters } from '../../server/store/payments.js';
+import { listPayments, type PaymentFilters } from '../../server/store/payment-lists.js';
 import { dailyCount, liveCount } from '../../server/store/record-counts.js';
 import { tokenRow, useMigratedDatabase } from '../support/store.js';
 

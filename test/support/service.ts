@@ -64,6 +64,8 @@ export interface TestServiceOptions {
   expirySweepMs?: number;
   pendingSweep?: StartOptions['pendingSweep'];
   payerEmailsPerDay?: number;
+  /** PostgreSQL's pool and statement timeout. */
+  database?: StartOptions['database'];
 }
 
 /**
@@ -81,6 +83,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const database = await createTestDatabase(dir);
   const service = await startService({
     databaseUrl: database.url,
+    database: options.database,
     port: 0,
     host: '127.0.0.1',
     publicUrl: options.publicUrl,

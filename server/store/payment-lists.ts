@@ -1,0 +1,82 @@
+// A business's payments, page by page: GET /api/payments and its filters.
+import type { DateRange } from '../domain/time.js';
+import { PAYMENT_METHODS, PAYMENT_STATES } from '../domain/statuses.js';
+import { dailyCount, liveCount } from './record-counts.js';
+import type { Executor } from './executor.js';
+import type { Page, PageRequest } from '../domain/paging.js';
+import { fetchPage, listedThrough, whereCreatedBetween } from './pagination.js';
+import { toPayment, type PaymentRecord } from './payments.js';
+
+/** `GET /api/payments` filters; each an exact match, all combined. */
+export interface PaymentFilters {
+  status?: { statusId: number; refundState: number };
+  paymentLinkId?: string;
+  tokenizationId?: string;
+  reference?: string;
+  openPaymentLinkId?: string;
+  method?: string;
+  payerEmail?: string;
+  createdBetween?: DateRange;
+}
+
+/** The filters that match few payments, each with its index, the likeliest to match fewest first. */
+const SELECTIVE: [keyof PaymentFilters, string][] = [
+  ['paymentLinkId', 'payments_payment_link_id_page_index'],
+  ['tokenizationId', 'payments_tokenization_id_page_index'],
+  ['reference', 'payments_reference_page_index'],
+  ['payerEmail', 'payments_payer_email_page_index'],
+  // A busy open link has many.
+  ['openPaymentLinkId', 'payments_open_payment_link_id_page_index'],
+];
+
+/** The index a list with these filters reads through (see listedThrough): the first selective filter's, else status and method's. */
+function indexFor(filters: PaymentFilters): string {
+  const selective = SELECTIVE.find(([filter]) => filters[filter] !== undefined);
+  if (selective) return selective[1];
+  if (filters.status !== undefined && filters.method !== undefined) return 'payments_status_method_page_index';
+  if (filters.status !== undefined) return 'payments_status_page_index';
+  if (filters.method !== undefined) return 'payments_method_page_index';
+  return 'payments_page_index';
+}
+
+export function paymentsMatching(db: Executor, businessId: number, filters: PaymentFilters) {
+  const query = listedThrough(db, 'payments', indexFor(filters)).where({ business_id: businessId });
+  if (filters.status !== undefined) query.where({ status_id: filters.status.statusId, refund_state: filters.status.refundState });
+  if (filters.tokenizationId !== undefined) query.where('tokenization_id', filters.tokenizationId);
+  if (filters.reference !== undefined) query.where('reference', filters.reference);
+  if (filters.paymentLinkId !== undefined) query.where('payment_link_id', filters.paymentLinkId);
+  if (filters.openPaymentLinkId !== undefined) query.where('open_payment_link_id', filters.openPaymentLinkId);
+  if (filters.method !== undefined) query.where('method', filters.method);
+  if (filters.payerEmail !== undefined) query.where('payer_email', filters.payerEmail);
+  return whereCreatedBetween(query, filters.createdBetween);
+}
+
+/** A page of a business's payments; every combination of filters is served by an index that starts with business_id (migrations 0011, 0012, 0029). */
+export async function listPayments(db: Executor, businessId: number, filters: PaymentFilters, page: PageRequest): Promise<Page<PaymentRecord>> {
+  return fetchPage(db, paymentsMatching(db, businessId, filters), page, toPayment, await knownTotal(db, businessId, filters));
+}
+
+/**
+ * The total of a list that the daily counts already know (migrations 0013, 0023): unfiltered, or
+ * filtered by status, method and dates only, filters that can match most of a business's payments,
+ * and the same for one open link's payments, all of which a busy link's filter matches. The others
+ * are selective: their matches are counted through their own indexes.
+ */
+async function knownTotal(db: Executor, businessId: number, filters: PaymentFilters): Promise<number | undefined> {
+  const { status, method, createdBetween, openPaymentLinkId, ...selective } = filters;
+  if (Object.values(selective).some((value) => value !== undefined)) return undefined;
+  if (openPaymentLinkId === undefined && status === undefined && method === undefined && createdBetween === undefined) {
+    return liveCount(db, businessId, 'payments');
+  }
+  const states = status ? [status] : PAYMENT_STATES;
+  const methods = method ? [method] : PAYMENT_METHODS;
+  const buckets = states.flatMap((state) => methods.map((m) => `${state.statusId}:${state.refundState}:${m}`));
+  if (openPaymentLinkId === undefined) return dailyCount(db, businessId, 'payments', buckets, createdBetween);
+  return dailyCount(
+    db,
+    businessId,
+    'open_link_payments',
+    buckets.map((bucket) => `${openPaymentLinkId}:${bucket}`),
+    createdBetween,
+  );
+}

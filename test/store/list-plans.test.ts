@@ -1,0 +1,204 @@
+// Every combination of filters a list operation allows is read through an index, never by a scan of
+// the business's rows: each statement the list runs on its table is explained. SQLite gathers no
+// statistics (the embedded default never analyzes), so its planner's choice is what production
+// gets: the index it searches must hold a filter that narrows the rows (one of the selective ones
+// when given, else every equality given) and the page must come out of the index in order, without
+// a sort of all matches. PostgreSQL's choice depends on statistics a test database lacks: there the
+// plan, with sequential scans priced out, must use an index on the business.
+import { describe, expect, it } from 'vitest';
+import { PAYMENT_PAID, REFUND_NONE } from '../../server/domain/statuses.js';
+import { findOrCreateBusiness } from '../../server/store/businesses.js';
+import { listEvents, type EventFilters } from '../../server/store/events.js';
+import { compile, type Executor, type Query } from '../../server/store/executor.js';
+import { listOpenPaymentLinks, type OpenPaymentLinkFilters } from '../../server/store/open-payment-links.js';
+import type { PageRequest } from '../../server/domain/paging.js';
+import { listPaymentLinks, type PaymentLinkFilters } from '../../server/store/payment-links.js';
+import { listPayments, type PaymentFilters } from '../../server/store/payment-lists.js';
+import { refundsOfPayments } from '../../server/store/refunds.js';
+import { useMigratedDatabase } from '../support/store.js';
+
+const store = useMigratedDatabase('list-plans');
+const RANGE = { from: '2026-01-01', to: '2026-01-31', start: '2026-01-01T00:00:00.000000Z', end: '2026-01-31T23:59:59.999999Z' };
+
+/** A filter as a list takes it: its value, the column it is an equality on (none for the date range), and whether it narrows the rows. */
+interface FilterCase<F> {
+  value: Partial<F>;
+  column?: string;
+  selective: boolean;
+}
+
+interface ListCase<F> {
+  table: string;
+  filters: Record<string, FilterCase<F>>;
+  list(db: Executor, businessId: number, filters: F, page: PageRequest): Promise<unknown>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each list takes its own filters
+const LISTS: Record<string, ListCase<any>> = {
+  payments: {
+    table: 'payments',
+    filters: {
+      status: { value: { status: { statusId: PAYMENT_PAID, refundState: REFUND_NONE } }, column: 'status_id', selective: false },
+      method: { value: { method: 'card' }, column: 'method', selective: false },
+      createdBetween: { value: { createdBetween: RANGE }, selective: false },
+      paymentLinkId: { value: { paymentLinkId: 'a'.repeat(24) }, column: 'payment_link_id', selective: true },
+      openPaymentLinkId: { value: { openPaymentLinkId: 'b'.repeat(24) }, column: 'open_payment_link_id', selective: true },
+      tokenizationId: { value: { tokenizationId: 'c'.repeat(24) }, column: 'tokenization_id', selective: true },
+      reference: { value: { reference: 'REF-1' }, column: 'reference', selective: true },
+      payerEmail: { value: { payerEmail: 'nobody@x.com' }, column: 'payer_email', selective: true },
+    } satisfies Record<string, FilterCase<PaymentFilters>>,
+    list: listPayments,
+  },
+  payment_links: {
+    table: 'payment_links',
+    filters: {
+      status: { value: { status: 'Active' }, column: 'status', selective: false },
+      createdBetween: { value: { createdBetween: RANGE }, selective: false },
+      reference: { value: { reference: 'REF-1' }, column: 'reference', selective: true },
+      reference_2: { value: { reference_2: 'REF-2' }, column: 'reference_2', selective: true },
+      email: { value: { email: 'nobody@x.com' }, column: 'email', selective: true },
+    } satisfies Record<string, FilterCase<PaymentLinkFilters>>,
+    list: listPaymentLinks,
+  },
+  open_payment_links: {
+    table: 'open_payment_links',
+    filters: {
+      active: { value: { active: true }, column: 'status_id', selective: false },
+      createdBetween: { value: { createdBetween: RANGE }, selective: false },
+      reference: { value: { reference: 'REF-1' }, column: 'reference', selective: true },
+      reference_2: { value: { reference_2: 'REF-2' }, column: 'reference_2', selective: true },
+    } satisfies Record<string, FilterCase<OpenPaymentLinkFilters>>,
+    list: listOpenPaymentLinks,
+  },
+  events: {
+    table: 'webhook_events',
+    filters: {
+      type: { value: { type: 'payment.created' }, column: 'topic', selective: false },
+      deliverySuccess: { value: { deliverySuccess: false }, column: 'outcome', selective: false },
+      createdBetween: { value: { createdBetween: RANGE }, selective: false },
+    } satisfies Record<string, FilterCase<EventFilters>>,
+    list: listEvents,
+  },
+};
+
+/** Every subset of the given names. */
+function subsets(names: string[]): string[][] {
+  return names.reduce<string[][]>((all, name) => [...all, ...all.map((subset) => [...subset, name])], [[]]);
+}
+
+/**
+ * An executor that records each statement it is given instead of running it, answering every count
+ * with 1 and every list with no rows, so that a list runs each statement it has (its count, then its page).
+ */
+function recording(db: Executor, statements: Query[]): Executor {
+  const executor: Executor = {
+    dialect: db.dialect,
+    sql: db.sql,
+    all: async <Row>(query: Query) => (statements.push(query), [] as Row[]),
+    first: async <Row>(query: Query) => (statements.push(query), { count: 1, live: 1 } as Row),
+    run: async (query) => (statements.push(query), 0),
+    transaction: (work) => work(executor),
+  };
+  return executor;
+}
+
+async function sqlitePlan(sql: string, bindings: readonly unknown[]): Promise<string[]> {
+  const rows = await store.db.all<{ detail: string }>({ sql: `explain query plan ${sql}`, bindings });
+  return rows.map((row) => row.detail);
+}
+
+async function postgresPlan(sql: string, bindings: readonly unknown[]): Promise<string[]> {
+  return store.db.transaction(async (tx) => {
+    await tx.run({ sql: 'set local enable_seqscan = off', bindings: [] });
+    const rows = await tx.all<{ 'QUERY PLAN': string }>({ sql: `explain ${sql}`, bindings });
+    return rows.map((row) => row['QUERY PLAN']);
+  });
+}
+
+/** What is wrong with a statement's plan on `table`, or undefined. */
+function sqliteProblem(
+  table: string,
+  plan: string[],
+  required: { anyOf: string[] } | { allOf: string[] },
+  ordered: boolean,
+  keyed = 'business_id',
+): string | undefined {
+  const lines = plan.filter((line) => new RegExp(`\\b(SCAN|SEARCH) ${table}\\b`).test(line));
+  if (lines.length === 0) return `does not read ${table}`;
+  for (const line of lines) {
+    if (/^SCAN /.test(line) && !/COVERING INDEX|USING INDEX/.test(line)) return `scans the table: ${line}`;
+    const constraint = line.slice(line.lastIndexOf('(') + 1);
+    const held = (column: string) => new RegExp(`\\b${column}=`).test(constraint);
+    if (!held(keyed)) return `does not seek ${keyed}: ${line}`;
+    if ('anyOf' in required && !required.anyOf.some(held)) return `does not seek a selective filter (${required.anyOf.join(', ')}): ${line}`;
+    if ('allOf' in required && !required.allOf.every(held)) return `does not seek every filter (${required.allOf.join(', ')}): ${line}`;
+  }
+  if (ordered && plan.some((line) => /TEMP B-TREE FOR ORDER BY/.test(line))) return `sorts every match: ${plan.join(' | ')}`;
+  return undefined;
+}
+
+function postgresProblem(table: string, plan: string[], keyed = 'business_id'): string | undefined {
+  const text = plan.join('\n');
+  if (new RegExp(`Seq Scan on ${table}\\b`).test(text)) return `scans the table:\n${text}`;
+  if (!new RegExp(`${keyed} = `).test(text)) return `does not seek ${keyed}:\n${text}`;
+  return undefined;
+}
+
+describe('every filter combination of a list reads through an index', () => {
+  for (const [name, list] of Object.entries(LISTS)) {
+    it(`${name}: every combination of ${Object.keys(list.filters).join(', ')}, both orders`, async () => {
+      const business = await findOrCreateBusiness(store.db, `Plans ${name}`);
+      const problems: string[] = [];
+      let explained = 0;
+      for (const combination of subsets(Object.keys(list.filters))) {
+        const cases = combination.map((filter) => list.filters[filter]!);
+        const filters = Object.assign({}, ...cases.map((c) => c.value)) as never;
+        const selective = cases.filter((c) => c.selective).map((c) => c.column!);
+        const equalities = cases.filter((c) => c.column !== undefined).map((c) => c.column!);
+        const required = selective.length > 0 ? { anyOf: selective } : { allOf: equalities };
+        for (const direction of ['asc', 'desc'] as const) {
+          const statements: Query[] = [];
+          await list.list(recording(store.db, statements), business.id, filters, { page: 1, perPage: 15, direction });
+          for (const statement of statements) {
+            const { sql, bindings } = compile(statement);
+            if (!new RegExp(`from [\\x60"]${list.table}[\\x60"]`).test(sql)) continue;
+            explained += 1;
+            const problem =
+              store.db.dialect === 'sqlite'
+                ? sqliteProblem(list.table, await sqlitePlan(sql, bindings), required, /order by/i.test(sql))
+                : postgresProblem(list.table, await postgresPlan(sql, bindings));
+            if (problem) problems.push(`[${combination.join(', ') || 'no filter'}] ${direction}: ${problem}\n    ${sql}`);
+          }
+        }
+      }
+      expect(explained).toBeGreaterThan(0);
+      expect(problems).toEqual([]);
+    });
+  }
+});
+
+describe('the reads behind a page seek their rows', () => {
+  it("a page of events reads its events' entries, and an export batch its payments' refunds, through their ids", async () => {
+    const business = await findOrCreateBusiness(store.db, 'Plans entries');
+    const statements: Query[] = [];
+    // The page finds one event, whose entries are then read.
+    const page = (query: Query) => (/webhook_events/.test(compile(query).sql) ? [{ event_id: 'evt_1' }] : []);
+    const answering: Executor = { ...recording(store.db, statements), all: async <Row>(query: Query) => (statements.push(query), page(query) as Row[]) };
+    // Its entries are none (nothing runs): reading them back fails once their statement is recorded.
+    await listEvents(answering, business.id, {}, { page: 1, perPage: 15, direction: 'desc' }).catch(() => undefined);
+    await refundsOfPayments(recording(store.db, statements), ['a'.repeat(24)]);
+    const checked: Record<string, [string, string]> = { outbox: ['event_id', 'business_id'], refunds: ['payment_id', 'payment_id'] };
+    const problems: string[] = [];
+    for (const [table, [column, keyed]] of Object.entries(checked)) {
+      const statement = statements.map(compile).find(({ sql }) => new RegExp(`from [\\x60"]${table}[\\x60"]`).test(sql));
+      expect(statement, table).toBeDefined();
+      const { sql, bindings } = statement!;
+      const problem =
+        store.db.dialect === 'sqlite'
+          ? sqliteProblem(table, await sqlitePlan(sql, bindings), { allOf: [column] }, false, keyed)
+          : postgresProblem(table, await postgresPlan(sql, bindings), keyed);
+      if (problem) problems.push(`${table}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
