@@ -27,6 +27,7 @@ import * as hostedCheckoutSlots from './migrations/0024_hosted_checkout_slots.js
 import * as payerEmailCounts from './migrations/0025_payer_email_counts.js';
 import * as tokenCardRemoval from './migrations/0026_token_card_removal.js';
 import * as redirectSigningKeys from './migrations/0027_redirect_signing_keys.js';
+import * as declaredCounters from './migrations/0040_declared_counters.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -55,6 +56,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0025_payer_email_counts': payerEmailCounts,
   '0026_token_card_removal': tokenCardRemoval,
   '0027_redirect_signing_keys': redirectSigningKeys,
+  '0040_declared_counters': declaredCounters,
 };
 
 const source: Knex.MigrationSource<string> = {
