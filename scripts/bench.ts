@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--scale-on postgres]]`
+// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--scale-on postgres]] [--contention]`
 // Measures the hot paths (create, get and list payment links) of the real service on its embedded
 // default against a bare Koa ceiling, on loopback, in the same run with the same load, and reports
 // the ratio service/ceiling. The validated ceiling (bare Koa plus the service's routes and
@@ -7,7 +7,9 @@
 // work behind the stacks a team would pick instead. Writes bench/results.json; the last line is
 //   bench create=<ratio> get=<ratio> list=<ratio>
 // --scale instead measures how reads grow from 10,000 to 1,000,000 payment links (see bench/scale.ts),
-// on the embedded database or, with --scale-on postgres, on PostgreSQL.
+// on the embedded database or, with --scale-on postgres, on PostgreSQL. --contention instead measures
+// concurrent payments of one business against the same spread over businesses on PostgreSQL (see
+// bench/contention.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { runContention } from './bench/contention.js';
 import { runScale } from './bench/scale.js';
 import { freePort } from './soak/server.js';
 
@@ -24,6 +27,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     scale: { type: 'boolean', default: false },
     'scale-on': { type: 'string', default: 'sqlite' },
+    contention: { type: 'boolean', default: false },
     connections: { type: 'string', default: '20' },
     duration: { type: 'string' },
     runs: { type: 'string', default: '1' },
@@ -299,4 +303,5 @@ async function main(): Promise<void> {
 const scaleOn = values['scale-on'];
 if (scaleOn !== 'sqlite' && scaleOn !== 'postgres') throw new Error(`--scale-on takes sqlite or postgres, not ${JSON.stringify(scaleOn)}`);
 if (values.scale) await runScale({ log, root, on: scaleOn });
+else if (values.contention) await runContention({ log, seconds: values.duration ? duration : undefined });
 else await main();

@@ -1,0 +1,19 @@
+// The use cases' context the bench's own processes run with: the sandbox acquirer for every business,
+// no outbox worker to wake, and a secrets key of the process's own (nothing it seals outlives it).
+import { randomBytes } from 'node:crypto';
+import { SandboxProvider } from '../../server/payments/sandbox.js';
+import { MasterKey } from '../../server/secrets/master-key.js';
+import type { Executor } from '../../server/store/executor.js';
+import type { UseCaseContext } from '../../server/usecases/context.js';
+import { singleProvider } from '../../server/usecases/providers.js';
+
+export function sandboxContext(db: Executor, publicUrl: string): UseCaseContext {
+  return {
+    db,
+    publicUrl,
+    providers: singleProvider(new SandboxProvider()),
+    outbox: { nudge: () => undefined },
+    webhooks: { policy: { allowPrivate: false, serviceUrls: [publicUrl] } },
+    secretsKey: new MasterKey(randomBytes(32)),
+  };
+}
