@@ -217,13 +217,13 @@ async function main(): Promise<void> {
       { name: 'service', title: 'service (embedded SQLite)', script: SERVICE, env: serviceEnv },
       {
         name: 'express',
-        title: "express peer (express 5 + express-openapi-validator, the service's key check, handlers and store)",
+        title: "express peer (express 5 + express-openapi-validator + pino-http, the service's gate, handlers and store)",
         script: 'scripts/bench/peer-express.ts',
         env: serviceEnv,
       },
       {
         name: 'fastify',
-        title: "fastify peer (fastify 5, Ajv schemas from openapi.yaml, the service's key check, handlers and store)",
+        title: "fastify peer (fastify 5 and its request logger, Ajv schemas from openapi.yaml, the service's gate, handlers and store)",
         script: 'scripts/bench/peer-fastify.ts',
         env: serviceEnv,
       },
@@ -236,7 +236,7 @@ async function main(): Promise<void> {
       Object.entries(r)
         .map(([s, v]) => `${s}=${v.toFixed(2)}`)
         .join(' ');
-    const kinds = ['service', 'validated', 'express', 'fastify', 'serviceOfExpress'] as const;
+    const kinds = ['service', 'validated', 'express', 'fastify', 'serviceOfExpress', 'serviceOfFastify'] as const;
     const runResults: { measured: Record<Name, Record<string, Measured>>; ratios: Record<(typeof kinds)[number], Record<Scenario, number>> }[] = [];
     for (let run = 1; run <= runs; run += 1) {
       log(`run ${run} of ${runs}`);
@@ -259,10 +259,11 @@ async function main(): Promise<void> {
         express: ratio(measured.express, measured.ceiling),
         fastify: ratio(measured.fastify, measured.ceiling),
         serviceOfExpress: ratio(measured.service, measured.express),
+        serviceOfFastify: ratio(measured.service, measured.fastify),
       };
       runResults.push({ measured, ratios });
       log(
-        `run ${run}, of the ceiling: validated ${line(ratios.validated)} | service ${line(ratios.service)} | express ${line(ratios.express)} | fastify ${line(ratios.fastify)} | service/express ${line(ratios.serviceOfExpress)}`,
+        `run ${run}, of the ceiling: validated ${line(ratios.validated)} | service ${line(ratios.service)} | express ${line(ratios.express)} | fastify ${line(ratios.fastify)} | service/express ${line(ratios.serviceOfExpress)} | service/fastify ${line(ratios.serviceOfFastify)}`,
       );
     }
     const best = (kind: (typeof kinds)[number]) =>
@@ -291,7 +292,7 @@ async function main(): Promise<void> {
     writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     log(`results: bench/results.json`);
     log(
-      `best of ${runs}, of the ceiling: validated ${line(bestOf.validated)} | express ${line(bestOf.express)} | fastify ${line(bestOf.fastify)} | service/express ${line(bestOf.serviceOfExpress)}`,
+      `best of ${runs}, of the ceiling: validated ${line(bestOf.validated)} | express ${line(bestOf.express)} | fastify ${line(bestOf.fastify)} | service/express ${line(bestOf.serviceOfExpress)} | service/fastify ${line(bestOf.serviceOfFastify)}`,
     );
     log(`targets: ${targets.map((t) => `${t.what} ${t.met ? 'met' : 'NOT MET'}`).join('; ')}`);
     log(`bench create=${bestOf.service.create.toFixed(2)} get=${bestOf.service.get.toFixed(2)} list=${bestOf.service.list.toFixed(2)}`);
