@@ -86,7 +86,11 @@ export const COUNTERS: readonly Counter[] = [PAYMENT_LINK_COUNTS, OPEN_PAYMENT_L
 
 export type Dialect = 'sqlite' | 'postgres';
 
-/** Rows each counted row may be counted in; a power of two (the slot is a byte of a hash modulo this). */
+/**
+ * Rows each counted row may be counted in; a power of two (the slot is a byte of a hash modulo this).
+ * The triggers are made with it: a new value takes a migration that makes them again, but no change to
+ * the rows, since a total sums whatever slots hold counts.
+ */
 export const SLOTS: Record<Dialect, number> = { sqlite: 1, postgres: 16 };
 
 export const MONTH_COLUMNS = Array.from({ length: 12 }, (_, i) => `m${String(i + 1).padStart(2, '0')}`);
