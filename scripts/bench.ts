@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--rows N] | --scale-ratios] [--scale-on sqlite|postgres|both]`
+// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--rows N] | --scale-ratios] [--scale-on sqlite|postgres|both] [--contention]`
 // Measures the hot paths (create, get and list payment links) of the real service on its embedded
 // default against a bare Koa ceiling, on loopback, in the same run with the same load, and reports
 // the ratio service/ceiling. The validated ceiling (bare Koa plus the service's routes and
@@ -10,6 +10,8 @@
 // the longest event-loop stall of the service and another business's p99 latency meanwhile;
 // --scale-ratios how reads grow from 10,000 to 1,000,000 records (see bench/scale.ts); both on the
 // embedded database, on PostgreSQL (--scale-on postgres) or on both.
+// --contention instead measures concurrent payments of one business against the same spread over
+// businesses on PostgreSQL (see bench/contention.ts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { runContention } from './bench/contention.js';
 import { runScale, runScaleRatios } from './bench/scale.js';
 import { freePort } from './soak/server.js';
 
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     // sqlite, postgres or both; both when a PostgreSQL server is named for it (SCALE_POSTGRES_URL, TEST_POSTGRES_URL).
     'scale-on': { type: 'string' },
     rows: { type: 'string', default: '1000000' },
+    contention: { type: 'boolean', default: false },
     connections: { type: 'string', default: '20' },
     duration: { type: 'string' },
     runs: { type: 'string', default: '1' },
@@ -218,13 +222,13 @@ async function main(): Promise<void> {
       { name: 'service', title: 'service (embedded SQLite)', script: SERVICE, env: serviceEnv },
       {
         name: 'express',
-        title: "express peer (express 5 + express-openapi-validator, the service's key check, handlers and store)",
+        title: "express peer (express 5 + express-openapi-validator + pino-http, the service's gate, handlers and store)",
         script: 'scripts/bench/peer-express.ts',
         env: serviceEnv,
       },
       {
         name: 'fastify',
-        title: "fastify peer (fastify 5, Ajv schemas from openapi.yaml, the service's key check, handlers and store)",
+        title: "fastify peer (fastify 5 and its request logger, Ajv schemas from openapi.yaml, the service's gate, handlers and store)",
         script: 'scripts/bench/peer-fastify.ts',
         env: serviceEnv,
       },
@@ -237,7 +241,7 @@ async function main(): Promise<void> {
       Object.entries(r)
         .map(([s, v]) => `${s}=${v.toFixed(2)}`)
         .join(' ');
-    const kinds = ['service', 'validated', 'express', 'fastify', 'serviceOfExpress'] as const;
+    const kinds = ['service', 'validated', 'express', 'fastify', 'serviceOfExpress', 'serviceOfFastify'] as const;
     const runResults: { measured: Record<Name, Record<string, Measured>>; ratios: Record<(typeof kinds)[number], Record<Scenario, number>> }[] = [];
     for (let run = 1; run <= runs; run += 1) {
       log(`run ${run} of ${runs}`);
@@ -260,10 +264,11 @@ async function main(): Promise<void> {
         express: ratio(measured.express, measured.ceiling),
         fastify: ratio(measured.fastify, measured.ceiling),
         serviceOfExpress: ratio(measured.service, measured.express),
+        serviceOfFastify: ratio(measured.service, measured.fastify),
       };
       runResults.push({ measured, ratios });
       log(
-        `run ${run}, of the ceiling: validated ${line(ratios.validated)} | service ${line(ratios.service)} | express ${line(ratios.express)} | fastify ${line(ratios.fastify)} | service/express ${line(ratios.serviceOfExpress)}`,
+        `run ${run}, of the ceiling: validated ${line(ratios.validated)} | service ${line(ratios.service)} | express ${line(ratios.express)} | fastify ${line(ratios.fastify)} | service/express ${line(ratios.serviceOfExpress)} | service/fastify ${line(ratios.serviceOfFastify)}`,
       );
     }
     const best = (kind: (typeof kinds)[number]) =>
@@ -292,7 +297,7 @@ async function main(): Promise<void> {
     writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     log(`results: bench/results.json`);
     log(
-      `best of ${runs}, of the ceiling: validated ${line(bestOf.validated)} | express ${line(bestOf.express)} | fastify ${line(bestOf.fastify)} | service/express ${line(bestOf.serviceOfExpress)}`,
+      `best of ${runs}, of the ceiling: validated ${line(bestOf.validated)} | express ${line(bestOf.express)} | fastify ${line(bestOf.fastify)} | service/express ${line(bestOf.serviceOfExpress)} | service/fastify ${line(bestOf.serviceOfFastify)}`,
     );
     log(`targets: ${targets.map((t) => `${t.what} ${t.met ? 'met' : 'NOT MET'}`).join('; ')}`);
     log(`bench create=${bestOf.service.create.toFixed(2)} get=${bestOf.service.get.toFixed(2)} list=${bestOf.service.list.toFixed(2)}`);
@@ -312,4 +317,5 @@ if (values.scale) {
   process.exitCode = pass ? 0 : 1;
 } else if (values['scale-ratios']) {
   for (const on of scaleDatabases) await runScaleRatios({ log, root, on });
-} else await main();
+} else if (values.contention) await runContention({ log, seconds: values.duration ? duration : undefined });
+else await main();

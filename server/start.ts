@@ -116,7 +116,7 @@ export interface RunningService {
  * Where handlers get their use-case context: the root one, or one inside an Idempotency-Key's transaction
  * (or, for an operation run in atomic phases, the root one with `keep` for the key).
  */
-function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
+export function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
   return {
     plain: ctx,
     async idempotent(request, work) {

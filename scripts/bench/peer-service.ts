@@ -1,19 +1,35 @@
 // What the bench's peer servers share with the service: the same database, the same key check and
-// the same payment-link handlers, use cases and store. A peer differs from the service only in the
-// HTTP framework and the validator in front of that work, which is what the comparison measures.
-import { randomBytes } from 'node:crypto';
-import { MasterKey } from '../../server/secrets/master-key.js';
+// the same payment-link handlers, use cases and store, and the same per-request work around them: a
+// request id (X-Request-Id), the rate limiter and its headers, the query-length and path checks, an
+// access line through the service's logger and its scrubbing, and an Idempotency-Key run through the
+// idempotency use case. A peer differs from the service only in the HTTP framework, its logging
+// integration and the validator in front of that work, which is what the comparison measures.
+import { loadConfig } from '../../server/config.js';
 import { paymentLinkHandlers } from '../../server/handlers/payment-links.js';
+import { MAX_QUERY_BYTES, toErrorResponse, UriTooLongError } from '../../server/http/errors.js';
 import { responderFor, type CallerBusiness } from '../../server/http/operations.js';
-import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
+import { TooManyRequestsError } from '../../server/http/rate-limit.js';
+import { createLogger } from '../../server/logger.js';
+import { createRateLimiter } from '../../server/ratelimit/limiters.js';
+import { scopesOver } from '../../server/start.js';
 import { openDatabase } from '../../server/store/database.js';
 import { CallerCache } from '../../server/store/api-key-cache.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
-import { singleAcquirer } from '../../server/usecases/acquirer-directory.js';
+import { sandboxContext } from './sandbox-context.js';
+
+export { requestIdOf } from '../../server/http/request-log.js';
 
 export interface PeerReply {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** What the service's API gate decides before any route: the caller, the limit's headers, or a refusal. */
+export interface PeerGate {
+  business: CallerBusiness | undefined;
+  headers: Record<string, string>;
+  refused?: PeerReply;
 }
 
 export interface PeerRequest {
@@ -22,32 +38,51 @@ export interface PeerRequest {
   path?: Record<string, string>;
   query?: Record<string, unknown>;
   rawQuery?: string;
+  /** The request's Idempotency-Key header, if any. */
+  idempotencyKey?: string;
+  /** The request line, for the Idempotency-Key's request hash as the service keeps it. */
+  method?: string;
+  urlPath?: string;
 }
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
 export function peerService(databaseUrl = process.env.DATABASE_URL!, publicUrl = `http://127.0.0.1:${process.env.PORT}`) {
+  // The service's own configuration, logger and limiter, as `npm start` builds them from the environment.
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl });
+  const logger = createLogger({ level: config.logLevel });
   const db = openDatabase(databaseUrl);
-  const callers = new CallerCache(db);
-  const ctx: UseCaseContext = {
-    db,
-    publicUrl,
-    acquirers: singleAcquirer(new SandboxAcquirer()),
-    outbox: { nudge: () => undefined },
-    webhooks: { policy: { allowPrivate: false, serviceUrls: [publicUrl] } },
-    // The peer serves payment links only, without Idempotency-Key: its key seals nothing.
-    secretsKey: new MasterKey(randomBytes(32)),
-  };
+  const limiter = createRateLimiter(db, config.rateLimit);
+  const callers = new CallerCache(db, config.apiKeyCacheMs);
+  const ctx = sandboxContext(db, publicUrl);
   const respond = responderFor([200, 404, 409, 422]);
-  const run = (operation: keyof typeof paymentLinkHandlers, request: PeerRequest) =>
+  const handle = (operation: keyof typeof paymentLinkHandlers, request: PeerRequest, scope: UseCaseContext) =>
     (paymentLinkHandlers[operation].handle as (input: unknown, scope: UseCaseContext, answer: unknown) => Promise<PeerReply>)(
       { body: request.body, path: request.path ?? {}, query: request.query ?? {}, rawQuery: request.rawQuery ?? '', business: request.business },
-      ctx,
+      scope,
       respond,
     );
+  // Under an Idempotency-Key, the service's own wrapper (server/start.ts) and its answers for a refusal.
+  const scopes = scopesOver(ctx);
+  const run = async (operation: keyof typeof paymentLinkHandlers, request: PeerRequest): Promise<PeerReply> => {
+    if (!request.idempotencyKey || request.method !== 'POST') return handle(operation, request, ctx);
+    const idempotent = { businessId: request.business.id, key: request.idempotencyKey, method: 'POST', path: request.urlPath ?? '', body: request.body };
+    return scopes.idempotent(idempotent, (scope) => handle(operation, request, scope)).catch((error: unknown) => toErrorResponse(error));
+  };
   return {
-    /** The business behind an `Authorization: Bearer` header, as the service finds it. */
-    async caller(authorization: string | undefined): Promise<CallerBusiness | undefined> {
-      const key = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
-      return key ? (await callers.find(key))?.business : undefined;
+    logger,
+    /**
+     * The service's gate for every /api request (server/http/app.ts): the caller behind the key, one hit
+     * on its limit (or its address's, without a valid key) with the limit's headers, then the query's length.
+     */
+    async gate(request: { authorization: string | undefined; ip: string; querystring: string }): Promise<PeerGate> {
+      const key = BEARER.exec(request.authorization ?? '')?.[1];
+      const caller = key ? await callers.find(key) : undefined;
+      const limit = await limiter.hit(caller ? `key:${caller.keyId}` : `ip:${request.ip}`);
+      const headers = { 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) };
+      if (!limit.allowed) return { business: undefined, headers, refused: toErrorResponse(new TooManyRequestsError(limit.retryAfter)) };
+      if (Buffer.byteLength(request.querystring) > MAX_QUERY_BYTES) return { business: undefined, headers, refused: toErrorResponse(new UriTooLongError()) };
+      return { business: caller?.business, headers };
     },
     create: (request: PeerRequest) => run('createPaymentLink', request),
     get: (request: PeerRequest) => run('getPaymentLink', request),

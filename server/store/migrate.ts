@@ -33,6 +33,7 @@ import * as redirectSigningKeys from './migrations/0027_redirect_signing_keys.js
 import * as webhookEvents from './migrations/0028_webhook_events.js';
 import * as statusMethodIndex from './migrations/0029_status_method_index.js';
 import * as exportLeases from './migrations/0030_export_leases.js';
+import * as declaredCounters from './migrations/0031_declared_counters.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -64,6 +65,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0028_webhook_events': webhookEvents,
   '0029_status_method_index': statusMethodIndex,
   '0030_export_leases': exportLeases,
+  '0031_declared_counters': declaredCounters,
 };
 
 const source: Knex.MigrationSource<string> = {

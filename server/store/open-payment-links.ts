@@ -6,7 +6,8 @@ import type { Executor } from './executor.js';
 import { notExpiredAt } from './expiry.js';
 import { fetchPage, listedThrough, whereCreatedBetween } from './pagination.js';
 import type { Page, PageRequest } from '../domain/paging.js';
-import { dailyCount, liveCount } from './record-counts.js';
+import { OPEN_PAYMENT_LINK_COUNTS } from './counters/declaration.js';
+import { countOf } from './record-counts.js';
 import { hasExpired } from './payment-links.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
@@ -215,9 +216,8 @@ export async function listOpenPaymentLinks(
 /** The total of a list that its counts already know (see payment-links.ts). */
 async function knownTotal(db: Executor, businessId: number, filters: OpenPaymentLinkFilters): Promise<number | undefined> {
   if (filters.reference !== undefined || filters.reference_2 !== undefined) return undefined;
-  if (filters.active === undefined && filters.createdBetween === undefined) return liveCount(db, businessId, 'open_payment_links');
-  const statuses = filters.active === undefined ? [OPEN_LINK_ACTIVE, OPEN_LINK_INACTIVE] : [filters.active ? OPEN_LINK_ACTIVE : OPEN_LINK_INACTIVE];
-  return dailyCount(db, businessId, 'open_payment_links', statuses.map(String), filters.createdBetween);
+  const statusId = filters.active === undefined ? undefined : filters.active ? OPEN_LINK_ACTIVE : OPEN_LINK_INACTIVE;
+  return countOf(db, OPEN_PAYMENT_LINK_COUNTS, businessId, { status_id: statusId }, filters.createdBetween);
 }
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */

@@ -4,7 +4,8 @@ import type { Executor } from './executor.js';
 import { notExpiredAt } from './expiry.js';
 import { fetchPage, listedThrough, whereCreatedBetween } from './pagination.js';
 import type { Page, PageRequest } from '../domain/paging.js';
-import { dailyCount, liveCount } from './record-counts.js';
+import { PAYMENT_LINK_COUNTS } from './counters/declaration.js';
+import { countOf } from './record-counts.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 /**
@@ -185,8 +186,6 @@ export async function listPaymentLinks(db: Executor, businessId: number, filters
   return fetchPage(db, query, page, toRecord, await knownTotal(db, businessId, filters));
 }
 
-const STATUSES: PaymentLinkStatus[] = ['Active', 'Paid', 'Paused', 'Expired'];
-
 /**
  * The total of a list that its counts already know: unfiltered, or filtered by status and dates only
  * (filters that can match most of a business's links). Text filters are selective: their matches
@@ -194,8 +193,7 @@ const STATUSES: PaymentLinkStatus[] = ['Active', 'Paid', 'Paused', 'Expired'];
  */
 async function knownTotal(db: Executor, businessId: number, filters: PaymentLinkFilters): Promise<number | undefined> {
   if (filters.reference !== undefined || filters.reference_2 !== undefined || filters.email !== undefined) return undefined;
-  if (filters.status === undefined && filters.createdBetween === undefined) return liveCount(db, businessId, 'payment_links');
-  return dailyCount(db, businessId, 'payment_links', filters.status === undefined ? STATUSES : [filters.status], filters.createdBetween);
+  return countOf(db, PAYMENT_LINK_COUNTS, businessId, { status: filters.status }, filters.createdBetween);
 }
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */

@@ -1,7 +1,7 @@
 // A business's payments, page by page: GET /api/payments and its filters.
 import type { DateRange } from '../domain/time.js';
-import { PAYMENT_METHODS, PAYMENT_STATES } from '../domain/statuses.js';
-import { dailyCount, liveCount } from './record-counts.js';
+import { OPEN_LINK_PAYMENT_COUNTS, PAYMENT_COUNTS } from './counters/declaration.js';
+import { countOf } from './record-counts.js';
 import type { Executor } from './executor.js';
 import type { Page, PageRequest } from '../domain/paging.js';
 import { fetchPage, listedThrough, whereCreatedBetween } from './pagination.js';
@@ -57,7 +57,7 @@ export async function listPayments(db: Executor, businessId: number, filters: Pa
 }
 
 /**
- * The total of a list that the daily counts already know (migrations 0013, 0023): unfiltered, or
+ * The total of a list that the counters already know (counters/declaration.ts): unfiltered, or
  * filtered by status, method and dates only, filters that can match most of a business's payments,
  * and the same for one open link's payments, all of which a busy link's filter matches. The others
  * are selective: their matches are counted through their own indexes.
@@ -65,18 +65,7 @@ export async function listPayments(db: Executor, businessId: number, filters: Pa
 async function knownTotal(db: Executor, businessId: number, filters: PaymentFilters): Promise<number | undefined> {
   const { status, method, createdBetween, openPaymentLinkId, ...selective } = filters;
   if (Object.values(selective).some((value) => value !== undefined)) return undefined;
-  if (openPaymentLinkId === undefined && status === undefined && method === undefined && createdBetween === undefined) {
-    return liveCount(db, businessId, 'payments');
-  }
-  const states = status ? [status] : PAYMENT_STATES;
-  const methods = method ? [method] : PAYMENT_METHODS;
-  const buckets = states.flatMap((state) => methods.map((m) => `${state.statusId}:${state.refundState}:${m}`));
-  if (openPaymentLinkId === undefined) return dailyCount(db, businessId, 'payments', buckets, createdBetween);
-  return dailyCount(
-    db,
-    businessId,
-    'open_link_payments',
-    buckets.map((bucket) => `${openPaymentLinkId}:${bucket}`),
-    createdBetween,
-  );
+  const match = { status_id: status?.statusId, refund_state: status?.refundState, method };
+  if (openPaymentLinkId === undefined) return countOf(db, PAYMENT_COUNTS, businessId, match, createdBetween);
+  return countOf(db, OPEN_LINK_PAYMENT_COUNTS, businessId, { ...match, open_payment_link_id: openPaymentLinkId }, createdBetween);
 }

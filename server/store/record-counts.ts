@@ -1,44 +1,65 @@
 import type { Knex } from 'knex';
 import type { DateRange } from '../domain/time.js';
 import { coverByPeriods } from './count-periods.js';
+import { byDay, byYear, MONTH_COLUMNS, type Counter } from './counters/declaration.js';
 import type { Executor } from './executor.js';
 
-export type CountedKind = 'payment_links' | 'open_payment_links' | 'payments' | 'open_link_payments' | 'webhook_events';
-
-/** Live records of a kind for a business, kept by triggers (migration 0005): no table scan. */
-export async function liveCount(db: Executor, businessId: number, kind: CountedKind): Promise<number> {
-  const row = await db.first<{ live: number | string }>(db.sql('record_counts').select('live').where({ business_id: businessId, kind }));
-  return Number(row?.live ?? 0);
-}
+/** Values of a counter's columns to count: one value, any of several, or (undefined) any. */
+export type CountMatch = Record<string, string | number | readonly (string | number)[] | undefined>;
 
 /**
- * Live records of a kind for a business in the given statuses, created on the days of `range` (all
- * days without one), from the counts kept by triggers per UTC day, month and year of creation
- * (migrations 0007, 0013, 0022, 0023): whole years, whole months and the days at the edges, so the rows read
- * per status do not grow with the length of the range or of the history.
+ * How many rows a counter counts for a business (live links, payments) with the given column values,
+ * created on the days of `range` (all days without one), from the counts its triggers keep
+ * (counters/declaration.ts): whole years and the months at a range's edges from the yearly rows, the
+ * days at the edges of those from the daily rows, so the rows read do not grow with the length of the
+ * range or of the history.
  */
-export async function dailyCount(
-  db: Executor,
-  businessId: number,
-  kind: CountedKind,
-  statuses: readonly string[],
-  range: DateRange | undefined,
-): Promise<number> {
-  const counts = (table: string, column: string, [from, to]: [string, string] | []) => {
-    const query = db.sql(table).select('live').where({ business_id: businessId, kind }).whereIn('status', statuses);
-    return from !== undefined && to !== undefined ? query.whereBetween(column, [from, to]) : query;
+export async function countOf(db: Executor, counter: Counter, businessId: number, match: CountMatch = {}, range?: DateRange): Promise<number> {
+  const columns = new Set([...(counter.within ?? []), ...counter.by].map((column) => column.name));
+  const rows = (table: string) => {
+    const query = db.sql(table).where('business_id', businessId);
+    for (const [name, value] of Object.entries(match)) {
+      if (!columns.has(name)) throw new Error(`${counter.name} does not count by ${name}`);
+      if (Array.isArray(value)) query.whereIn(name, value);
+      else if (value !== undefined) query.where(name, value as string | number);
+    }
+    return query;
   };
-  let parts: Knex.QueryBuilder[] = [counts('yearly_counts', 'year', [])];
-  if (range) {
-    const { years, months, days } = coverByPeriods(range.from, range.to);
-    parts = [
-      ...years.map((run) => counts('yearly_counts', 'year', run)),
-      ...months.map((run) => counts('monthly_counts', 'month', run)),
-      ...days.map((run) => counts('daily_counts', 'day', run)),
-    ];
+  if (!range) {
+    const row = await db.first<{ live: number | string | null }>(rows(byYear(counter)).sum({ live: 'live' }));
+    return Number(row?.live ?? 0);
   }
+  const { years, months, days } = coverByPeriods(range.from, range.to);
+  const parts: Knex.QueryBuilder[] = [
+    ...years.map(([from, to]) =>
+      rows(byYear(counter))
+        .select('live')
+        .whereBetween('year', [Number(from), Number(to)]),
+    ),
+    ...months.flatMap(([from, to]) =>
+      monthsOfYears(from, to).map(({ year, sum }) =>
+        rows(byYear(counter))
+          .select(db.sql.raw(`${sum} as live`))
+          .where('year', year),
+      ),
+    ),
+    ...days.map((run) => rows(byDay(counter)).select('live').whereBetween('day', run)),
+  ];
   const [first, ...rest] = parts;
   const pieces = rest.length > 0 ? first!.unionAll(rest) : first!;
   const row = await db.first<{ live: number | string | null }>(db.sql.from(pieces.as('pieces')).sum({ live: 'live' }));
   return Number(row?.live ?? 0);
+}
+
+/** A run of months `YYYY-MM` to `YYYY-MM` as, per year, the sum of its month columns in that year's rows. */
+function monthsOfYears(from: string, to: string): { year: number; sum: string }[] {
+  const [fromYear, fromMonth] = from.split('-').map(Number) as [number, number];
+  const [toYear, toMonth] = to.split('-').map(Number) as [number, number];
+  const out: { year: number; sum: string }[] = [];
+  for (let year = fromYear; year <= toYear; year += 1) {
+    const first = year === fromYear ? fromMonth : 1;
+    const last = year === toYear ? toMonth : 12;
+    out.push({ year, sum: MONTH_COLUMNS.slice(first - 1, last).join(' + ') });
+  }
+  return out;
 }

@@ -1,7 +1,8 @@
 // The bench's peer servers stand for "the service's own work behind another framework and validator".
-// If a peer skipped validation or the key check, or did other work than the service's handlers, the
-// bench would compare the service with something cheaper than itself. Each peer runs here on the
-// service's database and is held to the service's answers.
+// If a peer skipped validation, the key check, the rate limiter, the request id or the access line,
+// or did other work than the service's handlers, the bench would compare the service with something
+// cheaper than itself. Each peer runs here on the service's database and is held to the service's
+// answers and headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startChild, type ChildService } from '../support/child.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -63,6 +64,42 @@ describe.each(['express', 'fastify'])('the %s peer of the bench', (peer) => {
     // Another business's key sees another business's links.
     const other = await fetch(`${server.url}/api/payment-links`, { headers: { ...headers, authorization: `Bearer ${t.b.key}` } });
     expect(((await other.json()) as { data: { total: number } }).data.total).toBe(0);
+  });
+
+  it('does the per-request work the service does: request id, rate limit, access line, Idempotency-Key', async () => {
+    const requestId = `peer-${peer}-1`;
+    const listed = await fetch(`${server.url}/api/payment-links`, { headers: { ...headers, 'x-request-id': requestId } });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('x-request-id')).toBe(requestId);
+    expect(listed.headers.get('x-ratelimit-limit')).toBe('100');
+    expect(Number(listed.headers.get('x-ratelimit-remaining'))).toBeLessThan(100);
+    const generated = await fetch(`${server.url}/api/payment-links`, { headers: { ...headers, 'x-request-id': 'not "usable"' } });
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+
+    // One access line with the service's fields, through the service's logger, which writes no key.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(`"request_id":"${requestId}"`))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        service: 'payment-collection',
+        msg: 'request',
+        method: 'GET',
+        status: 200,
+        business_id: expect.any(Number),
+        duration_ms: expect.any(Number),
+      }),
+    ]);
+    expect(server.output()).not.toContain(t.a.key);
+
+    const keyed = { ...headers, 'idempotency-key': `peer-${peer}-key` };
+    const first = await fetch(`${server.url}/api/payment-links`, { method: 'POST', headers: keyed, body: JSON.stringify(VALID) });
+    const again = await fetch(`${server.url}/api/payment-links`, { method: 'POST', headers: keyed, body: JSON.stringify(VALID) });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await again.json()).toEqual(await first.json());
   });
 
   it('refuses what openapi.yaml refuses, before any work', async () => {

@@ -213,10 +213,13 @@ export function verifyFile(file: string, ledger: Ledger, apiTotals: ApiTotals, f
     }
 
     // The counts kept by triggers commit with the rows they count, or not at all.
-    for (const kind of ['payment_links', 'open_payment_links']) {
-      const kept = db.prepare('select coalesce(sum(live), 0) as live from record_counts where kind = ?').get(kind) as { live: number };
+    for (const [kind, counter] of [
+      ['payment_links', 'payment_link_counts'],
+      ['open_payment_links', 'open_payment_link_counts'],
+    ]) {
+      const kept = db.prepare(`select coalesce(sum(live), 0) as live from ${counter}_by_year`).get() as { live: number };
       const actual = db.prepare(`select count(*) as live from ${kind} where deleted_at is null`).get() as { live: number };
-      if (kept.live !== actual.live) findings.problem(`file: record_counts says ${kept.live} live ${kind}, the table has ${actual.live}`);
+      if (kept.live !== actual.live) findings.problem(`file: ${counter} says ${kept.live} live ${kind}, the table has ${actual.live}`);
     }
 
     let keyedCommittedInFlight = 0;

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { knexFor } from '../../server/store/database.js';
-import { migrateLatest, migrateUpTo } from '../../server/store/migrate.js';
+import { migrateUpTo } from '../../server/store/migrate.js';
 import * as openLinkPaymentCounts from '../../server/store/migrations/0023_open_link_payment_counts.js';
 import * as hostedCheckoutSlots from '../../server/store/migrations/0024_hosted_checkout_slots.js';
 import { createTestDatabase } from '../support/database.js';
@@ -71,7 +71,8 @@ describe('0012 and 0014 over existing rows', () => {
     const counts = async () => (await db('record_counts').select('kind', 'live').orderBy('kind')).map((row) => [row.kind, Number(row.live)]);
     const before = await counts();
 
-    expect(await migrateLatest(db)).toContain('0014_link_lifecycle');
+    // Up to the last migration before the counters of 0031 replaced these ones (counters.test.ts follows on).
+    await migrateUpTo(db, '0027_redirect_signing_keys');
     // The link counts are as they were; 0013 adds the payments' own, counted from the rows.
     expect(await counts()).toEqual([...before, ['payments', 2]].sort(([x], [y]) => String(x).localeCompare(String(y))));
     expect(await db('payment_links').count({ n: '*' }).first()).toMatchObject({ n: expect.anything() });

@@ -7,7 +7,8 @@ import { PAYMENT_FAILED, PAYMENT_METHODS, PAYMENT_PAID, PAYMENT_PENDING, PAYMENT
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { coverByPeriods } from '../../server/store/count-periods.js';
 import { listPayments, type PaymentFilters } from '../../server/store/payment-lists.js';
-import { dailyCount, liveCount } from '../../server/store/record-counts.js';
+import { OPEN_PAYMENT_LINK_COUNTS, PAYMENT_LINK_COUNTS } from '../../server/store/counters/declaration.js';
+import { countOf } from '../../server/store/record-counts.js';
 import { tokenRow, useMigratedDatabase } from '../support/store.js';
 
 const store = useMigratedDatabase('counts');
@@ -34,19 +35,19 @@ describe('record counts', () => {
     const rows = Array.from({ length: 5 }, () => link(a));
     await store.sql('payment_links').insert(rows);
     await store.sql('payment_links').insert(link(b));
-    expect(await liveCount(store.db, a, 'payment_links')).toBe(5);
-    expect(await liveCount(store.db, b, 'payment_links')).toBe(1);
+    expect(await countOf(store.db, PAYMENT_LINK_COUNTS, a)).toBe(5);
+    expect(await countOf(store.db, PAYMENT_LINK_COUNTS, b)).toBe(1);
 
     await store.sql('payment_links').where({ _id: rows[0]!._id }).update({ deleted_at: '2026-01-02T00:00:00.000000Z' });
     await store.sql('payment_links').where({ _id: rows[0]!._id }).update({ title: 'renamed while deleted' });
-    expect(await liveCount(store.db, a, 'payment_links')).toBe(4);
+    expect(await countOf(store.db, PAYMENT_LINK_COUNTS, a)).toBe(4);
     await store.sql('payment_links').where({ _id: rows[0]!._id }).update({ deleted_at: null });
-    expect(await liveCount(store.db, a, 'payment_links')).toBe(5);
+    expect(await countOf(store.db, PAYMENT_LINK_COUNTS, a)).toBe(5);
     await store.sql('payment_links').where({ _id: rows[1]!._id }).delete();
-    expect(await liveCount(store.db, a, 'payment_links')).toBe(4);
-    expect(await liveCount(store.db, a, 'open_payment_links')).toBe(0);
+    expect(await countOf(store.db, PAYMENT_LINK_COUNTS, a)).toBe(4);
+    expect(await countOf(store.db, OPEN_PAYMENT_LINK_COUNTS, a)).toBe(0);
     const live = Number((await store.sql('payment_links').where({ business_id: a }).whereNull('deleted_at').count({ n: '*' }).first())!.n);
-    expect(await liveCount(store.db, a, 'payment_links')).toBe(live);
+    expect(await countOf(store.db, PAYMENT_LINK_COUNTS, a)).toBe(live);
   });
 });
 
@@ -81,7 +82,7 @@ describe('daily counts', () => {
         ] as const) {
           const days = from && to ? range(from, to) : undefined;
           for (const business of [a, b])
-            expect(await dailyCount(store.db, business, 'payment_links', statuses, days), `${business} ${statuses} ${from}..${to}`).toBe(
+            expect(await countOf(store.db, PAYMENT_LINK_COUNTS, business, { status: statuses }, days), `${business} ${statuses} ${from}..${to}`).toBe(
               await counted(business, statuses, from, to),
             );
         }
@@ -104,7 +105,7 @@ describe('daily counts', () => {
     await check();
     await store.sql('payment_links').where({ _id: rows[1]!._id }).delete(); // hard delete
     await check();
-    expect(await dailyCount(store.db, a, 'payment_links', ['Active', 'Paid'], undefined)).toBe(await liveCount(store.db, a, 'payment_links'));
+    expect(await countOf(store.db, PAYMENT_LINK_COUNTS, a, { status: ['Active', 'Paid'] }, undefined)).toBe(await countOf(store.db, PAYMENT_LINK_COUNTS, a));
   });
 });
 

@@ -26,10 +26,11 @@ function bump(row: string, entries: string, undeliveredDelta: string, failingDel
       outcome = case when ${TABLE}.failing + excluded.failing > 0 then 2 when ${TABLE}.undelivered + excluded.undelivered = 0 then 1 else 0 end;`;
 }
 
-/** The business's events in record_counts (kind `webhook_events`), so the unfiltered list's total is read, not counted. */
+/** The business's events in a row of their own, so the unfiltered list's total is read, not counted. */
+const COUNTS = 'webhook_event_counts';
 const count = (row: string, delta: number) =>
-  `insert into record_counts (business_id, kind, live) values (${row}.business_id, 'webhook_events', ${delta})
-   on conflict (business_id, kind) do update set live = record_counts.live + excluded.live;`;
+  `insert into ${COUNTS} (business_id, live) values (${row}.business_id, ${delta})
+   on conflict (business_id) do update set live = ${COUNTS}.live + excluded.live;`;
 
 const onInsert = bump('new', '1', undelivered('new'), failing('new'));
 const onUpdate = bump('new', '0', `${undelivered('new')} - ${undelivered('old')}`, `${failing('new')} - ${failing('old')}`);
@@ -66,7 +67,11 @@ export async function up(knex: Knex): Promise<void> {
            case when sum(${failing('outbox')}) > 0 then 2 when sum(${undelivered('outbox')}) = 0 then 1 else 0 end
     from outbox where ${isEvent('outbox')}
     group by business_id, event_id`);
-  await knex.raw(`insert into record_counts (business_id, kind, live) select business_id, 'webhook_events', count(*) from ${TABLE} group by business_id`);
+  await knex.schema.createTable(COUNTS, (t) => {
+    t.integer('business_id').primary().references('id').inTable('businesses');
+    t.bigInteger('live').notNullable();
+  });
+  await knex.raw(`insert into ${COUNTS} (business_id, live) select business_id, count(*) from ${TABLE} group by business_id`);
   if (pg) {
     await knex.raw(`
       create function webhook_events_count() returns trigger language plpgsql as $$
@@ -105,5 +110,5 @@ export async function down(knex: Knex): Promise<void> {
   }
   await knex.schema.dropTableIfExists(TABLE);
   if (knex.client.config.client === 'pg') await knex.raw('drop function if exists webhook_events_count()');
-  await knex('record_counts').where({ kind: 'webhook_events' }).delete();
+  await knex.schema.dropTableIfExists(COUNTS);
 }
