@@ -4,22 +4,15 @@
 // Stripe's webhooks verified and acted on once, and every request the SDK sent valid against
 // Stripe's published description.
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyRedirect } from '../../client/redirects.js';
 import type { PaymentCreatedEvent, PaymentFailedEvent, RefundEvent } from '../../client/webhooks.js';
 import { NOTIFICATION_REFUSED } from '../../server/pages/acquirer-webhooks.js';
 import { raw } from '../support/service.js';
-import { openReturn, payLinkOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { openReturn, payLinkOnStripe, useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
 
-let s: StripeTestService;
-
-beforeAll(async () => {
-  s = await startStripeTestService();
-}, 60_000);
-afterAll(async () => {
-  await s?.close();
-});
+const s = useStripeService();
 
 async function paymentLink(amount = 5000, extra: Record<string, unknown> = {}) {
   const created = await s.t.a.client.POST('/payment-links', {

@@ -2,28 +2,20 @@
 // token forgets it (brand, last four, expiry, reference) and is pending again, token.card_removed is
 // sent once; repeating it changes nothing, a charge is a clear 409, the activation_url takes a new
 // card, another business's token is a 404, and a charge still waiting for the acquirer keeps the card.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TokenCardRemovedEvent } from '../../client/webhooks.js';
 import { SandboxProvider } from '../../server/payments/sandbox.js';
 import { PAYMENT_PENDING } from '../../server/domain/statuses.js';
 import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, Payer, submitPage } from '../support/payer.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
-import { startWebhookTestService, type WebhookTestService } from '../support/webhook-service.js';
+import { raw, useServicePerTest } from '../support/service.js';
+import { useWebhookService } from '../support/webhook-service.js';
 import { sleep, waitFor } from '../support/wait.js';
 
 const MASTERCARD = { card_number: '5555 5555 5555 4444', expiry: '12/39', cvc: '123' };
 
-let w: WebhookTestService;
-let t: TestService;
-
-beforeAll(async () => {
-  w = await startWebhookTestService();
-  t = w.t;
-}, 60_000);
-afterAll(async () => {
-  await w?.close();
-});
+const w = useWebhookService();
+const { t } = w;
 
 async function activeToken(card = GOOD_CARD, client = t.a.client) {
   const { data } = await client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Monthly plan', description: 'Plan' } });
@@ -134,11 +126,7 @@ describe('DELETE /api/tokenizations/{token_id}/card', () => {
 });
 
 describe('DELETE /api/tokenizations/{token_id}/card when the acquirer does not let go', () => {
-  let down: TestService | undefined;
-  afterEach(async () => {
-    await down?.close();
-    down = undefined;
-  });
+  const startService = useServicePerTest();
 
   it('answers 502 and changes nothing: the card stays saved', async () => {
     class Unreachable extends SandboxProvider {
@@ -146,7 +134,7 @@ describe('DELETE /api/tokenizations/{token_id}/card when the acquirer does not l
         throw new Error('connect ETIMEDOUT');
       }
     }
-    down = await startTestService({ provider: new Unreachable() });
+    const down = await startService({ provider: new Unreachable() });
     const { data } = await down.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Plan' } });
     expect((await submitPage(down.url, data!.data.activation_url, { name: 'Aisyah', ...GOOD_CARD })).status).toBe(303);
     const failed = await down.a.client.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: data!.data._id } } });

@@ -2,16 +2,12 @@
 // Payments reach the database through the hosted pages; here they are inserted directly so the
 // reports can be checked against exactly known rows.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OpenPaymentLink } from '../../client/index.js';
 import { newId } from '../../server/domain/ids.js';
-import { startTestService, type Tenant, type TestService } from '../support/service.js';
+import { useService, type Tenant } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
 const INVALID = 'The given data was invalid.';
 const META_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/;

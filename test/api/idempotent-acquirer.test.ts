@@ -3,14 +3,13 @@
 // one. So, while the acquirer is being asked, the pending record is already there for anyone to read,
 // a retry replays the provisional answer without asking the acquirer again, and once it answered the
 // final answer is replayed; an acquirer call that dies leaves the pending record for the sweep.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/payments/provider.js';
 import { SandboxProvider } from '../../server/payments/sandbox.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
 import { settleStalePending } from '../../server/usecases/pending-sweep.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
-import type { TestService } from '../support/service.js';
-import { startWebhookTestService, type WebhookTestService } from '../support/webhook-service.js';
+import { useWebhookService } from '../support/webhook-service.js';
 
 interface Hold<Request> {
   /** Settles with the request once the acquirer has been asked. */
@@ -69,19 +68,16 @@ class HeldAcquirer extends SandboxProvider {
 }
 
 const provider = new HeldAcquirer();
-let w: WebhookTestService;
-let t: TestService;
 let ctx: UseCaseContext;
 const GRACE = 15 * 60_000;
 
+// Only the calls below sweep.
+const w = useWebhookService({ provider, pendingSweep: { everyMs: 3_600_000 } });
+const { t } = w;
 beforeAll(async () => {
-  // Only the calls below sweep.
-  w = await startWebhookTestService({ provider, pendingSweep: { everyMs: 3_600_000 } });
-  t = w.t;
   // The running service's own context: its acquirer is `provider`, as the requests' is.
   ctx = t.service.context;
 }, 60_000);
-afterAll(() => w?.close());
 
 async function activeToken(): Promise<string> {
   const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Plan' } });

@@ -4,31 +4,22 @@
 // races that must not let a payment through: payments at the moment of expiry, on an open link and on
 // a payment link, more payers than max_payments at once, and a link that expires, closes or is paused
 // while a payer's card is being authorised.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
 import { expireDueLinks } from '../../server/usecases/expiry.js';
 import { assertSchema } from '../support/contract.js';
 import { HeldProvider, submitHeld } from '../support/held-provider.js';
 import { GOOD_CARD, Payer, submitPage, type PageResponse } from '../support/payer.js';
-import type { Receiver } from '../support/receiver.js';
-import { raw, type TestService } from '../support/service.js';
-import { startWebhookTestService, WEBHOOK_SECRET, type WebhookTestService } from '../support/webhook-service.js';
+import { raw } from '../support/service.js';
+import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { sleep, waitFor } from '../support/wait.js';
 
 const SECRET = WEBHOOK_SECRET;
-let t: TestService;
-let receiver: Receiver;
-let w: WebhookTestService;
 const provider = new HeldProvider();
 
-beforeAll(async () => {
-  // The sweep runs when a test calls it, so each test knows when links are marked.
-  w = await startWebhookTestService({ expirySweepMs: 3_600_000, provider });
-  ({ t, receiver } = w);
-}, 60_000);
-afterAll(async () => {
-  await w?.close();
-});
+// The sweep runs when a test calls it, so each test knows when links are marked.
+const w = useWebhookService({ expirySweepMs: 3_600_000, provider });
+const { t, receiver } = w;
 
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 // Links that must still be live for a step or two before they expire get this much room, which a busy

@@ -3,7 +3,7 @@
 // a charge on a saved card whose acquirer call threw is answered 202 and, never abandoned, asked
 // again with the same request and settled with the answer, backing off while it goes unanswered;
 // fresh attempts and attempts the acquirer is settling are left alone; sweeps at once act once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/payments/provider.js';
 import { SandboxProvider } from '../../server/payments/sandbox.js';
@@ -11,8 +11,7 @@ import { insertPendingPayment } from '../../server/store/payments.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
 import { settleStalePending } from '../../server/usecases/pending-sweep.js';
 import { CHARGE_DECLINES_CARD, GOOD_CARD, submitPage } from '../support/payer.js';
-import type { TestService } from '../support/service.js';
-import { startWebhookTestService, type WebhookTestService } from '../support/webhook-service.js';
+import { useWebhookService } from '../support/webhook-service.js';
 
 /**
  * The sandbox, with refunds that throw (an acquirer that does not answer) or refuse while told to,
@@ -40,20 +39,17 @@ class FlakyAcquirer extends SandboxProvider {
 }
 
 const provider = new FlakyAcquirer();
-let t: TestService;
-let w: WebhookTestService;
 let ctx: UseCaseContext;
 const MINUTE = 60_000;
 const GRACE = 15 * MINUTE;
 
+// The service's own sweep waits an hour between looks: only the calls below sweep.
+const w = useWebhookService({ provider, pendingSweep: { everyMs: 3_600_000 } });
+const { t } = w;
 beforeAll(async () => {
-  // The service's own sweep waits an hour between looks: only the calls below sweep.
-  w = await startWebhookTestService({ provider, pendingSweep: { everyMs: 3_600_000 } });
-  t = w.t;
   // The running service's own context: its acquirer is `provider`, as the requests' is.
   ctx = t.service.context;
 }, 60_000);
-afterAll(() => w?.close());
 
 async function link(amount = 1000) {
   return (await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount, title: 'Order', reference: 'ORD-7' } })).data!

@@ -1,11 +1,9 @@
 // Tenant isolation: a business sees, changes and deletes only its own records. Another business's id
 // is answered exactly like an id that does not exist (404, never 403), and changes nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentsClient } from '../../client/index.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type Tenant, type TestService } from '../support/service.js';
-
-let t: TestService;
+import { useService, type Tenant } from '../support/service.js';
 
 interface Records {
   paymentLink: string;
@@ -136,8 +134,8 @@ const byId: [string, keyof Records, Call][] = [
   ['GET /tokenizations/{id}', 'token', (c, id) => c.GET('/tokenizations/{token_id}', { params: { path: { token_id: id } } })],
 ];
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   Object.assign(a, await create(t.a, 'a'));
   Object.assign(b, await create(t.b, 'b'));
   await collect(a.openLink, '42.00', 'Aisyah');
@@ -149,7 +147,6 @@ beforeAll(async () => {
   const form = await payer.open(url.pathname + url.search);
   expect((await payer.submit(form, { amount: '99.00', name: 'Bob', email: 'bob@example.com', ...GOOD_CARD })).status).toBe(303);
 });
-afterAll(() => t?.close());
 
 describe('the fixture', () => {
   it("A's open link has its collections, so the comparisons below compare something", async () => {

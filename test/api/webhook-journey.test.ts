@@ -4,23 +4,19 @@
 // key and check, during the overlap, that both keys verify with the client's verifyWebhook and with the
 // standardwebhooks library.
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../support/receiver.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
 
-let t: TestService;
 let receiver: Receiver | undefined;
 
-beforeAll(async () => {
-  // Retries an hour apart: within the test only the resend brings a failed delivery back.
-  t = await startTestService({ outbox: { retry: { baseMs: 3_600_000, capMs: 3_600_000, maxAttempts: 12 } } });
-}, 60_000);
+// Retries an hour apart: within the test only the resend brings a failed delivery back.
+const t = useService({ outbox: { retry: { baseMs: 3_600_000, capMs: 3_600_000, maxAttempts: 12 } } });
 afterAll(async () => {
   await receiver?.close();
-  await t?.close();
 });
 
 const headersOf = (request: ReceivedRequest) => request.headers as Record<string, string>;

@@ -4,9 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshots } from '../support/browser.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
-let t: TestService;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -14,8 +13,8 @@ let page: Page;
 let merchant: Server;
 let merchantUrl: string;
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   browser = await launchBrowser();
   merchant = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Merchant order page</h1>'));
   await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
@@ -24,7 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   merchant?.close();
-  await t?.close();
 });
 beforeEach(async () => {
   context = await browser.newContext();

@@ -5,19 +5,17 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshots } from '../support/browser.js';
-import { startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
 
-let s: StripeTestService;
 let browser: Browser;
 
+const s = useStripeService();
 beforeAll(async () => {
-  s = await startStripeTestService();
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await s?.close();
 });
 
 async function newLink(amount: number, title: string) {

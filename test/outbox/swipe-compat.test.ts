@@ -3,28 +3,18 @@
 // payment.created and payment.failed, every Swipe field in Swipe's order and formats, and a hash it
 // computes itself. The hash it computes is pinned by a value worked out outside Node (openssl).
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventHash } from '../../shared/webhook-signature.js';
 import { findPayment } from '../../server/store/payments.js';
 import { DECLINED_CARD, GOOD_CARD, submitPage } from '../support/payer.js';
-import type { Receiver } from '../support/receiver.js';
-import type { TestService } from '../support/service.js';
-import { startWebhookTestService, WEBHOOK_SECRET, type WebhookTestService } from '../support/webhook-service.js';
+import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { receiveSwipePayment, swipeHash, SWIPE_PLUGIN_REQUIRED } from '../support/swipe-receiver.js';
 import { waitFor } from '../support/wait.js';
 
 const SECRET = WEBHOOK_SECRET;
-let t: TestService;
-let receiver: Receiver;
-let w: WebhookTestService;
 
-beforeAll(async () => {
-  w = await startWebhookTestService();
-  ({ t, receiver } = w);
-});
-afterAll(async () => {
-  await w?.close();
-});
+const w = useWebhookService();
+const { t, receiver } = w;
 
 const requestsFor = (ids: string[]) =>
   receiver.requests.filter((r) => ids.includes((r.body as { data?: { payment_id?: string } }).data?.payment_id ?? '') && r.raw.includes('"payment.'));

@@ -11,7 +11,7 @@ import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { SWIPE_PAYMENT_FIELDS } from '../support/swipe-receiver.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useServicePerTest, type TestService } from '../support/service.js';
 import { sleep, waitFor } from '../support/wait.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -20,14 +20,15 @@ const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 3 };
 let t: TestService | undefined;
 let receiver: Receiver | undefined;
 afterEach(async () => {
-  await t?.close();
   await receiver?.close();
   t = receiver = undefined;
 });
+// Registered after the hook above, so each test's service closes before what it delivered to.
+const startService = useServicePerTest();
 
 async function setup(respond?: (n: number) => number | 'hang', url?: (receiver: Receiver) => string) {
   receiver = await startReceiver(respond);
-  t = await startTestService({ outbox: { retry: FAST_RETRY, webhookTimeoutMs: 300 } });
+  t = await startService({ outbox: { retry: FAST_RETRY, webhookTimeoutMs: 300 } });
   await setWebhook(t.service.db, t.a.business.id, { url: url ? url(receiver) : receiver.url, secret: SECRET }, t.service.secretsKey);
   return { receiver, t };
 }

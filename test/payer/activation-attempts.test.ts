@@ -1,11 +1,11 @@
 // The activation form's attempt id makes a submit idempotent, as on the pay pages: the same form sent
 // twice (a double click, a reload of the POST) asks the acquirer to save the card once and lands
 // where the first submit did. A provider that counts and takes its time makes the submits overlap.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Card } from '../../server/payments/cards.js';
 import { SandboxProvider } from '../../server/payments/sandbox.js';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
 class CountingProvider extends SandboxProvider {
   saves = 0;
@@ -19,11 +19,7 @@ class CountingProvider extends SandboxProvider {
 }
 
 const provider = new CountingProvider();
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService({ provider });
-});
-afterAll(() => t?.close());
+const t = useService({ provider });
 
 async function token(body: Record<string, unknown> = {}, tenant = t.a) {
   const { data } = await tenant.client.POST('/tokenizations/create-token', {

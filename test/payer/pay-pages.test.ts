@@ -1,14 +1,10 @@
 // The hosted pay pages over HTTP: what a payer sees and what each submission records.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listPaymentsForLink } from '../../server/store/payments.js';
 import { DECLINED_CARD, ERROR_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
 async function paymentLink(body: Record<string, unknown> = {}) {
   const { data } = await t.a.client.POST('/payment-links', {

@@ -8,9 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchBrowser, screenshots } from '../support/browser.js';
 import { Payer } from '../support/payer.js';
 import { decodePng, decodeSvg } from '../support/qr.js';
-import { startTestService, type TestService } from '../support/service.js';
-
-let t: TestService;
+import { useService } from '../support/service.js';
 
 async function openLink(body: Record<string, unknown> = {}) {
   const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations', ...body } });
@@ -19,10 +17,7 @@ async function openLink(body: Record<string, unknown> = {}) {
 
 const posterOf = (id: string) => `/payment/open-link/poster?id=${id}`;
 
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 
 describe('the poster', () => {
   it("shows the link's title, its minimum amount, the QR code inline and the payment URL as text", async () => {

@@ -1,6 +1,6 @@
 // No double charge: payers racing for one payment link end with exactly one successful payment;
 // the others are not charged (their authorizations are voided) and are told the link is paid.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkCard } from '../../server/payments/cards.js';
 import { checkout } from '../../server/usecases/checkout.js';
 import { singleProvider } from '../../server/usecases/providers.js';
@@ -8,7 +8,7 @@ import type { AuthorizeRequest, CardFormProvider } from '../../server/payments/p
 import { SandboxProvider } from '../../server/payments/sandbox.js';
 import { newId } from '../../server/domain/ids.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
 /** The sandbox, slowed down at random so that concurrent checkouts really interleave. */
 class JitteryProvider extends SandboxProvider {
@@ -28,11 +28,7 @@ class JitteryProvider extends SandboxProvider {
   }
 }
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
 async function paymentLink() {
   const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 5000, title: 'Race' } });

@@ -3,15 +3,11 @@
 // guessing would try (one more, one less, a few more, the low "counter" bytes stepped, the same random
 // part a second later), is a 404 page on both pay pages, and a page that does exist shows the payer's
 // e-mail masked.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 
 const hex24 = (value: bigint) => (value & ((1n << 96n) - 1n)).toString(16).padStart(24, '0');
 

@@ -3,16 +3,12 @@
 // tenant): each is refused as the ordinary form error page, nothing is charged or saved, and the
 // form's other fields are still checked. That no pattern sees the text at all is asserted in
 // test/unit/form-fields.test.ts; timing is never asserted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listPaymentsForLink } from '../../server/store/payments.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 
 const PAYLOAD = '1' + ' '.repeat(16_000) + 'x';
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;

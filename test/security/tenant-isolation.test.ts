@@ -11,22 +11,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signThankYou } from '../../server/pages/signing.js';
 import { assertConforms, operationFor } from '../support/contract.js';
 import { Payer, GOOD_CARD } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { KIND_OF_PARAM, allIdsOf, api, dbView, seed, tenantView, type TenantRecords } from './fixture.js';
 import { HTTP_METHODS, apiPath, filtersOf, isFreeText, loadSpec, propertiesOf, queryString, type Spec, type SpecPath } from './spec.js';
 
 const UNKNOWN_ID = '0123456789abcdef01234567';
 const UNKNOWN_TOKEN = 'ab'.repeat(32);
 
-let t: TestService;
 let spec: Spec;
 let a: TenantRecords;
 let b: TenantRecords;
 let baseline: unknown;
 let attempts = 0;
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   spec = await loadSpec();
   a = await seed(t, t.a, 'a');
   b = await seed(t, t.b, 'b');
@@ -35,7 +34,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`tenant: ${attempts} cross-tenant attempts`);
-  await t?.close();
 });
 
 interface Attempt {
