@@ -12,13 +12,11 @@ import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw } from '../support/service.js';
 import { openReturn, payOnStripe, useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const s = useStripeService();
 
-async function token() {
-  return (await s.t.a.client.POST('/tokenizations/create-token', { body: { email: 'lim@example.com', title: 'Monthly plan', description: 'Plan' } })).data!
-    .data;
-}
+const token = () => create.token(s.t.a, { email: 'lim@example.com', description: 'Plan' });
 
 /** Our activation page, then Stripe's: where the payer lands at the end. */
 async function saveOnStripe(activationUrl: string, card: string) {

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Payer, type PageResponse } from '../support/payer.js';
 import { openReturn, payOnStripe, useStripeService } from '../support/stripe.js';
+import * as create from '../support/factories.js';
 
 const OPEN_CHECKOUTS = 8;
 const CHECKOUTS_PER_ADDRESS = 2;
@@ -16,10 +17,7 @@ const s = useStripeService({
   pageLimits: { windowSeconds: 3_600, openCheckoutsPerLink: OPEN_CHECKOUTS, checkoutsPerAddress: CHECKOUTS_PER_ADDRESS },
 });
 
-async function openLink() {
-  const { data } = await s.t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
-  return data!.data;
-}
+const openLink = () => create.openLink(s.t.a, { minimum_amount: '10.00' });
 
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const from = (address: string) => new Payer(s.t.url, { 'x-forwarded-for': address });

@@ -8,15 +8,13 @@ import { listOutbox } from '../../server/store/outbox.js';
 import { raw } from '../support/service.js';
 import { openReturn, payLinkOnStripe, useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const s = useStripeService();
 
 const AT_ONCE = 6;
 
-async function paymentLink(amount: number) {
-  const created = await s.t.a.client.POST('/payment-links', { body: { email: 'mei@example.com', currency: 'MYR', amount, title: 'Order 12' } });
-  return created.data!.data;
-}
+const paymentLink = (amount: number) => create.paymentLink(s.t.a, { email: 'mei@example.com', amount, title: 'Order 12' });
 
 const payPath = (url: string) => new URL(url).pathname + new URL(url).search;
 const paymentIdOf = (url: string) => new URL(url).searchParams.get('payment_id')!;

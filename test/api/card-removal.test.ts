@@ -11,6 +11,7 @@ import { GOOD_CARD, Payer, submitPage } from '../support/payer.js';
 import { raw, useServicePerTest } from '../support/service.js';
 import { useWebhookService } from '../support/webhook-service.js';
 import { sleep, waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const MASTERCARD = { card_number: '5555 5555 5555 4444', expiry: '12/39', cvc: '123' };
 
@@ -108,8 +109,8 @@ describe('DELETE /api/tokenizations/{token_id}/card', () => {
   });
 
   it('a token whose payer never saved a card is answered as it is, and sends nothing', async () => {
-    const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Plan' } });
-    const answer = await removeCard(data!.data._id);
+    const created = await create.token(t.a, { title: 'Plan', description: 'Plan' });
+    const answer = await removeCard(created._id);
     expect(answer.response.status).toBe(200);
     expect(answer.data!.data).toMatchObject({ status: 'pending', card: null, card_removed_at: null });
   });
@@ -135,12 +136,12 @@ describe('DELETE /api/tokenizations/{token_id}/card when the acquirer does not l
       }
     }
     const down = await startService({ provider: new Unreachable() });
-    const { data } = await down.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Plan' } });
-    expect((await submitPage(down.url, data!.data.activation_url, { name: 'Aisyah', ...GOOD_CARD })).status).toBe(303);
-    const failed = await down.a.client.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: data!.data._id } } });
+    const created = await create.token(down.a, { title: 'Plan', description: 'Plan' });
+    expect((await submitPage(down.url, created.activation_url, { name: 'Aisyah', ...GOOD_CARD })).status).toBe(303);
+    const failed = await down.a.client.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: created._id } } });
     expect(failed.response.status).toBe(502);
     expect(failed.error).toEqual({ message: 'The payment provider did not confirm that it removed the card, so it is still saved. Try again in a moment.' });
-    const read = (await down.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: data!.data._id } } })).data!.data;
+    const read = (await down.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: created._id } } })).data!.data;
     expect(read).toMatchObject({ status: 'active', card: { last4: '4242' }, card_removed_at: null });
   });
 });

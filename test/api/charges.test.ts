@@ -7,6 +7,7 @@ import { CHARGE_DECLINES_CARD, CHARGE_EXPIRES_CARD, GOOD_CARD, submitPage } from
 import { raw } from '../support/service.js';
 import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
 
@@ -14,11 +15,9 @@ const w = useWebhookService();
 const { t, receiver } = w;
 
 async function token(card?: Record<string, string>): Promise<string> {
-  const { data } = await t.a.client.POST('/tokenizations/create-token', {
-    body: { email: 'payer@example.com', title: 'Monthly plan', description: 'Card for the plan' },
-  });
-  if (card) expect((await submitPage(t.url, data!.data.activation_url, { name: 'Aisyah', ...card })).status).toBe(303);
-  return data!.data._id;
+  const created = await create.token(t.a);
+  if (card) expect((await submitPage(t.url, created.activation_url, { name: 'Aisyah', ...card })).status).toBe(303);
+  return created._id;
 }
 
 const charge = (

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { OpenPaymentLink } from '../../client/index.js';
 import { newId } from '../../server/domain/ids.js';
 import { useService, type Tenant } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 const t = useService();
 
@@ -33,13 +34,7 @@ interface PaymentRow {
   created_at: string;
 }
 
-async function openLink(tenant: Tenant = t.a, body: Record<string, unknown> = {}): Promise<OpenPaymentLink> {
-  const { response, data } = await tenant.client.POST('/open-payment-links', {
-    body: { currency: 'MYR', minimum_amount: '5.00', title: 'Donations', ...body },
-  });
-  expect(response.status).toBe(200);
-  return data!.data;
-}
+const openLink = (tenant: Tenant = t.a, body: Record<string, unknown> = {}): Promise<OpenPaymentLink> => create.openLink(tenant, body);
 
 /** Distinct, increasing creation times in May 2022 for payments whose date does not matter. */
 let clock = Date.UTC(2022, 4, 10, 9, 0, 0);

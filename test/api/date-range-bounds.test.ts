@@ -2,12 +2,13 @@
 // 8601 has it, PostgreSQL's timestamps do not) or 9999 reads like any other range on every list and report.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 let openLinkId: string;
 const t = useService();
 beforeAll(async () => {
   await t.a.client.POST('/payment-links', { body: { email: 'p@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' } });
-  openLinkId = (await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } })).data!.data._id;
+  openLinkId = (await create.openLink(t.a, { minimum_amount: '10.00' }))._id;
 });
 
 const get = async (path: string, range: string) => {

@@ -5,6 +5,7 @@ import { verifyWebhook } from '../../client/webhooks.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
 /** The receiver's answer: a failing endpoint until the merchant fixes it. */
@@ -15,7 +16,7 @@ const w = useWebhookService({ outbox: { retry: { baseMs: 3_600_000, capMs: 3_600
 const { t, receiver } = w;
 
 async function paidEvent(): Promise<{ paymentId: string; eventId: string }> {
-  const link = (await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' } })).data!.data;
+  const link = await create.paymentLink(t.a);
   const paymentId = (await submitPage(t.url, link.payment_url, { name: 'Payer', ...GOOD_CARD })).paymentId!;
   const list = await t.a.client.GET('/events', { params: { query: { 'filter[type]': 'payment.created' } } });
   const event = list.data!.data.data.find((e) => e.data.payment_id === paymentId)!;

@@ -13,6 +13,7 @@ import { GOOD_CARD, Payer, submitPage, type PageResponse } from '../support/paye
 import { raw } from '../support/service.js';
 import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { sleep, waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
 const provider = new HeldProvider();
@@ -30,19 +31,8 @@ const sweep = () => expireDueLinks(t.service.context);
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const pageOf = async (url: string) => (await new Payer(t.url).get(pathOf(url))).status;
 
-async function paymentLink(body: Record<string, unknown> = {}) {
-  const { data, error } = await t.a.client.POST('/payment-links', {
-    body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice', ...body },
-  });
-  expect(error).toBeUndefined();
-  return data!.data;
-}
-
-async function openLink(body: Record<string, unknown> = {}) {
-  const { data, error } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: 5, title: 'Donations', ...body } });
-  expect(error).toBeUndefined();
-  return data!.data;
-}
+const paymentLink = (body: Record<string, unknown> = {}) => create.paymentLink(t.a, body);
+const openLink = (body: Record<string, unknown> = {}) => create.openLink(t.a, { minimum_amount: 5, ...body });
 
 const OPEN_FIELDS = { amount: '10.00', name: 'Payer', email: 'payer@example.com', ...GOOD_CARD };
 const payOpen = (url: string) => submitPage(t.url, url, OPEN_FIELDS);

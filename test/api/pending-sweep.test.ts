@@ -12,6 +12,7 @@ import type { UseCaseContext } from '../../server/usecases/context.js';
 import { settleStalePending } from '../../server/usecases/pending-sweep.js';
 import { CHARGE_DECLINES_CARD, GOOD_CARD, submitPage } from '../support/payer.js';
 import { useWebhookService } from '../support/webhook-service.js';
+import * as create from '../support/factories.js';
 
 /**
  * The sandbox, with refunds that throw (an acquirer that does not answer) or refuse while told to,
@@ -51,10 +52,7 @@ beforeAll(async () => {
   ctx = t.service.context;
 }, 60_000);
 
-async function link(amount = 1000) {
-  return (await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount, title: 'Order', reference: 'ORD-7' } })).data!
-    .data;
-}
+const link = (amount = 1000) => create.paymentLink(t.a, { amount, title: 'Order', reference: 'ORD-7' });
 
 /** A payment recorded as pending `minutesAgo` minutes ago, as a checkout stopped before the acquirer answered leaves it. */
 async function leftPending(linkId: string, minutesAgo: number, providerReference: string | null = null): Promise<string> {
@@ -195,9 +193,9 @@ describe('refunds whose acquirer call threw', () => {
 
 describe('charges whose acquirer call threw', () => {
   async function activeToken(card: Record<string, string>): Promise<string> {
-    const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Monthly plan', description: 'Plan' } });
-    expect((await submitPage(t.url, data!.data.activation_url, { name: 'Aisyah', ...card })).status).toBe(303);
-    return data!.data._id;
+    const created = await create.token(t.a, { description: 'Plan' });
+    expect((await submitPage(t.url, created.activation_url, { name: 'Aisyah', ...card })).status).toBe(303);
+    return created._id;
   }
 
   const charge = (tokenId: string, headers: Record<string, string> = {}) =>

@@ -9,6 +9,7 @@ import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { PNG } from 'pngjs';
 import { decodePng, decodeSvg, PNG_SIGNATURE } from '../support/qr.js';
 import { raw, withService, type Tenant, useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 interface Link {
   _id: string;
@@ -38,8 +39,7 @@ const KINDS: Kind[] = [
     collection: '/payment-links',
     notFound: 'Payment link not found.',
     async create(tenant) {
-      const { data } = await tenant.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 7' } });
-      return data!.data;
+      return create.paymentLink(tenant, { title: 'Invoice 7' });
     },
     async qr(tenant, id, accept, size) {
       return read(
@@ -59,8 +59,7 @@ const KINDS: Kind[] = [
     collection: '/open-payment-links',
     notFound: 'Open payment link not found.',
     async create(tenant) {
-      const { data } = await tenant.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
-      return data!.data;
+      return create.openLink(tenant, { minimum_amount: '10.00' });
     },
     async qr(tenant, id, accept, size) {
       return read(
@@ -256,8 +255,7 @@ describe('the codes', () => {
 
   it('hold the address as PUBLIC_URL gives it', async () => {
     await withService({ publicUrl: 'https://pay.example.com' }, async (other) => {
-      const { data } = await other.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 8' } });
-      const link = data!.data;
+      const link = await create.paymentLink(other.a, { title: 'Invoice 8' });
       expect(link.payment_url).toBe(`https://pay.example.com/payment/pay?id=${link._id}`);
       const answer = await KINDS[0]!.qr(other.a, link._id, 'image/png');
       expect(decodePng(answer.bytes)).toBe(link.payment_url);

@@ -4,8 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { RefundRequest } from '../../server/payments/provider.js';
 import { SandboxProvider } from '../../server/payments/sandbox.js';
-import { GOOD_CARD, REFUND_FAILS_CARD, submitPage } from '../support/payer.js';
+import { GOOD_CARD, REFUND_FAILS_CARD } from '../support/payer.js';
 import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 class JitteryRefunds extends SandboxProvider {
   refunded = 0;
@@ -21,9 +22,7 @@ const provider = new JitteryRefunds();
 const t = useService({ provider });
 
 async function paid(card = GOOD_CARD): Promise<string> {
-  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 5000, title: 'Race' } });
-  const answer = await submitPage(t.url, data!.data.payment_url, { name: 'Aisyah', ...card });
-  return answer.paymentId!;
+  return (await create.paidLink(t, t.a, { amount: 5000, title: 'Race' }, { name: 'Aisyah', ...card })).paymentId;
 }
 
 const refund = (paymentId: string, i: number) =>

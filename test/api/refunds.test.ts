@@ -7,6 +7,7 @@ import { DECLINED_CARD, GOOD_CARD, REFUND_FAILS_CARD, submitPage } from '../supp
 import { raw } from '../support/service.js';
 import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { sleep, waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
 
@@ -156,8 +157,7 @@ describe('POST /api/payments/{payment_id}/refunds', () => {
   });
 
   it('keeps total-collection as paid and adds what was refunded of it', async () => {
-    const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: 5, title: 'Donations' } });
-    const open = data!.data;
+    const open = await create.openLink(t.a, { minimum_amount: 5 });
     const first = await submitPage(t.url, open.payment_url, { amount: '30.00', name: 'Ben', email: 'ben@example.com', ...GOOD_CARD });
     await submitPage(t.url, open.payment_url, { amount: '20.00', name: 'Chan', email: 'chan@example.com', ...GOOD_CARD });
     await refund(first.paymentId!, { amount: 1250 });

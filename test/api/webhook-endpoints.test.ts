@@ -11,6 +11,7 @@ import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { offlineResolver, useService, type Tenant } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const receivers: Receiver[] = [];
 
@@ -43,7 +44,7 @@ async function register(tenant: Tenant, body: { url: string; enabled_events?: ('
 }
 
 async function payLink(tenant: Tenant, amount = 1000): Promise<string> {
-  const link = (await tenant.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount, title: 'Invoice' } })).data!.data;
+  const link = await create.paymentLink(tenant, { amount });
   return (await submitPage(t.url, link.payment_url, { name: 'Payer', ...GOOD_CARD })).paymentId!;
 }
 

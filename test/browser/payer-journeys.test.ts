@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshots } from '../support/browser.js';
 import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 let browser: Browser;
 let context: BrowserContext;
@@ -67,8 +68,8 @@ describe('payer in a browser', () => {
   });
 
   it('shows a decline on the page and lets the payer try another card', async () => {
-    const { data } = await t.a.client.POST('/payment-links', { body: { email: 'tan@example.com', currency: 'SGD', amount: 1500, title: 'Invoice 1002' } });
-    await page.goto(data!.data.payment_url);
+    const created = await create.paymentLink(t.a, { email: 'tan@example.com', currency: 'SGD', amount: 1500, title: 'Invoice 1002' });
+    await page.goto(created.payment_url);
     await page.getByLabel('Name').fill('Tan Wei Ming');
     await fillCard('4000 0000 0000 0002');
     await page.getByRole('button', { name: 'Pay' }).click();

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshots } from '../support/browser.js';
 import { useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 let browser: Browser;
 
@@ -18,9 +19,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function newLink(amount: number, title: string) {
-  return (await s.t.a.client.POST('/payment-links', { body: { email: 'aisyah@example.com', currency: 'MYR', amount, title } })).data!.data;
-}
+const newLink = (amount: number, title: string) => create.paymentLink(s.t.a, { email: 'aisyah@example.com', amount, title });
 
 const payment = async (id: string) => (await s.t.a.client.GET('/payments/{payment_id}', { params: { path: { payment_id: id } } })).data!.data;
 

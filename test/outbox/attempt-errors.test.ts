@@ -11,6 +11,7 @@ import { startReceiver, type Receiver } from '../support/receiver.js';
 import { useService } from '../support/service.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const { logger, lines } = capturedLog();
 
@@ -63,7 +64,7 @@ describe('a failed webhook attempt, as the business reads it', () => {
     };
     for (const url of Object.values(targets)) expect((await t.a.client.POST('/webhook-endpoints', { body: { url } })).response.status, url).toBe(200);
 
-    const link = (await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Scan' } })).data!.data;
+    const link = await create.paymentLink(t.a, { title: 'Scan' });
     expect((await submitPage(t.url, link.payment_url, { name: 'Payer', ...GOOD_CARD })).status).toBe(303);
     const [listed] = (await t.a.client.GET('/events')).data!.data.data;
     const event = await waitFor('every endpoint to settle', async () => {

@@ -10,6 +10,7 @@ import { GOOD_CARD, Payer } from '../support/payer.js';
 import { useServicePerTest, type TestService } from '../support/service.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { sleep, waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 let t: TestService | undefined;
 let smtp: TestSmtp | undefined;
@@ -33,8 +34,7 @@ const linkBody = { email: 'aisyah@example.com', currency: 'MYR', amount: 123456,
 describe('payment link e-mail over SMTP', () => {
   it('sends one message with a text and an HTML part, the title, the amount in units and the payment_url', async () => {
     const { smtp, t } = await withSmtp();
-    const { data } = await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
-    const link = data!.data;
+    const link = await create.paymentLink(t.a, { ...linkBody, send_email: true });
     const [mail] = await waitFor('the e-mail', () => smtp.messages.length && smtp.messages);
     expect(mail!.to).toMatchObject({ value: [{ address: 'aisyah@example.com' }] });
     expect(mail!.from).toMatchObject({ value: [{ address: 'billing@acme.test' }] });
@@ -162,7 +162,7 @@ describe('payment link e-mail over SMTP', () => {
 describe('payment link e-mail without SMTP_URL (the embedded default)', () => {
   it('writes each message as an .eml file a developer can open', async () => {
     t = await startService();
-    const { data } = await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
+    const link = await create.paymentLink(t.a, { ...linkBody, send_email: true });
     const mailDir = join(t.dir, 'mail');
     const [file] = await waitFor('the .eml file', () => {
       try {
@@ -174,7 +174,7 @@ describe('payment link e-mail without SMTP_URL (the embedded default)', () => {
     });
     const mail = await simpleParser(readFileSync(join(mailDir, file!)));
     expect(mail.to).toMatchObject({ value: [{ address: 'aisyah@example.com' }] });
-    expect(mail.text).toContain(data!.data.payment_url);
+    expect(mail.text).toContain(link.payment_url);
     expect(mail.html).toBeTruthy();
   });
 });

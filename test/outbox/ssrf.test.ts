@@ -20,6 +20,7 @@ import { useMigratedDatabase } from '../support/store.js';
 import { waitFor } from '../support/wait.js';
 import { MasterKey, parseMasterKey } from '../../server/secrets/master-key.js';
 import { TEST_SECRETS_KEY } from '../support/secrets.js';
+import * as create from '../support/factories.js';
 
 /** Seals the webhook keys these tests store, and opens them at delivery. */
 const KEY = new MasterKey(parseMasterKey(TEST_SECRETS_KEY));
@@ -383,8 +384,8 @@ describe('the running service, with private receivers refused as in production',
     const { logger, lines } = capturedLog();
     await withService({ outbox: { webhookAllowPrivate: false, webhookTimeoutMs: 2_000 }, resolve, logger }, async (t) => {
       await setWebhook(t.service.db, t.a.business.id, { url: `http://localhost.:${new URL(receiver.url).port}/hooks`, secret: SECRET }, t.service.secretsKey);
-      const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9' } });
-      const url = new URL(data!.data.payment_url);
+      const link = await create.paymentLink(t.a, { amount: 1050, title: 'Invoice 9' });
+      const url = new URL(link.payment_url);
       const payer = new Payer(t.url);
       expect((await payer.submit(await payer.open(url.pathname + url.search), { name: 'Ali', ...GOOD_CARD })).status).toBe(303);
       const [entry] = await waitFor('the webhook to be refused', async () => {

@@ -6,6 +6,7 @@ import type { Card } from '../../server/payments/cards.js';
 import { SandboxProvider } from '../../server/payments/sandbox.js';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
 import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 class CountingProvider extends SandboxProvider {
   saves = 0;
@@ -21,12 +22,7 @@ class CountingProvider extends SandboxProvider {
 const provider = new CountingProvider();
 const t = useService({ provider });
 
-async function token(body: Record<string, unknown> = {}, tenant = t.a) {
-  const { data } = await tenant.client.POST('/tokenizations/create-token', {
-    body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan', ...body },
-  });
-  return data!.data;
-}
+const token = (body: Record<string, unknown> = {}, tenant = t.a) => create.token(tenant, { title: 'Plan', ...body });
 
 const attempts = (tokenId: string) => t.sql('token_activation_attempts').where({ token_id: tokenId }).select('status', 'failure_code');
 

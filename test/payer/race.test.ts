@@ -9,6 +9,7 @@ import { SandboxProvider } from '../../server/payments/sandbox.js';
 import { newId } from '../../server/domain/ids.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 /** The sandbox, slowed down at random so that concurrent checkouts really interleave. */
 class JitteryProvider extends SandboxProvider {
@@ -30,10 +31,7 @@ class JitteryProvider extends SandboxProvider {
 
 const t = useService();
 
-async function paymentLink() {
-  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 5000, title: 'Race' } });
-  return data!.data;
-}
+const paymentLink = () => create.paymentLink(t.a, { amount: 5000, title: 'Race' });
 
 describe('racing payers', () => {
   it('over HTTP: 12 payers submit at once, exactly one is charged', async () => {

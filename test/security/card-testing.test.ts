@@ -13,6 +13,7 @@ import type { AuthorizeRequest } from '../../server/payments/provider.js';
 import { SandboxProvider } from '../../server/payments/sandbox.js';
 import { DECLINED_CARD, ERROR_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer, type PageResponse } from '../support/payer.js';
 import { useService, withService, type TestService, type TestServiceOptions } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 const WINDOW_SECONDS = 3_600;
 /** A card that passes Luhn but is no sandbox test card: declined as test_card_required. */
@@ -50,15 +51,9 @@ async function withCountingService(options: TestServiceOptions, work: (t: TestSe
 
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 
-async function openLink(t: TestService) {
-  const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
-  return data!.data;
-}
+const openLink = (t: TestService) => create.openLink(t.a, { minimum_amount: '10.00' });
 
-async function paymentLink(t: TestService) {
-  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1500, title: 'Invoice' } });
-  return data!.data;
-}
+const paymentLink = (t: TestService) => create.paymentLink(t.a, { amount: 1500 });
 
 async function payOpenLink(
   t: TestService,

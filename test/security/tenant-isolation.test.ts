@@ -5,7 +5,7 @@
 // the database's rows are compared after every attempt, and everything A's key reads after every
 // attempt or, in the loops of thousands (one path and method with each of A's ids), after each such
 // group, so a change only a read shows (a cache, say) is caught at the end of its group.
-// test/api/tenancy.test.ts walks the main cases by hand; this suite derives them from the spec so a
+// tenancy.test.ts walks the main cases by hand; this suite derives them from the spec so a
 // new endpoint is attacked without anyone adding it here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signThankYou } from '../../server/pages/signing.js';

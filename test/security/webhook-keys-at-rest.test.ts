@@ -18,11 +18,11 @@ import { knexFor, openDatabase } from '../../server/store/database.js';
 import { migrateUpTo } from '../../server/store/migrate.js';
 import { listAttempts, listOutbox } from '../../server/store/outbox.js';
 import { createTestDatabase } from '../support/database.js';
-import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { secretsSettings } from '../support/secrets.js';
 import { offlineResolver, useServicePerTest, type Tenant, type TestService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 50 };
@@ -69,10 +69,7 @@ async function everyStoredRow(t: TestService): Promise<string> {
 }
 
 async function pay(t: TestService, tenant: Tenant): Promise<void> {
-  const { data } = await tenant.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9' } });
-  const url = new URL(data!.data.payment_url);
-  const payer = new Payer(t.url);
-  expect((await payer.submit(await payer.open(url.pathname + url.search), { name: 'Ali', ...GOOD_CARD })).status).toBe(303);
+  await create.paidLink(t, tenant, { amount: 1050, title: 'Invoice 9' }, { name: 'Ali' });
 }
 
 let t: TestService | undefined;

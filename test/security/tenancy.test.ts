@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentsClient } from '../../client/index.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { useService, type Tenant } from '../support/service.js';
+import { paymentLinkBody } from './fixture.js';
 
 interface Records {
   paymentLink: string;
@@ -14,14 +15,6 @@ const a: Records = { paymentLink: '', openLink: '', token: '' };
 const b: Records = { paymentLink: '', openLink: '', token: '' };
 const UNKNOWN_ID = '0123456789abcdef01234567';
 
-const paymentLinkBody = (tag: string) => ({
-  email: `payer-${tag}@example.com`,
-  currency: 'MYR',
-  amount: 1500,
-  title: `Invoice ${tag}`,
-  reference: `REF-${tag}`,
-  reference_2: `R2-${tag}`,
-});
 const openLinkBody = (tag: string) => ({
   currency: 'MYR',
   minimum_amount: '10.00',
