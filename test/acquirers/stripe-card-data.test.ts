@@ -2,27 +2,20 @@
 // save cards there with test cards, no stored row of any table and no log line of the service holds
 // the number (nor its digits with spaces or dashes), only the brand and last four Stripe reports.
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/logger.js';
 import { Payer } from '../support/payer.js';
-import { openReturn, payLinkOnStripe, payOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { openReturn, payLinkOnStripe, payOnStripe, useStripeService } from '../support/stripe.js';
 
 const PANS = ['4242424242424242', '5555555555554444', '4000000000000341'];
-let s: StripeTestService;
 let logs = '';
-
-beforeAll(async () => {
-  const capture = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logs += chunk.toString('utf8');
-      done();
-    },
-  });
-  s = await startStripeTestService({ logger: createLogger({ level: 'trace', destination: capture }) });
-}, 60_000);
-afterAll(async () => {
-  await s?.close();
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logs += chunk.toString('utf8');
+    done();
+  },
 });
+const s = useStripeService({ logger: createLogger({ level: 'trace', destination: capture }) });
 
 /** Every row of every table of the service's database, as text. */
 async function everyStoredRow(): Promise<string> {

@@ -5,27 +5,18 @@
 // except that a sandbox test card is not charged once the business collects real money through Stripe.
 // Removing the card detaches its PaymentMethod at Stripe before the token forgets it.
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PaymentFailedEvent } from '../../client/webhooks.js';
 import { setAcquirer } from '../../server/store/acquirer-settings.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw } from '../support/service.js';
-import { openReturn, payOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { openReturn, payOnStripe, useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
-let s: StripeTestService;
+const s = useStripeService();
 
-beforeAll(async () => {
-  s = await startStripeTestService();
-}, 60_000);
-afterAll(async () => {
-  await s?.close();
-});
-
-async function token() {
-  return (await s.t.a.client.POST('/tokenizations/create-token', { body: { email: 'lim@example.com', title: 'Monthly plan', description: 'Plan' } })).data!
-    .data;
-}
+const token = () => create.token(s.t.a, { email: 'lim@example.com', description: 'Plan' });
 
 /** Our activation page, then Stripe's: where the payer lands at the end. */
 async function saveOnStripe(activationUrl: string, card: string) {

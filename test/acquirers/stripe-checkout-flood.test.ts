@@ -4,29 +4,20 @@
 // window; and a link has at most so many checkouts open at once, however many post at the same moment.
 // A payer who finds them all taken is told to come back when one closes; a slot frees itself when its
 // payment leaves pending. Against the local Stripe stand-in, counting the sessions it was asked for.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Payer, type PageResponse } from '../support/payer.js';
-import { openReturn, payOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { openReturn, payOnStripe, useStripeService } from '../support/stripe.js';
+import * as create from '../support/factories.js';
 
 const OPEN_CHECKOUTS = 8;
 const CHECKOUTS_PER_ADDRESS = 2;
 
-let s: StripeTestService;
-
-beforeAll(async () => {
-  s = await startStripeTestService({
-    trustProxyHops: 1,
-    pageLimits: { windowSeconds: 3_600, openCheckoutsPerLink: OPEN_CHECKOUTS, checkoutsPerAddress: CHECKOUTS_PER_ADDRESS },
-  });
-}, 60_000);
-afterAll(async () => {
-  await s?.close();
+const s = useStripeService({
+  trustProxyHops: 1,
+  pageLimits: { windowSeconds: 3_600, openCheckoutsPerLink: OPEN_CHECKOUTS, checkoutsPerAddress: CHECKOUTS_PER_ADDRESS },
 });
 
-async function openLink() {
-  const { data } = await s.t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
-  return data!.data;
-}
+const openLink = () => create.openLink(s.t.a, { minimum_amount: '10.00' });
 
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const from = (address: string) => new Payer(s.t.url, { 'x-forwarded-for': address });

@@ -2,28 +2,19 @@
 // several events: whatever arrives together, each payment and each refund made in Stripe's Dashboard
 // is recorded once and announced once, and every delivery is answered 2xx.
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StandinEvent } from '@payment-collection/stripe-standin';
 import { listOutbox } from '../../server/store/outbox.js';
 import { raw } from '../support/service.js';
-import { openReturn, payLinkOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { openReturn, payLinkOnStripe, useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
-let s: StripeTestService;
-
-beforeAll(async () => {
-  s = await startStripeTestService();
-}, 60_000);
-afterAll(async () => {
-  await s?.close();
-});
+const s = useStripeService();
 
 const AT_ONCE = 6;
 
-async function paymentLink(amount: number) {
-  const created = await s.t.a.client.POST('/payment-links', { body: { email: 'mei@example.com', currency: 'MYR', amount, title: 'Order 12' } });
-  return created.data!.data;
-}
+const paymentLink = (amount: number) => create.paymentLink(s.t.a, { email: 'mei@example.com', amount, title: 'Order 12' });
 
 const payPath = (url: string) => new URL(url).pathname + new URL(url).search;
 const paymentIdOf = (url: string) => new URL(url).searchParams.get('payment_id')!;

@@ -3,21 +3,15 @@
 // Stripe's notifications and the payers' returns arrive at once. Exactly one payment is the link's;
 // every other is refunded in full at once (recorded, announced by refund.succeeded), never a second
 // payment.created.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Payer } from '../support/payer.js';
-import { openReturn, payOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { openReturn, payOnStripe, useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
 
-let s: StripeTestService;
 const PAYERS = 4;
 const ROUNDS = 3;
 
-beforeAll(async () => {
-  s = await startStripeTestService();
-}, 60_000);
-afterAll(async () => {
-  await s?.close();
-});
+const s = useStripeService();
 
 describe('one payment link, several checkouts paid at Stripe at once', () => {
   it(`ends with one payment and ${PAYERS - 1} full refunds, ${ROUNDS} rounds`, { timeout: 120_000 }, async () => {

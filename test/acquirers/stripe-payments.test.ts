@@ -4,29 +4,19 @@
 // Stripe's webhooks verified and acted on once, and every request the SDK sent valid against
 // Stripe's published description.
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyRedirect } from '../../client/redirects.js';
 import type { PaymentCreatedEvent, PaymentFailedEvent, RefundEvent } from '../../client/webhooks.js';
 import { NOTIFICATION_REFUSED } from '../../server/acquirer-notifications/endpoint.js';
 import { raw } from '../support/service.js';
-import { openReturn, payLinkOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { openReturn, payLinkOnStripe, useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
-let s: StripeTestService;
+const s = useStripeService();
 
-beforeAll(async () => {
-  s = await startStripeTestService();
-}, 60_000);
-afterAll(async () => {
-  await s?.close();
-});
-
-async function paymentLink(amount = 5000, extra: Record<string, unknown> = {}) {
-  const created = await s.t.a.client.POST('/payment-links', {
-    body: { email: 'aisyah@example.com', currency: 'MYR', amount, title: 'Order 88', reference: 'ORD-88', ...extra },
-  });
-  return created.data!.data;
-}
+const paymentLink = (amount = 5000, extra: Record<string, unknown> = {}) =>
+  create.paymentLink(s.t.a, { email: 'aisyah@example.com', amount, title: 'Order 88', reference: 'ORD-88', ...extra });
 
 const payPath = (url: string) => new URL(url).pathname + new URL(url).search;
 const payment = async (id: string) => (await s.t.a.client.GET('/payments/{payment_id}', { params: { path: { payment_id: id } } })).data!.data;
@@ -140,7 +130,7 @@ describe('a payment link paid on Stripe', () => {
 
 describe('an open link paid on Stripe', () => {
   it('takes the payer’s amount, name and e-mail on our page, and counts the collection once paid', async () => {
-    const open = (await s.t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } })).data!.data;
+    const open = await create.openLink(s.t.a, { minimum_amount: '10.00' });
     const path = payPath(open.payment_url);
     const refused = await payLinkOnStripe(s.t.url, path, { amount: '5.00', name: 'Nur', email: 'nur@example.com' }, { card: '4242424242424242' }).catch(
       (error: Error) => error.message,

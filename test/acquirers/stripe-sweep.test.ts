@@ -2,23 +2,18 @@
 // comes back, the pending sweep reads the payment back from Stripe: a checkout the payer abandoned is
 // failed as `expired` once Stripe has closed it, and an FPX payment the bank confirmed is paid. Each is
 // announced once, however many sweeps run.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { settleStalePending } from '../../server/usecases/pending-sweep.js';
 import { Payer } from '../support/payer.js';
-import { payOnStripe, startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { payOnStripe, useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
 import Stripe from 'stripe';
 
-let s: StripeTestService;
-
+// The service's own sweep waits an hour between looks: only the calls below sweep.
+const s = useStripeService({ pendingSweep: { everyMs: 3_600_000 } });
 beforeAll(async () => {
-  // The service's own sweep waits an hour between looks: only the calls below sweep.
-  s = await startStripeTestService({ pendingSweep: { everyMs: 3_600_000 } });
   s.standin.holdWebhooks(true);
 }, 60_000);
-afterAll(async () => {
-  await s?.close();
-});
 
 const payment = async (id: string) => (await s.t.a.client.GET('/payments/{payment_id}', { params: { path: { payment_id: id } } })).data!.data;
 const eventsOf = (id: string) => s.events().filter((e) => (e.data as { payment_id?: string }).payment_id === id);

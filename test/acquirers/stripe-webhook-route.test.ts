@@ -4,14 +4,14 @@
 // declared body unread, and counts posts per client address. The reasons are in the service's log.
 import { Writable } from 'node:stream';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/logger.js';
 import { MAX_NOTIFICATION_BYTES, NOTIFICATION_REFUSED } from '../../server/acquirer-notifications/endpoint.js';
 import { setAcquirer } from '../../server/store/acquirer-settings.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, withService, useService } from '../support/service.js';
 import { firstAnswer, openSocket } from '../support/sockets.js';
-import { startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { useStripeService } from '../support/stripe.js';
 
 const lines: string[] = [];
 const capture = new Writable({
@@ -25,19 +25,17 @@ const refusals = () =>
     .map((line) => JSON.parse(line) as { msg: string; business_id?: string; reason?: string })
     .filter((line) => line.msg === 'acquirer notification refused');
 
-let s: StripeTestService;
 /** On Stripe without a key; on Stripe with a key and no webhook signing secret. */
 let noKey: number;
 let noWebhookSecret: number;
+const s = useStripeService({ logger: createLogger({ level: 'info', destination: capture }) });
 beforeAll(async () => {
-  s = await startStripeTestService({ logger: createLogger({ level: 'info', destination: capture }) });
   const { db } = s.t.service;
   noKey = (await findOrCreateBusiness(db, 'Stripe, no key')).id;
   await setAcquirer(db, noKey, 'stripe', {}, s.t.service.secretsKey);
   noWebhookSecret = (await findOrCreateBusiness(db, 'Stripe, no webhook secret')).id;
   await setAcquirer(db, noWebhookSecret, 'stripe', { secretKey: 'sk_test_nowebhooksecret000000' }, s.t.service.secretsKey);
 }, 60_000);
-afterAll(() => s?.close());
 
 let events = 0;
 /** A Stripe event about nothing of ours (the service takes it and does nothing), padded with `padding`. */
@@ -148,11 +146,7 @@ describe('the body is read up to 64 KiB', () => {
 });
 
 describe('posts are counted per client address', () => {
-  let limited: TestService;
-  beforeAll(async () => {
-    limited = await startTestService({ notificationLimits: { perAddress: 3, windowSeconds: 3_600 } });
-  });
-  afterAll(() => limited?.close());
+  const limited = useService({ notificationLimits: { perAddress: 3, windowSeconds: 3_600 } });
 
   it('past the limit, whichever business they name: 429 with Retry-After, and the client reads it', async () => {
     const at = (business: number) => `${limited.url}/stripe/webhooks/${business}`;
@@ -169,8 +163,7 @@ describe('posts are counted per client address', () => {
   });
 
   it('an IPv6 client counts by its /64, as the payer pages count it', async () => {
-    const proxied = await startTestService({ notificationLimits: { perAddress: 3, windowSeconds: 3_600 }, trustProxyHops: 1 });
-    try {
+    await withService({ notificationLimits: { perAddress: 3, windowSeconds: 3_600 }, trustProxyHops: 1 }, async (proxied) => {
       const from = (address: string) =>
         raw(`${proxied.url}/stripe/webhooks/${proxied.a.business.id}`, {
           method: 'POST',
@@ -180,8 +173,6 @@ describe('posts are counted per client address', () => {
       for (const address of ['2001:db8:7:1::1', '2001:db8:7:1::2', '2001:db8:7:1:ffff::3']) expect((await from(address)).status).toBe(400);
       expect((await from('2001:db8:7:1:abcd::4')).status).toBe(429);
       expect((await from('2001:db8:7:2::1')).status).toBe(400);
-    } finally {
-      await proxied.close();
-    }
+    });
   });
 });

@@ -2,28 +2,21 @@
 // token forgets it (brand, last four, expiry, reference) and is pending again, token.card_removed is
 // sent once; repeating it changes nothing, a charge is a clear 409, the activation_url takes a new
 // card, another business's token is a 404, and a charge still waiting for the acquirer keeps the card.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TokenCardRemovedEvent } from '../../client/webhooks.js';
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { PAYMENT_PENDING } from '../../server/domain/statuses.js';
 import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, Payer, submitPage } from '../support/payer.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
-import { startWebhookTestService, type WebhookTestService } from '../support/webhook-service.js';
+import { raw, useServicePerTest } from '../support/service.js';
+import { useWebhookService } from '../support/webhook-service.js';
 import { sleep, waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const MASTERCARD = { card_number: '5555 5555 5555 4444', expiry: '12/39', cvc: '123' };
 
-let w: WebhookTestService;
-let t: TestService;
-
-beforeAll(async () => {
-  w = await startWebhookTestService();
-  t = w.t;
-}, 60_000);
-afterAll(async () => {
-  await w?.close();
-});
+const w = useWebhookService();
+const { t } = w;
 
 async function activeToken(card = GOOD_CARD, client = t.a.client) {
   const { data } = await client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Monthly plan', description: 'Plan' } });
@@ -116,8 +109,8 @@ describe('DELETE /api/tokenizations/{token_id}/card', () => {
   });
 
   it('a token whose payer never saved a card is answered as it is, and sends nothing', async () => {
-    const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Plan' } });
-    const answer = await removeCard(data!.data._id);
+    const created = await create.token(t.a, { title: 'Plan', description: 'Plan' });
+    const answer = await removeCard(created._id);
     expect(answer.response.status).toBe(200);
     expect(answer.data!.data).toMatchObject({ status: 'pending', card: null, card_removed_at: null });
   });
@@ -134,11 +127,7 @@ describe('DELETE /api/tokenizations/{token_id}/card', () => {
 });
 
 describe('DELETE /api/tokenizations/{token_id}/card when the acquirer does not let go', () => {
-  let down: TestService | undefined;
-  afterEach(async () => {
-    await down?.close();
-    down = undefined;
-  });
+  const startService = useServicePerTest();
 
   it('answers 502 and changes nothing: the card stays saved', async () => {
     class Unreachable extends SandboxAcquirer {
@@ -146,13 +135,13 @@ describe('DELETE /api/tokenizations/{token_id}/card when the acquirer does not l
         throw new Error('connect ETIMEDOUT');
       }
     }
-    down = await startTestService({ provider: new Unreachable() });
-    const { data } = await down.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Plan' } });
-    expect((await submitPage(down.url, data!.data.activation_url, { name: 'Aisyah', ...GOOD_CARD })).status).toBe(303);
-    const failed = await down.a.client.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: data!.data._id } } });
+    const down = await startService({ provider: new Unreachable() });
+    const created = await create.token(down.a, { title: 'Plan', description: 'Plan' });
+    expect((await submitPage(down.url, created.activation_url, { name: 'Aisyah', ...GOOD_CARD })).status).toBe(303);
+    const failed = await down.a.client.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: created._id } } });
     expect(failed.response.status).toBe(502);
     expect(failed.error).toEqual({ message: 'The payment provider did not confirm that it removed the card, so it is still saved. Try again in a moment.' });
-    const read = (await down.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: data!.data._id } } })).data!.data;
+    const read = (await down.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: created._id } } })).data!.data;
     expect(read).toMatchObject({ status: 'active', card: { last4: '4242' }, card_removed_at: null });
   });
 });

@@ -1,35 +1,23 @@
 // Charging a saved card: a merchant-initiated charge on an active token gives a payment record (the
 // same resource as GET /api/payments); a decline is a 402 with the failed record and payment.failed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyWebhook, type PaymentCreatedEvent, type PaymentFailedEvent } from '../../client/webhooks.js';
 import { assertSchema } from '../support/contract.js';
 import { CHARGE_DECLINES_CARD, CHARGE_EXPIRES_CARD, GOOD_CARD, submitPage } from '../support/payer.js';
-import type { Receiver } from '../support/receiver.js';
-import { raw, type TestService } from '../support/service.js';
-import { startWebhookTestService, WEBHOOK_SECRET, type WebhookTestService } from '../support/webhook-service.js';
+import { raw } from '../support/service.js';
+import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
 
-let t: TestService;
-let receiver: Receiver;
-let w: WebhookTestService;
-
-beforeAll(async () => {
-  w = await startWebhookTestService();
-  ({ t, receiver } = w);
-}, 60_000);
-
-afterAll(async () => {
-  await w?.close();
-});
+const w = useWebhookService();
+const { t, receiver } = w;
 
 async function token(card?: Record<string, string>): Promise<string> {
-  const { data } = await t.a.client.POST('/tokenizations/create-token', {
-    body: { email: 'payer@example.com', title: 'Monthly plan', description: 'Card for the plan' },
-  });
-  if (card) expect((await submitPage(t.url, data!.data.activation_url, { name: 'Aisyah', ...card })).status).toBe(303);
-  return data!.data._id;
+  const created = await create.token(t.a);
+  if (card) expect((await submitPage(t.url, created.activation_url, { name: 'Aisyah', ...card })).status).toBe(303);
+  return created._id;
 }
 
 const charge = (

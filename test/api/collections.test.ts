@@ -2,16 +2,13 @@
 // Payments reach the database through the hosted pages; here they are inserted directly so the
 // reports can be checked against exactly known rows.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OpenPaymentLink } from '../../client/index.js';
 import { newId } from '../../server/domain/ids.js';
-import { startTestService, type Tenant, type TestService } from '../support/service.js';
+import { useService, type Tenant } from '../support/service.js';
+import * as create from '../support/factories.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
 const INVALID = 'The given data was invalid.';
 const META_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/;
@@ -37,13 +34,7 @@ interface PaymentRow {
   created_at: string;
 }
 
-async function openLink(tenant: Tenant = t.a, body: Record<string, unknown> = {}): Promise<OpenPaymentLink> {
-  const { response, data } = await tenant.client.POST('/open-payment-links', {
-    body: { currency: 'MYR', minimum_amount: '5.00', title: 'Donations', ...body },
-  });
-  expect(response.status).toBe(200);
-  return data!.data;
-}
+const openLink = (tenant: Tenant = t.a, body: Record<string, unknown> = {}): Promise<OpenPaymentLink> => create.openLink(tenant, body);
 
 /** Distinct, increasing creation times in May 2022 for payments whose date does not matter. */
 let clock = Date.UTC(2022, 4, 10, 9, 0, 0);

@@ -1,16 +1,15 @@
 // filter[created_at_between] over the widest days the contract's pattern lets through: a year 0000 (ISO
 // 8601 has it, PostgreSQL's timestamps do not) or 9999 reads like any other range on every list and report.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
-let t: TestService;
 let openLinkId: string;
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   await t.a.client.POST('/payment-links', { body: { email: 'p@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' } });
-  openLinkId = (await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } })).data!.data._id;
+  openLinkId = (await create.openLink(t.a, { minimum_amount: '10.00' }))._id;
 });
-afterAll(() => t.close());
 
 const get = async (path: string, range: string) => {
   const response = await fetch(`${t.url}/api${path}?filter%5Bcreated_at_between%5D=${range}`, {

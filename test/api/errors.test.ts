@@ -2,16 +2,15 @@
 // not JSON, not valid JSON or too large, unknown paths and wrong methods, and JSON bodies that are not
 // objects. Every error is JSON `{message}` (or the 422 shape) and never leaks a stack trace.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentsClient } from '../../client/index.js';
 import { loadContract } from '../../server/http/contract.js';
 import { issueKey, revokeKey } from '../../server/store/api-keys.js';
 import { setWebhook } from '../../server/store/businesses.js';
 import { assertConforms, assertErrorBody, operationFor } from '../support/contract.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, useService } from '../support/service.js';
 
-let t: TestService;
 /** Ids of business A's records, used wherever a path needs one. */
 const ids = { token: '', activeToken: '', openLink: '', paymentLink: '', payment: '', event: '', endpoint: '' };
 let revokedKey = '';
@@ -340,8 +339,8 @@ function paddedBody(size: number): string {
   return text;
 }
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   const token = await t.a.client.POST('/tokenizations/create-token', { body: tokenBody });
   const openLink = await t.a.client.POST('/open-payment-links', { body: openLinkBody });
   const paymentLink = await t.a.client.POST('/payment-links', { body: paymentLinkBody });
@@ -368,7 +367,6 @@ beforeAll(async () => {
   expect((await t.clientFor(revokedKey).GET('/payment-links')).response.status).toBe(200);
   expect(await revokeKey(t.service.db, revokedKey)).toBe(1);
 });
-afterAll(() => t?.close());
 
 describe('the operation table', () => {
   it('covers every operation in openapi.yaml, each at the method and path used here', async () => {

@@ -1,29 +1,22 @@
 // GET /api/events and /api/events/{id}, POST /api/events/{id}/resend: a merchant sees which webhooks
 // arrived and which did not (with each attempt's HTTP status or error and duration), and sends one again.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
-import type { Receiver } from '../support/receiver.js';
-import type { TestService } from '../support/service.js';
-import { startWebhookTestService, WEBHOOK_SECRET, type WebhookTestService } from '../support/webhook-service.js';
+import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
-let t: TestService;
-let receiver: Receiver;
-let w: WebhookTestService;
 /** The receiver's answer: a failing endpoint until the merchant fixes it. */
 let answer = 500;
 
-beforeAll(async () => {
-  // Retries far apart: only a resend brings a failed event back within the test.
-  w = await startWebhookTestService({ outbox: { retry: { baseMs: 3_600_000, capMs: 3_600_000, maxAttempts: 12 } } }, () => answer);
-  ({ t, receiver } = w);
-}, 60_000);
-afterAll(() => w?.close());
+// Retries far apart: only a resend brings a failed event back within the test.
+const w = useWebhookService({ outbox: { retry: { baseMs: 3_600_000, capMs: 3_600_000, maxAttempts: 12 } } }, () => answer);
+const { t, receiver } = w;
 
 async function paidEvent(): Promise<{ paymentId: string; eventId: string }> {
-  const link = (await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' } })).data!.data;
+  const link = await create.paymentLink(t.a);
   const paymentId = (await submitPage(t.url, link.payment_url, { name: 'Payer', ...GOOD_CARD })).paymentId!;
   const list = await t.a.client.GET('/events', { params: { query: { 'filter[type]': 'payment.created' } } });
   const event = list.data!.data.data.find((e) => e.data.payment_id === paymentId)!;

@@ -1,16 +1,12 @@
 // What a hostile or careless client can do below the level of a request: send its headers slowly,
 // stream a body nobody will read, send HEAD, or a JSON variant the API does not take. Each is answered
 // with the API's JSON (and a request id), within the limits openapi.yaml and README state.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { raw, useService } from '../support/service.js';
 import { answerOf, openSocket } from '../support/sockets.js';
 
-let t: TestService;
-beforeAll(async () => {
-  // Tight timeouts, so a slow client is cut off well inside the test's own time.
-  t = await startTestService({ http: { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 5_000 } });
-});
-afterAll(() => t?.close());
+// Tight timeouts, so a slow client is cut off well inside the test's own time.
+const t = useService({ http: { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 5_000 } });
 
 const PAYMENT_LINK = JSON.stringify({ email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' });
 

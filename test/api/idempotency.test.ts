@@ -1,14 +1,10 @@
 // Idempotency-Key on POST and PUT, with Stripe's semantics.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS, reserveKey } from '../../server/store/idempotency.js';
 import { requestHash } from '../../server/usecases/idempotency.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
 const body = { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' };
 const keyed = (key: string) => ({ headers: { 'Idempotency-Key': key } });

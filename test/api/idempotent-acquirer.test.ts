@@ -3,14 +3,14 @@
 // one. So, while the acquirer is being asked, the pending record is already there for anyone to read,
 // a retry replays the provisional answer without asking the acquirer again, and once it answered the
 // final answer is replayed; an acquirer call that dies leaves the pending record for the sweep.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/acquirers/acquirer.js';
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
 import { settleStalePending } from '../../server/usecases/pending-sweep.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
-import type { TestService } from '../support/service.js';
-import { startWebhookTestService, type WebhookTestService } from '../support/webhook-service.js';
+import { useWebhookService } from '../support/webhook-service.js';
+import * as create from '../support/factories.js';
 
 interface Hold<Request> {
   /** Settles with the request once the acquirer has been asked. */
@@ -69,28 +69,25 @@ class HeldAcquirer extends SandboxAcquirer {
 }
 
 const provider = new HeldAcquirer();
-let w: WebhookTestService;
-let t: TestService;
 let ctx: UseCaseContext;
 const GRACE = 15 * 60_000;
 
+// Only the calls below sweep.
+const w = useWebhookService({ provider, pendingSweep: { everyMs: 3_600_000 } });
+const { t } = w;
 beforeAll(async () => {
-  // Only the calls below sweep.
-  w = await startWebhookTestService({ provider, pendingSweep: { everyMs: 3_600_000 } });
-  t = w.t;
   // The running service's own context: its acquirer is `provider`, as the requests' is.
   ctx = t.service.context;
 }, 60_000);
-afterAll(() => w?.close());
 
 async function activeToken(): Promise<string> {
-  const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Plan' } });
-  expect((await submitPage(t.url, data!.data.activation_url, { name: 'Aisyah', ...GOOD_CARD })).status).toBe(303);
-  return data!.data._id;
+  const created = await create.token(t.a, { title: 'Plan', description: 'Plan' });
+  expect((await submitPage(t.url, created.activation_url, { name: 'Aisyah', ...GOOD_CARD })).status).toBe(303);
+  return created._id;
 }
 
 async function paidPayment(amount: number): Promise<string> {
-  const link = (await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount, title: 'Order' } })).data!.data;
+  const link = await create.paymentLink(t.a, { amount, title: 'Order' });
   return (await submitPage(t.url, link.payment_url, { name: 'Payer', ...GOOD_CARD })).paymentId!;
 }
 
@@ -158,10 +155,10 @@ describe('a keyed charge', () => {
   });
 
   it('keeps its 404 or 409 answered before anything is recorded, as any keyed request does', async () => {
-    const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Plan', description: 'Plan' } });
-    const first = await charge(data!.data._id, `inactive-${data!.data._id}`);
+    const created = await create.token(t.a, { title: 'Plan', description: 'Plan' });
+    const first = await charge(created._id, `inactive-${created._id}`);
     expect(first.response.status).toBe(409);
-    const retry = await charge(data!.data._id, `inactive-${data!.data._id}`);
+    const retry = await charge(created._id, `inactive-${created._id}`);
     expect(retry.response.status).toBe(409);
     expect(replayed(retry)).toBe('true');
     expect(retry.error).toEqual(first.error);

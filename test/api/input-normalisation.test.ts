@@ -1,13 +1,9 @@
 // Laravel's default middleware, which the seed's clients expect (docs/compatibility.md, Input normalisation):
 // every string of a body is trimmed and an empty one becomes null before validation.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { raw, useService } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 
 const post = (path: string, body: unknown) =>
   raw(`${t.apiUrl}${path}`, { method: 'POST', key: t.a.key, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });

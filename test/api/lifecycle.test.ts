@@ -4,31 +4,23 @@
 // races that must not let a payment through: payments at the moment of expiry, on an open link and on
 // a payment link, more payers than max_payments at once, and a link that expires, closes or is paused
 // while a payer's card is being authorised.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
 import { expireDueLinks } from '../../server/usecases/expiry-sweep.js';
 import { assertSchema } from '../support/contract.js';
 import { HeldProvider, submitHeld } from '../support/held-provider.js';
 import { GOOD_CARD, Payer, submitPage, type PageResponse } from '../support/payer.js';
-import type { Receiver } from '../support/receiver.js';
-import { raw, type TestService } from '../support/service.js';
-import { startWebhookTestService, WEBHOOK_SECRET, type WebhookTestService } from '../support/webhook-service.js';
+import { raw } from '../support/service.js';
+import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { sleep, waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
-let t: TestService;
-let receiver: Receiver;
-let w: WebhookTestService;
 const provider = new HeldProvider();
 
-beforeAll(async () => {
-  // The sweep runs when a test calls it, so each test knows when links are marked.
-  w = await startWebhookTestService({ expirySweepMs: 3_600_000, provider });
-  ({ t, receiver } = w);
-}, 60_000);
-afterAll(async () => {
-  await w?.close();
-});
+// The sweep runs when a test calls it, so each test knows when links are marked.
+const w = useWebhookService({ expirySweepMs: 3_600_000, provider });
+const { t, receiver } = w;
 
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 // Links that must still be live for a step or two before they expire get this much room, which a busy
@@ -39,19 +31,8 @@ const sweep = () => expireDueLinks(t.service.context);
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const pageOf = async (url: string) => (await new Payer(t.url).get(pathOf(url))).status;
 
-async function paymentLink(body: Record<string, unknown> = {}) {
-  const { data, error } = await t.a.client.POST('/payment-links', {
-    body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice', ...body },
-  });
-  expect(error).toBeUndefined();
-  return data!.data;
-}
-
-async function openLink(body: Record<string, unknown> = {}) {
-  const { data, error } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: 5, title: 'Donations', ...body } });
-  expect(error).toBeUndefined();
-  return data!.data;
-}
+const paymentLink = (body: Record<string, unknown> = {}) => create.paymentLink(t.a, body);
+const openLink = (body: Record<string, unknown> = {}) => create.openLink(t.a, { minimum_amount: 5, ...body });
 
 const OPEN_FIELDS = { amount: '10.00', name: 'Payer', email: 'payer@example.com', ...GOOD_CARD };
 const payOpen = (url: string) => submitPage(t.url, url, OPEN_FIELDS);

@@ -7,11 +7,11 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../server/logger.js';
 import { ROOT } from '../support/child.js';
 import type { PostOutcome } from '../support/oversized-posts.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { firstAnswer, openSocket, sendUntilClosed } from '../support/sockets.js';
 import { waitFor } from '../support/wait.js';
 
@@ -26,16 +26,12 @@ const capture = new Writable({
   },
 });
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService({
-    linger: { maxBytes: 16 * MiB, maxMs: 1_000 },
-    // The request timeout is far longer than any test here: only the linger's own bounds cut a client off.
-    http: { requestTimeoutMs: 600_000 },
-    logger: createLogger({ level: 'debug', destination: capture }),
-  });
+const t = useService({
+  linger: { maxBytes: 16 * MiB, maxMs: 1_000 },
+  // The request timeout is far longer than any test here: only the linger's own bounds cut a client off.
+  http: { requestTimeoutMs: 600_000 },
+  logger: createLogger({ level: 'debug', destination: capture }),
 });
-afterAll(() => t?.close());
 
 const slowPost = (url: string, key: string) =>
   openSocket(url).then((socket) =>
@@ -130,11 +126,7 @@ describe('a client that resets the connection while it lingers', () => {
 });
 
 describe('a request that times out while its connection lingers', () => {
-  let short: TestService;
-  beforeAll(async () => {
-    short = await startTestService({ http: { headersTimeoutMs: 300, requestTimeoutMs: 800 }, linger: { maxMs: 600_000 } });
-  });
-  afterAll(() => short?.close());
+  const short = useService({ http: { headersTimeoutMs: 300, requestTimeoutMs: 800 }, linger: { maxMs: 600_000 } });
 
   it('is closed, not answered a second time', { timeout: 30_000 }, async () => {
     const { answer } = await slowPost(short.url, short.a.key);

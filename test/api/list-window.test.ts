@@ -1,14 +1,10 @@
 // How deep a list can be paged: the first record of a page must be among the first 10000
 // (openapi.yaml, Page). Past that, a 422 that says how far the list reaches and how to narrow it;
 // the cost of a page request stays bounded however large the list.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { raw, useService } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 
 describe.each(['/payment-links', '/open-payment-links'])('GET %s', (path) => {
   const list = (query: string) => raw(`${t.apiUrl}${path}?${query}`, { key: t.a.key });

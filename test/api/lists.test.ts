@@ -2,17 +2,13 @@
 // length-aware paginator, page/per_page/sort, the filters of docs/compatibility.md, Lists, rejection of
 // unknown query parameters, and tenant isolation. Every test works on a business of its own so that
 // totals are exact.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../client/index.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
-import { raw, startTestService, type Tenant, type TestService } from '../support/service.js';
+import { raw, useService, type Tenant } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
 type Body = Record<string, unknown>;
 type Query = Record<string, unknown>;

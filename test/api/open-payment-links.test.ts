@@ -1,14 +1,10 @@
 // Endpoints 2-6: creating, replacing, reading, listing and deleting open payment links.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OpenPaymentLink } from '../../client/index.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, useService, type TestService } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
 const INVALID = 'The given data was invalid.';
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -165,11 +161,7 @@ describe('POST /open-payment-links: success', () => {
 });
 
 describe('POST /open-payment-links with PUBLIC_URL', () => {
-  let p: TestService;
-  beforeAll(async () => {
-    p = await startTestService({ publicUrl: 'https://pay.example.com' });
-  });
-  afterAll(() => p.close());
+  const p = useService({ publicUrl: 'https://pay.example.com' });
 
   it('builds payment_url from PUBLIC_URL', async () => {
     const { response, data } = await create(minimal, p);

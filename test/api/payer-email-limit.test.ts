@@ -1,16 +1,13 @@
 // The daily cap on payer e-mails a business's API calls send (PAYER_EMAILS_PER_DAY): past it a
 // request with send_email is refused whole (422 on send_email, nothing written, no e-mail), counted
 // exactly under concurrent requests, per business, and open again once the UTC day turns.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { listOutbox } from '../../server/store/outbox.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useServicePerTest, type TestService } from '../support/service.js';
 
 let t: TestService | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const startService = useServicePerTest();
 
 const LIMIT = 3;
 const linkBody = { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 1001' };
@@ -32,7 +29,7 @@ async function turnTheDay(t: TestService): Promise<void> {
 
 describe('payer e-mails per business and day', () => {
   it('refuses the request past the cap with a 422 on send_email saying the limit and when it resets, and writes nothing', async () => {
-    t = await startTestService({ payerEmailsPerDay: LIMIT });
+    t = await startService({ payerEmailsPerDay: LIMIT });
     for (let i = 0; i < LIMIT; i += 1) {
       const { response } = await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
       expect(response.status).toBe(200);
@@ -62,7 +59,7 @@ describe('payer e-mails per business and day', () => {
   });
 
   it('refuses an update that asks for the e-mail past the cap, leaving the link as it was', async () => {
-    t = await startTestService({ payerEmailsPerDay: 1 });
+    t = await startService({ payerEmailsPerDay: 1 });
     const { data } = await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
     const id = data!.data._id;
     const refused = await t.a.client.PUT('/payment-links/{payment_link_id}', {
@@ -78,7 +75,7 @@ describe('payer e-mails per business and day', () => {
 
   it('lets exactly the cap through when requests race', async () => {
     const limit = 5;
-    t = await startTestService({ payerEmailsPerDay: limit });
+    t = await startService({ payerEmailsPerDay: limit });
     const service = t;
     const answers = await Promise.all(
       Array.from({ length: 24 }, (_, i) => service.a.client.POST('/payment-links', { body: { ...linkBody, title: `Race ${i}`, send_email: true } })),
@@ -91,7 +88,7 @@ describe('payer e-mails per business and day', () => {
   });
 
   it('opens again when the UTC day turns, and keeps no refusal under an Idempotency-Key', async () => {
-    t = await startTestService({ payerEmailsPerDay: 1 });
+    t = await startService({ payerEmailsPerDay: 1 });
     await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
     const key = 'b7f1c0de-5a1e-4c3b-9d2e-1f0a2b3c4d5e';
     const body = { ...linkBody, title: 'Tomorrow', send_email: true };

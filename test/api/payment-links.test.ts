@@ -1,17 +1,13 @@
 // Payment links over HTTP (the seed's five operations on them): create, replace, read, list and
 // delete, with the rules of docs/compatibility.md (Money and limits, Validation errors), through the
 // typed client whose every response is also checked against openapi.yaml.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PaymentLink } from '../../client/index.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
-import { startTestService, type Tenant, type TestService } from '../support/service.js';
+import { withService, type Tenant, useService } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
 type Body = Record<string, unknown>;
 interface Result {
@@ -185,13 +181,10 @@ describe('POST /payment-links (create)', () => {
   });
 
   it('builds payment_url from PUBLIC_URL, not from the address the request came to', async () => {
-    const other = await startTestService({ publicUrl: 'https://pay.example.test' });
-    try {
+    await withService({ publicUrl: 'https://pay.example.test' }, async (other) => {
       const { data } = await other.a.client.POST('/payment-links', { body: REQUIRED });
       expect(data!.data.payment_url).toBe(`https://pay.example.test/payment/pay?id=${data!.data._id}`);
-    } finally {
-      await other.close();
-    }
+    });
   });
 
   it('ignores read-only and unknown fields and stores none of them', async () => {

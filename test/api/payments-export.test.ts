@@ -1,16 +1,15 @@
 // The reconciliation export: GET /api/payments with Accept: text/csv streams every matching payment,
 // each followed by its refunds, with amounts a bookkeeper can add up.
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DECLINED_CARD, GOOD_CARD, submitPage } from '../support/payer.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, useService } from '../support/service.js';
 
-let t: TestService;
 let linkId: string;
 let paidId: string;
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   const { data } = await t.a.client.POST('/payment-links', {
     body: { email: 'payer@example.com', currency: 'MYR', amount: 5000, title: 'Order 12', reference: 'ORD-12' },
   });
@@ -22,8 +21,6 @@ beforeAll(async () => {
   const other = await t.b.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 900, title: 'Theirs' } });
   await submitPage(t.url, other.data!.data.payment_url, { name: 'Ben', ...GOOD_CARD });
 }, 60_000);
-
-afterAll(() => t.close());
 
 async function exportCsv(query = '', key = t.a.key) {
   const answer = await raw(`${t.apiUrl}/payments${query}`, { key, headers: { accept: 'text/csv' } });

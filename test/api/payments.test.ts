@@ -1,10 +1,9 @@
 // GET /api/payments and GET /api/payments/{id}: the payment_id a webhook or a redirect carries can be
 // looked up, with what was paid, by whom, on which link, its state and why a failed attempt failed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DECLINED_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
-let t: TestService;
 let linkId: string;
 let openId: string;
 let paidId: string;
@@ -18,8 +17,8 @@ async function pay(paymentUrl: string, fields: Record<string, string>): Promise<
   return answer.status === 303 ? new URL(answer.location!, t.url).searchParams.get('payment_id') : null;
 }
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   const link = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1250, title: 'Invoice 7' } });
   linkId = link.data!.data._id;
   const open = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: 5, title: 'Donations' } });
@@ -32,10 +31,6 @@ beforeAll(async () => {
   for (const card of [DECLINED_CARD, NO_FUNDS_CARD])
     expect(await pay(open.data!.data.payment_url, { amount: '20.00', name: 'Ben', email: 'ben@example.com', ...card })).toBeNull();
 }, 60_000);
-
-afterAll(async () => {
-  await t?.close();
-});
 
 describe('GET /api/payments/{payment_id}', () => {
   it('finds the payment a redirect names, with what was paid, by whom, on which link', async () => {

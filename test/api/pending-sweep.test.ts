@@ -3,7 +3,7 @@
 // a charge on a saved card whose acquirer call threw is answered 202 and, never abandoned, asked
 // again with the same request and settled with the answer, backing off while it goes unanswered;
 // fresh attempts and attempts the acquirer is settling are left alone; sweeps at once act once.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/acquirers/acquirer.js';
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
@@ -11,8 +11,8 @@ import { insertPendingPayment } from '../../server/store/payments.js';
 import type { UseCaseContext } from '../../server/usecases/context.js';
 import { settleStalePending } from '../../server/usecases/pending-sweep.js';
 import { CHARGE_DECLINES_CARD, GOOD_CARD, submitPage } from '../support/payer.js';
-import type { TestService } from '../support/service.js';
-import { startWebhookTestService, type WebhookTestService } from '../support/webhook-service.js';
+import { useWebhookService } from '../support/webhook-service.js';
+import * as create from '../support/factories.js';
 
 /**
  * The sandbox, with refunds that throw (an acquirer that does not answer) or refuse while told to,
@@ -40,25 +40,19 @@ class FlakyAcquirer extends SandboxAcquirer {
 }
 
 const provider = new FlakyAcquirer();
-let t: TestService;
-let w: WebhookTestService;
 let ctx: UseCaseContext;
 const MINUTE = 60_000;
 const GRACE = 15 * MINUTE;
 
+// The service's own sweep waits an hour between looks: only the calls below sweep.
+const w = useWebhookService({ provider, pendingSweep: { everyMs: 3_600_000 } });
+const { t } = w;
 beforeAll(async () => {
-  // The service's own sweep waits an hour between looks: only the calls below sweep.
-  w = await startWebhookTestService({ provider, pendingSweep: { everyMs: 3_600_000 } });
-  t = w.t;
   // The running service's own context: its acquirer is `provider`, as the requests' is.
   ctx = t.service.context;
 }, 60_000);
-afterAll(() => w?.close());
 
-async function link(amount = 1000) {
-  return (await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount, title: 'Order', reference: 'ORD-7' } })).data!
-    .data;
-}
+const link = (amount = 1000) => create.paymentLink(t.a, { amount, title: 'Order', reference: 'ORD-7' });
 
 /** A payment recorded as pending `minutesAgo` minutes ago, as a checkout stopped before the acquirer answered leaves it. */
 async function leftPending(linkId: string, minutesAgo: number, providerReference: string | null = null): Promise<string> {
@@ -199,9 +193,9 @@ describe('refunds whose acquirer call threw', () => {
 
 describe('charges whose acquirer call threw', () => {
   async function activeToken(card: Record<string, string>): Promise<string> {
-    const { data } = await t.a.client.POST('/tokenizations/create-token', { body: { email: 'payer@example.com', title: 'Monthly plan', description: 'Plan' } });
-    expect((await submitPage(t.url, data!.data.activation_url, { name: 'Aisyah', ...card })).status).toBe(303);
-    return data!.data._id;
+    const created = await create.token(t.a, { description: 'Plan' });
+    expect((await submitPage(t.url, created.activation_url, { name: 'Aisyah', ...card })).status).toBe(303);
+    return created._id;
   }
 
   const charge = (tokenId: string, headers: Record<string, string> = {}) =>

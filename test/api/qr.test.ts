@@ -4,13 +4,12 @@
 // limit headers, and every answer as openapi.yaml declares it (the typed clients check that). A size
 // may be asked within bounds; each image is drawn once and kept (counted through qrcode itself).
 import QRCode from 'qrcode';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { PNG } from 'pngjs';
 import { decodePng, decodeSvg, PNG_SIGNATURE } from '../support/qr.js';
-import { raw, startTestService, type Tenant, type TestService } from '../support/service.js';
-
-let t: TestService;
+import { raw, withService, type Tenant, useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 interface Link {
   _id: string;
@@ -40,8 +39,7 @@ const KINDS: Kind[] = [
     collection: '/payment-links',
     notFound: 'Payment link not found.',
     async create(tenant) {
-      const { data } = await tenant.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 7' } });
-      return data!.data;
+      return create.paymentLink(tenant, { title: 'Invoice 7' });
     },
     async qr(tenant, id, accept, size) {
       return read(
@@ -61,8 +59,7 @@ const KINDS: Kind[] = [
     collection: '/open-payment-links',
     notFound: 'Open payment link not found.',
     async create(tenant) {
-      const { data } = await tenant.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
-      return data!.data;
+      return create.openLink(tenant, { minimum_amount: '10.00' });
     },
     async qr(tenant, id, accept, size) {
       return read(
@@ -79,10 +76,7 @@ const KINDS: Kind[] = [
   },
 ];
 
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 
 describe.each(KINDS)('GET /api$collection/{id}/qr', (kind) => {
   let link: Link;
@@ -260,15 +254,11 @@ describe('the codes', () => {
   });
 
   it('hold the address as PUBLIC_URL gives it', async () => {
-    const other = await startTestService({ publicUrl: 'https://pay.example.com' });
-    try {
-      const { data } = await other.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 8' } });
-      const link = data!.data;
+    await withService({ publicUrl: 'https://pay.example.com' }, async (other) => {
+      const link = await create.paymentLink(other.a, { title: 'Invoice 8' });
       expect(link.payment_url).toBe(`https://pay.example.com/payment/pay?id=${link._id}`);
       const answer = await KINDS[0]!.qr(other.a, link._id, 'image/png');
       expect(decodePng(answer.bytes)).toBe(link.payment_url);
-    } finally {
-      await other.close();
-    }
+    });
   });
 });

@@ -3,20 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RateLimiter } from '../../server/rate-limiter.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, RedisRateLimiter } from '../../server/ratelimit/limiters.js';
 import { knexFor, openDatabase, type Database } from '../../server/store/database.js';
 import { assertErrorBody } from '../support/contract.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, useService } from '../support/service.js';
 
 const LIMIT = 5;
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService({ rateLimit: { perSecond: LIMIT } });
-});
-afterAll(() => t.close());
+const t = useService({ rateLimit: { perSecond: LIMIT } });
 
 /** Waits for the start of a fresh one-second window, so a burst lands in one window. */
 async function atWindowStart(): Promise<void> {

@@ -2,18 +2,14 @@
 // (redirect_signature): the key is read and rotated through the API and sealed at rest, a real
 // redirect from a paid link in the sandbox (the payer page driven over HTTP) passes the client
 // package's verifyRedirect, and a forged payment_status=1 does not.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RedirectVerificationError, verifyRedirect } from '../../client/redirects.js';
 import { signedRedirectParams } from '../../server/usecases/redirect-signing.js';
 import { redirectSignature } from '../../shared/redirect-signature.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type Tenant, type TestService } from '../support/service.js';
+import { useService, type Tenant } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 

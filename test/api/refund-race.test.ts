@@ -1,11 +1,12 @@
 // Concurrent refunds of one payment never give back more than was paid: 20 refunds of 3.00 sent at
 // once against a 50.00 payment, through an acquirer slowed down at random so they interleave, end
 // with 16 refunded and 4 refused, on whichever database the suite runs on.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RefundRequest } from '../../server/acquirers/acquirer.js';
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
-import { GOOD_CARD, REFUND_FAILS_CARD, submitPage } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { GOOD_CARD, REFUND_FAILS_CARD } from '../support/payer.js';
+import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 class JitteryRefunds extends SandboxAcquirer {
   refunded = 0;
@@ -18,16 +19,10 @@ class JitteryRefunds extends SandboxAcquirer {
 }
 
 const provider = new JitteryRefunds();
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService({ provider });
-});
-afterAll(() => t.close());
+const t = useService({ provider });
 
 async function paid(card = GOOD_CARD): Promise<string> {
-  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 5000, title: 'Race' } });
-  const answer = await submitPage(t.url, data!.data.payment_url, { name: 'Aisyah', ...card });
-  return answer.paymentId!;
+  return (await create.paidLink(t, t.a, { amount: 5000, title: 'Race' }, { name: 'Aisyah', ...card })).paymentId;
 }
 
 const refund = (paymentId: string, i: number) =>

@@ -1,28 +1,18 @@
 // Refunds: part or all of a paid payment, repeatedly, never more in all than was paid; a refused
 // refund gives nothing back; each settled refund is announced once; the totals show what was kept.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyWebhook, type RefundEvent } from '../../client/webhooks.js';
 import { assertSchema } from '../support/contract.js';
 import { DECLINED_CARD, GOOD_CARD, REFUND_FAILS_CARD, submitPage } from '../support/payer.js';
-import type { Receiver } from '../support/receiver.js';
-import { raw, type TestService } from '../support/service.js';
-import { startWebhookTestService, WEBHOOK_SECRET, type WebhookTestService } from '../support/webhook-service.js';
+import { raw } from '../support/service.js';
+import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { sleep, waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
 
-let t: TestService;
-let receiver: Receiver;
-let w: WebhookTestService;
-
-beforeAll(async () => {
-  w = await startWebhookTestService();
-  ({ t, receiver } = w);
-}, 60_000);
-
-afterAll(async () => {
-  await w?.close();
-});
+const w = useWebhookService();
+const { t, receiver } = w;
 
 async function paidLink(amount: number, card = GOOD_CARD): Promise<{ linkId: string; paymentId: string }> {
   const { data } = await t.a.client.POST('/payment-links', {
@@ -167,8 +157,7 @@ describe('POST /api/payments/{payment_id}/refunds', () => {
   });
 
   it('keeps total-collection as paid and adds what was refunded of it', async () => {
-    const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: 5, title: 'Donations' } });
-    const open = data!.data;
+    const open = await create.openLink(t.a, { minimum_amount: 5 });
     const first = await submitPage(t.url, open.payment_url, { amount: '30.00', name: 'Ben', email: 'ben@example.com', ...GOOD_CARD });
     await submitPage(t.url, open.payment_url, { amount: '20.00', name: 'Chan', email: 'chan@example.com', ...GOOD_CARD });
     await refund(first.paymentId!, { amount: 1250 });

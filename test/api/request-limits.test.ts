@@ -3,16 +3,12 @@
 // line or headers over Node's 16 KiB (431), and bytes that are not HTTP at all (400).
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { answerMalformedRequest } from '../../server/http/server.js';
 import { assertConforms } from '../support/contract.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, useService } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
 /** Sends raw bytes and returns whatever comes back before the server closes the connection. */
 function exchange(bytes: string): Promise<string> {

@@ -1,12 +1,8 @@
 // Endpoint 1, POST /tokenizations/create-token: what a new token looks like and how its input is judged.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { describe, expect, it } from 'vitest';
+import { raw, useService, type TestService } from '../support/service.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
 const INVALID = 'The given data was invalid.';
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -131,11 +127,7 @@ describe('POST /tokenizations/create-token: success', () => {
 });
 
 describe('POST /tokenizations/create-token with PUBLIC_URL', () => {
-  let p: TestService;
-  beforeAll(async () => {
-    p = await startTestService({ publicUrl: 'https://pay.example.com' });
-  });
-  afterAll(() => p.close());
+  const p = useService({ publicUrl: 'https://pay.example.com' });
 
   it('builds activation_url from PUBLIC_URL', async () => {
     const { response, data } = await createToken(valid, p);

@@ -2,32 +2,29 @@
 // webhook endpoints; events fan out to every endpoint that wants them under one event id; a delivery
 // that failed shows in /api/events and is resent to all or to one endpoint.
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
 import { setWebhook } from '../../server/store/businesses.js';
 import { URL_NOT_ALLOWED } from '../../server/usecases/webhook-endpoints.js';
 import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { offlineResolver, startTestService, type Tenant, type TestService } from '../support/service.js';
+import { offlineResolver, useService, type Tenant } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
-let t: TestService;
 const receivers: Receiver[] = [];
 
-beforeAll(async () => {
-  t = await startTestService({
-    // Retries far apart: only a resend brings a failed delivery back within a test.
-    outbox: { retry: { baseMs: 3_600_000, capMs: 3_600_000, maxAttempts: 12 } },
-    // Names the tests use, resolved without a real lookup; nothing is ever sent to them.
-    resolve: async (hostname) => {
-      if (hostname === 'metadata.example.test') return [{ address: '169.254.169.254', family: 4 }];
-      if (hostname === 'hooks.example.test') return [{ address: '93.184.215.14', family: 4 }];
-      return offlineResolver(hostname);
-    },
-  });
-}, 60_000);
-afterAll(() => t?.close());
+const t = useService({
+  // Retries far apart: only a resend brings a failed delivery back within a test.
+  outbox: { retry: { baseMs: 3_600_000, capMs: 3_600_000, maxAttempts: 12 } },
+  // Names the tests use, resolved without a real lookup; nothing is ever sent to them.
+  resolve: async (hostname) => {
+    if (hostname === 'metadata.example.test') return [{ address: '169.254.169.254', family: 4 }];
+    if (hostname === 'hooks.example.test') return [{ address: '93.184.215.14', family: 4 }];
+    return offlineResolver(hostname);
+  },
+});
 afterEach(async () => {
   for (const endpoint of (await t.a.client.GET('/webhook-endpoints')).data!.data)
     await t.a.client.DELETE('/webhook-endpoints/{webhook_endpoint_id}', { params: { path: { webhook_endpoint_id: endpoint._id } } });
@@ -47,7 +44,7 @@ async function register(tenant: Tenant, body: { url: string; enabled_events?: ('
 }
 
 async function payLink(tenant: Tenant, amount = 1000): Promise<string> {
-  const link = (await tenant.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount, title: 'Invoice' } })).data!.data;
+  const link = await create.paymentLink(tenant, { amount });
   return (await submitPage(t.url, link.payment_url, { name: 'Payer', ...GOOD_CARD })).paymentId!;
 }
 

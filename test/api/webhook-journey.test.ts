@@ -4,23 +4,19 @@
 // key and check, during the overlap, that both keys verify with the client's verifyWebhook and with the
 // standardwebhooks library.
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
-import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from '../support/receiver.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
-let t: TestService;
 let receiver: Receiver | undefined;
 
-beforeAll(async () => {
-  // Retries an hour apart: within the test only the resend brings a failed delivery back.
-  t = await startTestService({ outbox: { retry: { baseMs: 3_600_000, capMs: 3_600_000, maxAttempts: 12 } } });
-}, 60_000);
+// Retries an hour apart: within the test only the resend brings a failed delivery back.
+const t = useService({ outbox: { retry: { baseMs: 3_600_000, capMs: 3_600_000, maxAttempts: 12 } } });
 afterAll(async () => {
   await receiver?.close();
-  await t?.close();
 });
 
 const headersOf = (request: ReceivedRequest) => request.headers as Record<string, string>;
@@ -29,11 +25,7 @@ const listed = async (success: boolean) =>
   (await t.a.client.GET('/events', { params: { query: { 'filter[delivery_success]': success, per_page: 100 } } })).data!.data.data.map((e) => e.id);
 
 async function pay(amount: number): Promise<string> {
-  const link = (await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount, title: `Invoice ${amount}` } })).data!
-    .data;
-  const paid = await submitPage(t.url, link.payment_url, { name: 'Payer', ...GOOD_CARD });
-  expect(paid.status).toBe(303);
-  return paid.paymentId!;
+  return (await create.paidLink(t, t.a, { amount, title: `Invoice ${amount}` }, { name: 'Payer' })).paymentId;
 }
 
 describe('a merchant runs its own webhook endpoint', () => {

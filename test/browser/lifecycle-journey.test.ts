@@ -4,18 +4,16 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
-let t: TestService;
 let browser: Browser;
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await t?.close();
 });
 
 describe('an open link with max_payments: 2, in a browser', () => {

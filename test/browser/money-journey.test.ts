@@ -7,25 +7,20 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook, type PaymentFailedEvent, type RefundEvent } from '../../client/webhooks.js';
 import { launchBrowser } from '../support/browser.js';
-import type { Receiver } from '../support/receiver.js';
-import { raw, type TestService } from '../support/service.js';
-import { startWebhookTestService, WEBHOOK_SECRET, type WebhookTestService } from '../support/webhook-service.js';
+import { raw } from '../support/service.js';
+import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { waitFor } from '../support/wait.js';
 
 const SECRET = WEBHOOK_SECRET;
-let t: TestService;
 let browser: Browser;
-let receiver: Receiver;
-let w: WebhookTestService;
 
+const w = useWebhookService();
+const { t, receiver } = w;
 beforeAll(async () => {
-  w = await startWebhookTestService();
-  ({ t, receiver } = w);
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await w?.close();
 });
 
 const events = () => receiver.requests.map((r) => verifyWebhook(r.raw, r.headers as Record<string, string>, SECRET));

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshots } from '../support/browser.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
-let t: TestService;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -14,8 +14,8 @@ let page: Page;
 let merchant: Server;
 let merchantUrl: string;
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   browser = await launchBrowser();
   merchant = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Merchant order page</h1>'));
   await new Promise<void>((resolve) => merchant.listen(0, '127.0.0.1', resolve));
@@ -24,7 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   merchant?.close();
-  await t?.close();
 });
 beforeEach(async () => {
   context = await browser.newContext();
@@ -69,8 +68,8 @@ describe('payer in a browser', () => {
   });
 
   it('shows a decline on the page and lets the payer try another card', async () => {
-    const { data } = await t.a.client.POST('/payment-links', { body: { email: 'tan@example.com', currency: 'SGD', amount: 1500, title: 'Invoice 1002' } });
-    await page.goto(data!.data.payment_url);
+    const created = await create.paymentLink(t.a, { email: 'tan@example.com', currency: 'SGD', amount: 1500, title: 'Invoice 1002' });
+    await page.goto(created.payment_url);
     await page.getByLabel('Name').fill('Tan Wei Ming');
     await fillCard('4000 0000 0000 0002');
     await page.getByRole('button', { name: 'Pay' }).click();

@@ -5,24 +5,21 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshots } from '../support/browser.js';
-import { startStripeTestService, type StripeTestService } from '../support/stripe.js';
+import { useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
-let s: StripeTestService;
 let browser: Browser;
 
+const s = useStripeService();
 beforeAll(async () => {
-  s = await startStripeTestService();
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await s?.close();
 });
 
-async function newLink(amount: number, title: string) {
-  return (await s.t.a.client.POST('/payment-links', { body: { email: 'aisyah@example.com', currency: 'MYR', amount, title } })).data!.data;
-}
+const newLink = (amount: number, title: string) => create.paymentLink(s.t.a, { email: 'aisyah@example.com', amount, title });
 
 const payment = async (id: string) => (await s.t.a.client.GET('/payments/{payment_id}', { params: { path: { payment_id: id } } })).data!.data;
 

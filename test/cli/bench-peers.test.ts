@@ -5,7 +5,7 @@
 // answers and headers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startChild, type ChildService } from '../support/child.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
 const VALID = { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 1001', reference: 'INV-1001' };
 const INVALID = [
@@ -16,13 +16,7 @@ const INVALID = [
   { ...VALID, redirect_url: 'javascript:alert(1)' },
 ];
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useService();
 
 /** A link as the service shows it, but for the base URL each server puts in payment_url. */
 const comparable = (link: Record<string, unknown>) => ({ ...link, payment_url: String(link.payment_url).replace(/^https?:\/\/[^/]+/, '') });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/child.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { typeCheck } from '../support/typescript.js';
 
 const here = join(ROOT, 'test', 'client-package', 'app');
@@ -22,7 +22,6 @@ const clientPackage = JSON.parse(readFileSync(join(ROOT, 'client', 'package.json
 
 let work: string;
 let app: string;
-let t: TestService;
 
 /** npm with a clean environment: no workspace or prefix of the repository leaks into the app. */
 function npm(args: string[], cwd: string): string {
@@ -40,13 +39,13 @@ beforeAll(async () => {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer-app', private: true, type: 'module' }));
   for (const file of ['consumer.ts', 'drive.mjs', 'tsconfig.json']) copyFileSync(join(here, file), join(app, file));
   npm(['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball), `@types/node@${rootPackage.devDependencies['@types/node']}`], app);
-  t = await startTestService();
 }, 180_000);
 
 afterAll(async () => {
-  await t?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
+// After the set-up above, which takes its time before the service is needed.
+const t = useService();
 
 describe('the client package a consumer installs', () => {
   it('holds built JavaScript and types only, and depends on what its README says', () => {

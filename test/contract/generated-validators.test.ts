@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/child.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, useService } from '../support/service.js';
 import { strictProject, typeCheck } from '../support/typescript.js';
 
 interface ZodLike {
@@ -60,7 +60,6 @@ const BEYOND_JSON_SCHEMA: [string, Record<string, unknown>][] = [
 
 let dir: string;
 let zod: Record<string, ZodLike>;
-let t: TestService;
 
 beforeAll(async () => {
   // Inside the repository so the generated code finds zod; test-artifacts/ is not committed.
@@ -73,13 +72,13 @@ beforeAll(async () => {
     { cwd: dir, stdio: 'pipe' },
   );
   zod = (await import(join(dir, 'client', 'zod.gen.ts'))) as Record<string, ZodLike>;
-  t = await startTestService();
 }, 120_000);
 
 afterAll(async () => {
-  await t?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+// After the set-up above, which takes its time before the service is needed.
+const t = useService();
 
 async function serverAccepts(operation: string, input: Record<string, unknown>): Promise<boolean> {
   const headers = { authorization: `Bearer ${t.a.key}`, 'content-type': 'application/json' };

@@ -16,20 +16,17 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { secretsKeyFor } from '../support/secrets.js';
-import { startTestService } from '../support/service.js';
+import { withService } from '../support/service.js';
 import { sleep, waitFor } from '../support/wait.js';
 
 describe('/health and /ready', () => {
   it('answer 200 on a running service', async () => {
-    const t = await startTestService();
-    try {
+    await withService({}, async (t) => {
       const health = await fetch(`${t.url}/health`);
       expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
       const ready = await fetch(`${t.url}/ready`);
       expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready' }]);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it('/ready answers 503 while draining or when the database does not answer', async () => {

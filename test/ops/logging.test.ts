@@ -3,13 +3,13 @@
 // nothing sensitive (API keys, card numbers, CVCs, activation tokens) is ever written, even when an
 // error message carries it.
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../server/logger.js';
 import { revokeKey } from '../../server/store/api-keys.js';
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import type { AuthorizeRequest } from '../../server/acquirers/acquirer.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, useService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
 
 const PAYER_EMAIL = 'leaky.payer@example.com';
@@ -34,13 +34,11 @@ const capture = new Writable({
 const records = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
 const accessLines = () => records().filter((record) => record.msg === 'request');
 
-let t: TestService;
 const secrets: string[] = [];
+const t = useService({ logger: createLogger({ level: 'info', destination: capture }), provider: new LeakyProvider() });
 beforeAll(async () => {
-  t = await startTestService({ logger: createLogger({ level: 'info', destination: capture }), provider: new LeakyProvider() });
   secrets.push(t.a.key, t.b.key);
 });
-afterAll(() => t.close());
 
 describe('request ids', () => {
   it('echoes a usable X-Request-Id and puts it on the access line', async () => {

@@ -8,13 +8,13 @@ import { ATTEMPT_ERRORS } from '../../server/outbox/webhook-client.js';
 import { capturedLog } from '../support/log.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const { logger, lines } = capturedLog();
 
-let t: TestService;
 let notFound: Receiver;
 let smtp: TestSmtp;
 let hangUp: Server;
@@ -22,12 +22,12 @@ let closedPort: number;
 
 const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
 
+// One attempt each: every failure is final, and read once.
+const t = useService({
+  outbox: { retry: { baseMs: 10, capMs: 10, maxAttempts: 1 }, webhookTimeoutMs: 5_000 },
+  logger,
+});
 beforeAll(async () => {
-  // One attempt each: every failure is final, and read once.
-  t = await startTestService({
-    outbox: { retry: { baseMs: 10, capMs: 10, maxAttempts: 1 }, webhookTimeoutMs: 5_000 },
-    logger,
-  });
   notFound = await startReceiver(() => 404);
   smtp = await startSmtp();
   // Accepts, then closes the connection without a word.
@@ -39,7 +39,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await t?.close();
   await notFound?.close();
   await smtp?.close();
   await new Promise((resolve) => hangUp?.close(resolve));
@@ -65,7 +64,7 @@ describe('a failed webhook attempt, as the business reads it', () => {
     };
     for (const url of Object.values(targets)) expect((await t.a.client.POST('/webhook-endpoints', { body: { url } })).response.status, url).toBe(200);
 
-    const link = (await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Scan' } })).data!.data;
+    const link = await create.paymentLink(t.a, { title: 'Scan' });
     expect((await submitPage(t.url, link.payment_url, { name: 'Payer', ...GOOD_CARD })).status).toBe(303);
     const [listed] = (await t.a.client.GET('/events')).data!.data.data;
     const event = await waitFor('every endpoint to settle', async () => {

@@ -7,23 +7,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listAttempts, listOutbox } from '../../server/store/outbox.js';
 import { capturedLog } from '../support/log.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useServicePerTest, type TestService } from '../support/service.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
 import { sleep, waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 let t: TestService | undefined;
 let smtp: TestSmtp | undefined;
 afterEach(async () => {
-  await t?.close();
   await smtp?.close();
   t = smtp = undefined;
 });
+// Registered after the hook above, so each test's service closes before what it delivered to.
+const startService = useServicePerTest();
 
 const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 4 };
 
 async function withSmtp(refuse?: (attempt: number) => boolean) {
   smtp = await startSmtp(refuse);
-  t = await startTestService({ mail: { smtpUrl: smtp.url, from: 'Acme Payments <billing@acme.test>' }, outbox: { retry: FAST_RETRY } });
+  t = await startService({ mail: { smtpUrl: smtp.url, from: 'Acme Payments <billing@acme.test>' }, outbox: { retry: FAST_RETRY } });
   return { smtp, t };
 }
 
@@ -32,8 +34,7 @@ const linkBody = { email: 'aisyah@example.com', currency: 'MYR', amount: 123456,
 describe('payment link e-mail over SMTP', () => {
   it('sends one message with a text and an HTML part, the title, the amount in units and the payment_url', async () => {
     const { smtp, t } = await withSmtp();
-    const { data } = await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
-    const link = data!.data;
+    const link = await create.paymentLink(t.a, { ...linkBody, send_email: true });
     const [mail] = await waitFor('the e-mail', () => smtp.messages.length && smtp.messages);
     expect(mail!.to).toMatchObject({ value: [{ address: 'aisyah@example.com' }] });
     expect(mail!.from).toMatchObject({ value: [{ address: 'billing@acme.test' }] });
@@ -123,7 +124,7 @@ describe('payment link e-mail over SMTP', () => {
       () => true,
       (recipient) => ({ code: 550, message: `<${recipient}>: Recipient address rejected` }),
     );
-    t = await startTestService({ mail: { smtpUrl: smtp.url }, outbox: { retry: FAST_RETRY }, logger });
+    t = await startService({ mail: { smtpUrl: smtp.url }, outbox: { retry: FAST_RETRY }, logger });
     await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
     const [entry] = await waitFor('the entry to die', async () => {
       const entries = await listOutbox(t!.service.db, { status: 'dead' });
@@ -160,8 +161,8 @@ describe('payment link e-mail over SMTP', () => {
 
 describe('payment link e-mail without SMTP_URL (the embedded default)', () => {
   it('writes each message as an .eml file a developer can open', async () => {
-    t = await startTestService();
-    const { data } = await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
+    t = await startService();
+    const link = await create.paymentLink(t.a, { ...linkBody, send_email: true });
     const mailDir = join(t.dir, 'mail');
     const [file] = await waitFor('the .eml file', () => {
       try {
@@ -173,7 +174,7 @@ describe('payment link e-mail without SMTP_URL (the embedded default)', () => {
     });
     const mail = await simpleParser(readFileSync(join(mailDir, file!)));
     expect(mail.to).toMatchObject({ value: [{ address: 'aisyah@example.com' }] });
-    expect(mail.text).toContain(data!.data.payment_url);
+    expect(mail.text).toContain(link.payment_url);
     expect(mail.html).toBeTruthy();
   });
 });

@@ -7,7 +7,7 @@ import { listOutbox } from '../../server/store/outbox.js';
 import { assertSchema } from '../support/contract.js';
 import { DECLINED_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useServicePerTest, type TestService } from '../support/service.js';
 import { sleep, waitFor } from '../support/wait.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -15,10 +15,11 @@ const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 let t: TestService | undefined;
 let receiver: Receiver | undefined;
 afterEach(async () => {
-  await t?.close();
   await receiver?.close();
   t = receiver = undefined;
 });
+// Registered after the hook above, so each test's service closes before what it delivered to.
+const startService = useServicePerTest();
 
 async function attempt(service: TestService, paymentUrl: string, fields: Record<string, string>) {
   const url = new URL(paymentUrl);
@@ -29,7 +30,7 @@ async function attempt(service: TestService, paymentUrl: string, fields: Record<
 describe('payment.failed webhook', () => {
   it('announces each declined attempt once, with the reason, then payment.created for the success', async () => {
     receiver = await startReceiver();
-    t = await startTestService();
+    t = await startService();
     await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, t.service.secretsKey);
     const { data } = await t.a.client.POST('/payment-links', {
       body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9', reference: 'INV-9' },
@@ -72,7 +73,7 @@ describe('payment.failed webhook', () => {
 
   it('is also sent for an open link, and not at all for a business without a webhook', async () => {
     receiver = await startReceiver();
-    t = await startTestService();
+    t = await startService();
     await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, t.service.secretsKey);
     for (const client of [t.a.client, t.b.client]) {
       const { data } = await client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: 5, title: 'Donations' } });

@@ -15,11 +15,12 @@ import { enqueue, listAttempts, listOutbox, type OutboxEntry } from '../../serve
 import { capturedLog } from '../support/log.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestService } from '../support/service.js';
+import { withService } from '../support/service.js';
 import { useMigratedDatabase } from '../support/store.js';
 import { waitFor } from '../support/wait.js';
 import { MasterKey, parseMasterKey } from '../../server/secrets/master-key.js';
 import { TEST_SECRETS_KEY } from '../support/secrets.js';
+import * as create from '../support/factories.js';
 
 /** Seals the webhook keys these tests store, and opens them at delivery. */
 const KEY = new MasterKey(parseMasterKey(TEST_SECRETS_KEY));
@@ -381,11 +382,10 @@ describe('the running service, with private receivers refused as in production',
     const receiver = await startReceiver();
     const { resolve, calls } = stubResolver();
     const { logger, lines } = capturedLog();
-    const t = await startTestService({ outbox: { webhookAllowPrivate: false, webhookTimeoutMs: 2_000 }, resolve, logger });
-    try {
+    await withService({ outbox: { webhookAllowPrivate: false, webhookTimeoutMs: 2_000 }, resolve, logger }, async (t) => {
       await setWebhook(t.service.db, t.a.business.id, { url: `http://localhost.:${new URL(receiver.url).port}/hooks`, secret: SECRET }, t.service.secretsKey);
-      const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9' } });
-      const url = new URL(data!.data.payment_url);
+      const link = await create.paymentLink(t.a, { amount: 1050, title: 'Invoice 9' });
+      const url = new URL(link.payment_url);
       const payer = new Payer(t.url);
       expect((await payer.submit(await payer.open(url.pathname + url.search), { name: 'Ali', ...GOOD_CARD })).status).toBe(303);
       const [entry] = await waitFor('the webhook to be refused', async () => {
@@ -401,9 +401,8 @@ describe('the running service, with private receivers refused as in production',
       });
       expect(calls).toContain('localhost.');
       expect(receiver.requests).toHaveLength(0);
-    } finally {
-      await t.close();
+    }).finally(async () => {
       await receiver.close();
-    }
+    });
   });
 });

@@ -3,28 +3,19 @@
 // payment.created and payment.failed, every Swipe field in Swipe's order and formats, and a hash it
 // computes itself. The hash it computes is pinned by a value worked out outside Node (openssl).
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventHash } from '../../shared/webhook-signature.js';
 import { findPayment } from '../../server/store/payments.js';
 import { DECLINED_CARD, GOOD_CARD, submitPage } from '../support/payer.js';
-import type { Receiver } from '../support/receiver.js';
-import type { TestService } from '../support/service.js';
-import { startWebhookTestService, WEBHOOK_SECRET, type WebhookTestService } from '../support/webhook-service.js';
+import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
 import { receiveSwipePayment, swipeHash, SWIPE_PLUGIN_REQUIRED } from '../support/swipe-receiver.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
-let t: TestService;
-let receiver: Receiver;
-let w: WebhookTestService;
 
-beforeAll(async () => {
-  w = await startWebhookTestService();
-  ({ t, receiver } = w);
-});
-afterAll(async () => {
-  await w?.close();
-});
+const w = useWebhookService();
+const { t, receiver } = w;
 
 const requestsFor = (ids: string[]) =>
   receiver.requests.filter((r) => ids.includes((r.body as { data?: { payment_id?: string } }).data?.payment_id ?? '') && r.raw.includes('"payment.'));
@@ -75,7 +66,7 @@ describe('a Swipe receiver', () => {
   it('accepts payment.failed, with payment_status 3, nothing charged and the reason as the message', async () => {
     const link = (await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 2500, title: 'Invoice 2' } })).data!
       .data;
-    const open = (await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: 5, title: 'Fund' } })).data!.data;
+    const open = await create.openLink(t.a, { minimum_amount: 5, title: 'Fund' });
     expect((await submitPage(t.url, link.payment_url, { name: 'Dina', ...DECLINED_CARD })).status).toBe(402);
     expect((await submitPage(t.url, open.payment_url, { amount: '12.00', name: 'Eng', email: 'eng@example.com', ...DECLINED_CARD })).status).toBe(402);
 

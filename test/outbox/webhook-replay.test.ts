@@ -9,8 +9,9 @@ import { eventHash, verifyWebhook } from '../../client/webhooks.js';
 import { setWebhook } from '../../server/store/businesses.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver, type ReceivedRequest } from '../support/receiver.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useServicePerTest, type TestService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -81,18 +82,19 @@ let capture: Receiver | undefined;
 afterEach(async () => {
   vi.useRealTimers();
   for (const receiver of receivers.splice(0)) await receiver.close();
-  await t?.close();
   await capture?.close();
   t = capture = undefined;
 });
+// Registered after the hook above, so each test's service closes before what it delivered to.
+const startService = useServicePerTest();
 
 /** A real payment.created delivery from the service, as it arrived on the wire. */
 async function deliveredEvent(): Promise<ReceivedRequest> {
   capture = await startReceiver();
-  t = await startTestService();
+  t = await startService();
   await setWebhook(t.service.db, t.a.business.id, { url: capture.url, secret: SECRET }, t.service.secretsKey);
-  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9' } });
-  const url = new URL(data!.data.payment_url);
+  const link = await create.paymentLink(t.a, { amount: 1050, title: 'Invoice 9' });
+  const url = new URL(link.payment_url);
   const payer = new Payer(t.url);
   expect((await payer.submit(await payer.open(url.pathname + url.search), { name: 'Ali', ...GOOD_CARD })).status).toBe(303);
   const [request] = await waitFor('the webhook', () => capture!.requests.length && capture!.requests);

@@ -11,8 +11,9 @@ import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { SWIPE_PAYMENT_FIELDS } from '../support/swipe-receiver.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useServicePerTest, type TestService } from '../support/service.js';
 import { sleep, waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 3 };
@@ -20,29 +21,21 @@ const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 3 };
 let t: TestService | undefined;
 let receiver: Receiver | undefined;
 afterEach(async () => {
-  await t?.close();
   await receiver?.close();
   t = receiver = undefined;
 });
+// Registered after the hook above, so each test's service closes before what it delivered to.
+const startService = useServicePerTest();
 
 async function setup(respond?: (n: number) => number | 'hang', url?: (receiver: Receiver) => string) {
   receiver = await startReceiver(respond);
-  t = await startTestService({ outbox: { retry: FAST_RETRY, webhookTimeoutMs: 300 } });
+  t = await startService({ outbox: { retry: FAST_RETRY, webhookTimeoutMs: 300 } });
   await setWebhook(t.service.db, t.a.business.id, { url: url ? url(receiver) : receiver.url, secret: SECRET }, t.service.secretsKey);
   return { receiver, t };
 }
 
-async function pay(t: TestService, body: Record<string, unknown> = {}) {
-  const { data } = await t.a.client.POST('/payment-links', {
-    body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9', reference: 'INV-9', ...body },
-  });
-  const link = data!.data;
-  const url = new URL(link.payment_url);
-  const payer = new Payer(t.url);
-  const paid = await payer.submit(await payer.open(url.pathname + url.search), { name: 'Ali', ...GOOD_CARD });
-  expect(paid.status).toBe(303);
-  return { link, paymentId: new URL(paid.location!).searchParams.get('payment_id')! };
-}
+const pay = (t: TestService, body: Record<string, unknown> = {}) =>
+  create.paidLink(t, t.a, { amount: 1050, title: 'Invoice 9', reference: 'INV-9', ...body }, { name: 'Ali' });
 
 /** Swipe's payment.created fields in Swipe's order, then the service's own. */
 const PAYMENT_FIELDS = [...SWIPE_PAYMENT_FIELDS, 'payment_time_iso', 'payment_amount_decimal'];

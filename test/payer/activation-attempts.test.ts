@@ -1,11 +1,12 @@
 // The activation form's attempt id makes a submit idempotent, as on the pay pages: the same form sent
 // twice (a double click, a reload of the POST) asks the acquirer to save the card once and lands
 // where the first submit did. A provider that counts and takes its time makes the submits overlap.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Card } from '../../server/acquirers/cards.js';
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 class CountingProvider extends SandboxAcquirer {
   saves = 0;
@@ -19,18 +20,9 @@ class CountingProvider extends SandboxAcquirer {
 }
 
 const provider = new CountingProvider();
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService({ provider });
-});
-afterAll(() => t?.close());
+const t = useService({ provider });
 
-async function token(body: Record<string, unknown> = {}, tenant = t.a) {
-  const { data } = await tenant.client.POST('/tokenizations/create-token', {
-    body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan', ...body },
-  });
-  return data!.data;
-}
+const token = (body: Record<string, unknown> = {}, tenant = t.a) => create.token(tenant, { title: 'Plan', ...body });
 
 const attempts = (tokenId: string) => t.sql('token_activation_attempts').where({ token_id: tokenId }).select('status', 'failure_code');
 

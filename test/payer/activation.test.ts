@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
-async function token(body: Record<string, unknown> = {}) {
-  const { data } = await t.a.client.POST('/tokenizations/create-token', {
-    body: { email: 'payer@example.com', title: 'Monthly plan', description: 'Card for the plan', ...body },
-  });
-  return data!.data;
-}
+const token = (body: Record<string, unknown> = {}) => create.token(t.a, body);
 
 const pathOf = (url: string) => new URL(url).pathname;
 const readToken = (id: string, client = t.a.client) => client.GET('/tokenizations/{token_id}', { params: { path: { token_id: id } } });

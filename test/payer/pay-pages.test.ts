@@ -1,26 +1,14 @@
 // The hosted pay pages over HTTP: what a payer sees and what each submission records.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listPaymentsForLink } from '../../server/store/payments.js';
 import { DECLINED_CARD, ERROR_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
-async function paymentLink(body: Record<string, unknown> = {}) {
-  const { data } = await t.a.client.POST('/payment-links', {
-    body: { email: 'payer@example.com', currency: 'MYR', amount: 1250, title: 'Invoice 7', ...body },
-  });
-  return data!.data;
-}
-
-async function openLink(body: Record<string, unknown> = {}) {
-  const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations', ...body } });
-  return data!.data;
-}
+const paymentLink = (body: Record<string, unknown> = {}) => create.paymentLink(t.a, { amount: 1250, title: 'Invoice 7', ...body });
+const openLink = (body: Record<string, unknown> = {}) => create.openLink(t.a, { minimum_amount: '10.00', ...body });
 
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const payments = (where: { payment_link_id: string }) => listPaymentsForLink(t.service.db, where.payment_link_id);

@@ -8,21 +8,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchBrowser, screenshots } from '../support/browser.js';
 import { Payer } from '../support/payer.js';
 import { decodePng, decodeSvg } from '../support/qr.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
-let t: TestService;
-
-async function openLink(body: Record<string, unknown> = {}) {
-  const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations', ...body } });
-  return data!.data;
-}
+const openLink = (body: Record<string, unknown> = {}) => create.openLink(t.a, { minimum_amount: '10.00', ...body });
 
 const posterOf = (id: string) => `/payment/open-link/poster?id=${id}`;
 
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 
 describe('the poster', () => {
   it("shows the link's title, its minimum amount, the QR code inline and the payment URL as text", async () => {
@@ -84,8 +77,8 @@ describe('the poster', () => {
     const link = await openLink();
     const pay = await new Payer(t.url).get(new URL(link.payment_url).pathname + new URL(link.payment_url).search);
     expect(pay.html).toContain(`<a href="${posterOf(link._id)}">Print a poster with a QR code</a>`);
-    const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' } });
-    const fixed = await new Payer(t.url).get(new URL(data!.data.payment_url).pathname + new URL(data!.data.payment_url).search);
+    const created = await create.paymentLink(t.a);
+    const fixed = await new Payer(t.url).get(new URL(created.payment_url).pathname + new URL(created.payment_url).search);
     expect(fixed.status).toBe(200);
     expect(fixed.html).not.toContain('poster');
   });

@@ -1,6 +1,6 @@
 // No double charge: payers racing for one payment link end with exactly one successful payment;
 // the others are not charged (their authorizations are voided) and are told the link is paid.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkCard } from '../../server/acquirers/cards.js';
 import { payByCard } from '../../server/usecases/payer-checkout.js';
 import { singleAcquirer } from '../../server/usecases/acquirer-directory.js';
@@ -8,7 +8,8 @@ import type { AuthorizeRequest, CardFormAcquirer } from '../../server/acquirers/
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { newId } from '../../server/domain/ids.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 /** The sandbox, slowed down at random so that concurrent checkouts really interleave. */
 class JitteryProvider extends SandboxAcquirer {
@@ -28,16 +29,9 @@ class JitteryProvider extends SandboxAcquirer {
   }
 }
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t.close());
+const t = useService();
 
-async function paymentLink() {
-  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 5000, title: 'Race' } });
-  return data!.data;
-}
+const paymentLink = () => create.paymentLink(t.a, { amount: 5000, title: 'Race' });
 
 describe('racing payers', () => {
   it('over HTTP: 12 payers submit at once, exactly one is charged', async () => {

@@ -8,10 +8,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { SEED, holds, requestCount, send, validationErrors, type Caller } from './harness.js';
 
-let t: TestService;
 let a: Caller;
 
 const TYPES = [
@@ -72,8 +71,8 @@ async function insertEvent(businessId: number, event: ModelEvent): Promise<void>
   }
 }
 
+const t = useService({ outbox: { worker: false } });
 beforeAll(async () => {
-  t = await startTestService({ outbox: { worker: false } });
   a = { apiUrl: t.apiUrl, key: t.a.key };
   const endpointRow = async (key: string) => {
     const reply = await send({ apiUrl: t.apiUrl, key }, 'POST', '/webhook-endpoints', JSON.stringify({ url: 'https://merchant.example.com/hooks' }));
@@ -107,7 +106,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`property: ${requestCount()} requests generated, seed ${SEED} (events; replay with PROPERTY_SEED=${SEED})`);
-  await t?.close();
 });
 
 /** The event as the API must show it: the group's state. */

@@ -9,14 +9,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDueLinks } from '../../server/usecases/expiry-sweep.js';
 import { GOOD_CARD, Payer, type OpenedForm } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { SEED, holds, requestCount, send, type Caller, type Reply } from './harness.js';
 
-let t: TestService;
 let caller: Caller;
 
+const t = useService({ outbox: { worker: false }, expirySweepMs: 3_600_000, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
 beforeAll(async () => {
-  t = await startTestService({ outbox: { worker: false }, expirySweepMs: 3_600_000, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
   caller = { apiUrl: t.apiUrl, key: t.a.key };
   // An endpoint, so that expiries are written to the outbox (nothing is sent: the worker is off).
   expect((await send(caller, 'POST', '/webhook-endpoints', JSON.stringify({ url: 'https://merchant.example.com/hooks' }))).status).toBe(200);
@@ -24,7 +23,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`property: ${requestCount()} requests generated, seed ${SEED} (link states; replay with PROPERTY_SEED=${SEED})`);
-  await t?.close();
 });
 
 type Step =

@@ -9,25 +9,18 @@
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CHARGE_DECLINES_CARD, CHARGE_EXPIRES_CARD, DECLINED_CARD, GOOD_CARD, REFUND_FAILS_CARD, submitPage } from '../support/payer.js';
-import type { TestService } from '../support/service.js';
-import { startWebhookTestService, type WebhookTestService } from '../support/webhook-service.js';
+import { useWebhookService } from '../support/webhook-service.js';
 import { holds, send, type Caller, type Reply } from './harness.js';
 
-let t: TestService;
-let w: WebhookTestService;
 let caller: Caller;
 
+const w = useWebhookService();
+const { t } = w;
 beforeAll(async () => {
-  w = await startWebhookTestService();
-  ({ t } = w);
   caller = { apiUrl: t.apiUrl, key: t.a.key };
 }, 60_000);
-
-afterAll(async () => {
-  await w?.close();
-});
 
 interface ModelPayment {
   amount: number;

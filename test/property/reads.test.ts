@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import {
   PROTOTYPE_KEYS,
   dateRange,
@@ -29,7 +29,6 @@ import {
 } from './arbitraries.js';
 import { SEED, holds, requestCount, send, validationErrors, type Caller, type Reply } from './harness.js';
 
-let t: TestService;
 let a: Caller;
 let b: Caller;
 
@@ -292,10 +291,10 @@ async function seedPayments(): Promise<void> {
 /** Some of an amount, never all of it. */
 const n2 = (cents: number) => Math.max(1, Math.floor(cents / 3));
 
+// The seeded pending payments were made in 2022: the pending sweep would fail them as abandoned
+// part-way through the run, which is not what these properties are about (pending-sweep.test.ts is).
+const t = useService({ pendingSweep: { everyMs: 2 ** 31 - 1 } });
 beforeAll(async () => {
-  // The seeded pending payments were made in 2022: the pending sweep would fail them as abandoned
-  // part-way through the run, which is not what these properties are about (pending-sweep.test.ts is).
-  t = await startTestService({ pendingSweep: { everyMs: 2 ** 31 - 1 } });
   a = { apiUrl: t.apiUrl, key: t.a.key };
   b = { apiUrl: t.apiUrl, key: t.b.key };
   await seed();
@@ -303,7 +302,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`property: ${requestCount()} requests generated, seed ${SEED} (reads; replay with PROPERTY_SEED=${SEED})`);
-  await t?.close();
 });
 
 const pathOf = (op: OperationSpec, id: string) => op.path.replace(/\{[^{}]+\}/, encodeURIComponent(id));

@@ -9,16 +9,15 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { SEED, holds, requestCount, send, validationErrors, type Caller, type Reply } from './harness.js';
 
-let t: TestService;
 let a: Caller;
 let foreignEndpoint: string;
 let foreignEvent: string;
 
+const t = useService({ outbox: { worker: false }, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
 beforeAll(async () => {
-  t = await startTestService({ outbox: { worker: false }, resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
   a = { apiUrl: t.apiUrl, key: t.a.key };
   const b = { apiUrl: t.apiUrl, key: t.b.key };
   const theirs = await send(b, 'POST', '/webhook-endpoints', JSON.stringify({ url: 'https://merchant.example.com/b' }));
@@ -28,7 +27,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`property: ${requestCount()} requests generated, seed ${SEED} (webhook actions; replay with PROPERTY_SEED=${SEED})`);
-  await t?.close();
 });
 
 const dataOf = (reply: Reply) => (reply.body as { data: Record<string, unknown> }).data;

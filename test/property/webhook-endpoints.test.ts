@@ -6,21 +6,19 @@
 // where nothing is sent: these writes make no events.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { bodyModel, bodyWithExtras, invalidBody, laravelTrim, operation, type Body } from './arbitraries.js';
 import { SEED, hasPrototypeMember, holds, requestCount, send, validationErrors, type Caller } from './harness.js';
 
-let t: TestService;
 let caller: Caller;
 
+const t = useService({ resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
 beforeAll(async () => {
-  t = await startTestService({ resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
   caller = { apiUrl: t.apiUrl, key: t.a.key };
 });
 
 afterAll(async () => {
   console.log(`property: ${requestCount()} requests generated, seed ${SEED} (webhook endpoints; replay with PROPERTY_SEED=${SEED})`);
-  await t?.close();
 });
 
 const create = operation('POST', '/webhook-endpoints');

@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import {
   bodyModel,
   bodyWithExtras,
@@ -31,17 +31,15 @@ import {
 } from './arbitraries.js';
 import { SEED, hasPrototypeMember, holds, requestCount, send, validationErrors, withPrototypeMember, type Caller, type Reply } from './harness.js';
 
-let t: TestService;
 let caller: Caller;
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   caller = { apiUrl: t.apiUrl, key: t.a.key };
 });
 
 afterAll(async () => {
   console.log(`property: ${requestCount()} requests generated, seed ${SEED} (writes; replay with PROPERTY_SEED=${SEED})`);
-  await t?.close();
 });
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;

@@ -7,11 +7,10 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueKey, revokeKey } from '../../server/store/api-keys.js';
 import { assertConforms } from '../support/contract.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { api, dbView, oneOfEach } from './fixture.js';
 import { apiPath, loadSpec, type Spec, type SpecOperation } from './spec.js';
 
-let t: TestService;
 let spec: Spec;
 /** Path parameter values: A's live records, so the only thing wrong with each request is its credential. */
 const ids: Record<string, string> = {};
@@ -19,8 +18,8 @@ const revoked = { byKey: '', byPrefix: '', sibling: '' };
 let stored: unknown;
 let refusals = 0;
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   spec = await loadSpec();
   Object.assign(ids, await oneOfEach(t));
 
@@ -36,7 +35,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`auth: ${refusals} requests with bad credentials refused`);
-  await t?.close();
 });
 
 /** Changes one character of a key while keeping it well-formed (same length and alphabet). */

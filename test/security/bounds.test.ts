@@ -6,9 +6,9 @@
 // Every refusal is a clean JSON answer, never a 500.
 import { request } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { assertConforms } from '../support/contract.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { api, oneOfEach, readCreated } from './fixture.js';
 import {
   apiPath,
@@ -28,19 +28,17 @@ import {
 const MiB = 1024 * 1024;
 const VALIDATION = 'The given data was invalid.';
 
-let t: TestService;
 let spec: Spec;
 const ids: Record<string, string> = {};
 
 /** Laravel's name for a field in messages: underscores as spaces (filters keep their dotted name). */
 const label = (field: string) => field.replace(/_/g, ' ');
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   spec = await loadSpec();
   Object.assign(ids, await oneOfEach(t));
 });
-afterAll(() => t?.close());
 
 const pathOf = (operation: SpecOperation) => apiPath(operation.template, ids);
 

@@ -7,12 +7,13 @@
 // an IPv6 address's /64 (what one subscriber holds) or an IPv4-mapped address's IPv4 address. The suites
 // make client addresses with TRUST_PROXY_HOPS=1 and X-Forwarded-For. (On a hosted acquirer's page:
 // test/acquirers/stripe-checkout-flood.test.ts.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Card } from '../../server/acquirers/cards.js';
 import type { AuthorizeRequest } from '../../server/acquirers/acquirer.js';
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { DECLINED_CARD, ERROR_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer, type PageResponse } from '../support/payer.js';
-import { startTestService, type TestService, type TestServiceOptions } from '../support/service.js';
+import { useService, withService, type TestService, type TestServiceOptions } from '../support/service.js';
+import * as create from '../support/factories.js';
 
 const WINDOW_SECONDS = 3_600;
 /** A card that passes Luhn but is no sandbox test card: declined as test_card_required. */
@@ -40,28 +41,19 @@ async function awayFromWindowEnd(): Promise<void> {
   if (left < 60_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
 }
 
-async function withService(options: TestServiceOptions, work: (t: TestService, provider: CountingProvider) => Promise<void>): Promise<void> {
+async function withCountingService(options: TestServiceOptions, work: (t: TestService, provider: CountingProvider) => Promise<void>): Promise<void> {
   const provider = new CountingProvider();
-  const t = await startTestService({ ...options, provider, pageLimits: { windowSeconds: WINDOW_SECONDS, ...options.pageLimits } });
-  try {
+  await withService({ ...options, provider, pageLimits: { windowSeconds: WINDOW_SECONDS, ...options.pageLimits } }, async (t) => {
     await awayFromWindowEnd();
     await work(t, provider);
-  } finally {
-    await t.close();
-  }
+  });
 }
 
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 
-async function openLink(t: TestService) {
-  const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
-  return data!.data;
-}
+const openLink = (t: TestService) => create.openLink(t.a, { minimum_amount: '10.00' });
 
-async function paymentLink(t: TestService) {
-  const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1500, title: 'Invoice' } });
-  return data!.data;
-}
+const paymentLink = (t: TestService) => create.paymentLink(t.a, { amount: 1500 });
 
 async function payOpenLink(
   t: TestService,
@@ -98,7 +90,7 @@ function expectTooMany(page: PageResponse) {
 
 describe('per client address', () => {
   it('a burst of card attempts on one open link is cut off at the limit: no payment row, acquirer call or receipt past it', async () => {
-    await withService({ pageLimits: { perAddress: 5 } }, async (t, provider) => {
+    await withCountingService({ pageLimits: { perAddress: 5 } }, async (t, provider) => {
       const link = await openLink(t);
       const cards = [
         DECLINED_CARD,
@@ -126,7 +118,7 @@ describe('per client address', () => {
   });
 
   it('counts every post, the ones with mistakes too, and a forged X-Forwarded-For does not make a new client', async () => {
-    await withService({ pageLimits: { perAddress: 3 } }, async (t, provider) => {
+    await withCountingService({ pageLimits: { perAddress: 3 } }, async (t, provider) => {
       const link = await openLink(t);
       const mistakes = await payOpenLink(t, link.payment_url, { ...GOOD_CARD, cvc: '' });
       expect(mistakes.status).toBe(422);
@@ -139,7 +131,7 @@ describe('per client address', () => {
   });
 
   it('behind a proxy (TRUST_PROXY_HOPS=1), the address the proxy appended is the client, whatever came before it', async () => {
-    await withService({ pageLimits: { perAddress: 2 }, trustProxyHops: 1 }, async (t) => {
+    await withCountingService({ pageLimits: { perAddress: 2 }, trustProxyHops: 1 }, async (t) => {
       const link = await openLink(t);
       const from = (chain: string) => new Payer(t.url, { 'x-forwarded-for': chain });
       expect((await payOpenLink(t, link.payment_url, GOOD_CARD, from('198.51.100.7'))).status).toBe(303);
@@ -152,7 +144,7 @@ describe('per client address', () => {
 
 describe('per link and per card', () => {
   it('declines on one link from many addresses stop at the link limit; payments in between do not count; other links are untouched', async () => {
-    await withService({ pageLimits: { perLink: 4 }, trustProxyHops: 1 }, async (t, provider) => {
+    await withCountingService({ pageLimits: { perLink: 4 }, trustProxyHops: 1 }, async (t, provider) => {
       const link = await openLink(t);
       const statuses: number[] = [];
       for (let i = 0; i < 11; i += 1)
@@ -168,7 +160,7 @@ describe('per link and per card', () => {
   });
 
   it('one card number tried across links stops at the card limit; another card goes through', async () => {
-    await withService({ pageLimits: { perCard: 3 } }, async (t, provider) => {
+    await withCountingService({ pageLimits: { perCard: 3 } }, async (t, provider) => {
       const statuses: number[] = [];
       const links = [];
       for (let i = 0; i < 5; i += 1) {
@@ -188,7 +180,7 @@ describe('per link and per card', () => {
   });
 
   it('the activation page is limited per token too, before the acquirer is asked to save a card', async () => {
-    await withService({ pageLimits: { perLink: 2 } }, async (t, provider) => {
+    await withCountingService({ pageLimits: { perLink: 2 } }, async (t, provider) => {
       const { data } = await t.a.client.POST('/tokenizations/create-token', {
         body: { email: 'payer@example.com', title: 'Plan', description: 'Card for the plan' },
       });
@@ -206,7 +198,7 @@ describe('per link and per card', () => {
 
 describe('nobody locks a link', () => {
   it('valid forms and declined cards from several clients (IPv4, an IPv6 /64, IPv4-mapped): a real payer from a fresh address still pays', async () => {
-    await withService({ pageLimits: { perAddress: 8, perLink: 5, perCard: 2 }, trustProxyHops: 1 }, async (t) => {
+    await withCountingService({ pageLimits: { perAddress: 8, perLink: 5, perCard: 2 }, trustProxyHops: 1 }, async (t) => {
       const link = await openLink(t);
       const clients = ['198.51.100.1', '198.51.100.2', '2001:db8:7:1::1', '2001:db8:7:1::2', '::ffff:198.51.100.3'];
       const cards = [DECLINED_CARD, GOOD_CARD, NO_FUNDS_CARD];
@@ -223,7 +215,7 @@ describe('nobody locks a link', () => {
   });
 
   it('a card past its own limit is refused before the link is looked at: however often it is posted, the link stays payable', async () => {
-    await withService({ pageLimits: { perCard: 2, perLink: 3 }, trustProxyHops: 1 }, async (t, provider) => {
+    await withCountingService({ pageLimits: { perCard: 2, perLink: 3 }, trustProxyHops: 1 }, async (t, provider) => {
       const link = await paymentLink(t);
       const statuses: number[] = [];
       for (let i = 0; i < 10; i += 1) statuses.push((await payOpenLink(t, link.payment_url, DECLINED_CARD, from(t, `198.51.100.${i + 1}`))).status);
@@ -237,7 +229,7 @@ describe('nobody locks a link', () => {
 
 describe('clients are counted by address', () => {
   it('an IPv6 address by its /64, an IPv4-mapped IPv6 address as its IPv4 address', async () => {
-    await withService({ pageLimits: { perAddress: 3 }, trustProxyHops: 1 }, async (t) => {
+    await withCountingService({ pageLimits: { perAddress: 3 }, trustProxyHops: 1 }, async (t) => {
       const link = await openLink(t);
       // A form with a mistake: counted against its client, never near the acquirer.
       const posts = async (addresses: string[]) => {
@@ -255,11 +247,7 @@ describe('clients are counted by address', () => {
 });
 
 describe('one decline text for every decline reason', () => {
-  let t: TestService;
-  beforeAll(async () => {
-    t = await startTestService();
-  });
-  afterAll(() => t?.close());
+  const t = useService();
 
   it('the payer reads the same page for every kind of decline; the payment keeps the precise failure_code', async () => {
     const cases = [

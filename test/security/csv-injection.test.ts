@@ -5,9 +5,9 @@
 // export is read here as each of those would read it, and no cell may start with = + - @ % | (or
 // their full-width forms) once spaces and quotes are dropped, while each text stays recognisable.
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DECLINED_CARD, submitPage } from '../support/payer.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, useService } from '../support/service.js';
 
 const PAYLOADS = [
   'Ann;=1+2;',
@@ -29,12 +29,11 @@ const PAYLOADS = [
   'Ann\n\t -1',
 ];
 
-let t: TestService;
 /** Per payment link id, the text its payment was made with. */
 const sent = new Map<string, string>();
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   for (const text of PAYLOADS) {
     // The title is what a payment's description shows.
     const link = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: text, reference: text } });
@@ -45,7 +44,6 @@ beforeAll(async () => {
     sent.set(link.data!.data._id, text);
   }
 }, 120_000);
-afterAll(() => t?.close());
 
 /** A cell a spreadsheet may run: after the spaces and quotes it may drop, a formula's first character. */
 function runnable(cell: string): boolean {

@@ -3,15 +3,12 @@
 // guessing would try (one more, one less, a few more, the low "counter" bytes stepped, the same random
 // part a second later), is a 404 page on both pay pages, and a page that does exist shows the payer's
 // e-mail masked.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 
 const hex24 = (value: bigint) => (value & ((1n << 96n) - 1n)).toString(16).padStart(24, '0');
 
@@ -61,8 +58,8 @@ describe('ids minted back to back for two businesses lead nowhere but to themsel
   });
 
   it('the pay page shows the payer e-mail masked, never whole', async () => {
-    const { data } = await t.b.client.POST('/payment-links', { body: { email: 'siti.aminah@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' } });
-    const page = await new Payer(t.url).get(`/payment/pay?id=${data!.data._id}`);
+    const link = await create.paymentLink(t.b, { email: 'siti.aminah@example.com' });
+    const page = await new Payer(t.url).get(`/payment/pay?id=${link._id}`);
     expect(page.html).toContain('value="s***@example.com"');
     expect(page.html).not.toContain('siti.aminah');
   });

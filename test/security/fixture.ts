@@ -114,17 +114,19 @@ export async function activateThroughPage(t: TestService, activationUrl: string)
   expect(saved.status, saved.html).toBe(303);
 }
 
+/** A payment link of a tenant's whose e-mail and references carry `tag`, so a leak says whose it is. */
+export const paymentLinkBody = (tag: string) => ({
+  email: `payer-${tag}@example.com`,
+  currency: 'MYR',
+  amount: 1500,
+  title: `Invoice ${tag}`,
+  reference: `REF-${tag}`,
+  reference_2: `R2-${tag}`,
+});
+
 /** Records of every kind and state for a tenant; `tag` keeps its references and e-mails its own. */
 export async function seed(t: TestService, tenant: Tenant, tag: string): Promise<TenantRecords> {
-  const idempotencyBody = {
-    email: `payer-${tag}@example.com`,
-    currency: 'MYR',
-    amount: 1500,
-    title: `Invoice ${tag}`,
-    reference: `REF-${tag}`,
-    reference_2: `R2-${tag}`,
-    send_email: true,
-  };
+  const idempotencyBody = { ...paymentLinkBody(tag), send_email: true };
   const idempotencyKey = `idem-${tag}-first-link`;
   const unpaid = await created(t, tenant, '/payment-links', idempotencyBody, { 'Idempotency-Key': idempotencyKey });
   const paid = await created(t, tenant, '/payment-links', {

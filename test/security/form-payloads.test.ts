@@ -3,16 +3,13 @@
 // tenant): each is refused as the ordinary form error page, nothing is charged or saved, and the
 // form's other fields are still checked. That no pattern sees the text at all is asserted in
 // test/unit/form-fields.test.ts; timing is never asserted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listPaymentsForLink } from '../../server/store/payments.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
+import * as create from '../support/factories.js';
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 
 const PAYLOAD = '1' + ' '.repeat(16_000) + 'x';
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
@@ -44,17 +41,17 @@ function expectFormError(page: { status: number; html: string }, field: string) 
 
 describe('a slow-pattern payload in any field of a payer form', () => {
   it.each(['name', 'card_number', 'expiry', 'cvc'])('payment link page, %s: the ordinary 422 form page; nothing charged', async (field) => {
-    const { data } = await t.a.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1250, title: 'Invoice 7' } });
-    const page = await postPayload(pathOf(data!.data.payment_url), { name: 'Ali', ...GOOD_CARD }, field);
+    const link = await create.paymentLink(t.a, { amount: 1250, title: 'Invoice 7' });
+    const page = await postPayload(pathOf(link.payment_url), { name: 'Ali', ...GOOD_CARD }, field);
     expectFormError(page, field);
-    expect(await listPaymentsForLink(t.service.db, data!.data._id)).toEqual([]);
+    expect(await listPaymentsForLink(t.service.db, link._id)).toEqual([]);
   });
 
   it.each(['amount', 'name', 'email', 'card_number', 'expiry', 'cvc'])('open link page, %s: the ordinary 422 form page; nothing charged', async (field) => {
-    const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
-    const page = await postPayload(pathOf(data!.data.payment_url), { amount: '25.00', name: 'Ali', email: 'ali@example.com', ...GOOD_CARD }, field);
+    const created = await create.openLink(t.a, { minimum_amount: '10.00' });
+    const page = await postPayload(pathOf(created.payment_url), { amount: '25.00', name: 'Ali', email: 'ali@example.com', ...GOOD_CARD }, field);
     expectFormError(page, field);
-    expect(Number((await t.sql('payments').where({ open_payment_link_id: data!.data._id }).count({ n: '*' }))[0]!.n)).toBe(0);
+    expect(Number((await t.sql('payments').where({ open_payment_link_id: created._id }).count({ n: '*' }))[0]!.n)).toBe(0);
   });
 
   it.each(['name', 'card_number', 'expiry', 'cvc'])('activation page, %s: the ordinary 422 form page; no card saved', async (field) => {
@@ -68,8 +65,8 @@ describe('a slow-pattern payload in any field of a payer form', () => {
   });
 
   it("an over-long field is reported together with the form's other mistakes", async () => {
-    const { data } = await t.a.client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: '10.00', title: 'Donations' } });
-    const page = await postPayload(pathOf(data!.data.payment_url), { amount: '1', name: '', email: 'nope', ...GOOD_CARD, cvc: '1' }, 'expiry');
+    const created = await create.openLink(t.a, { minimum_amount: '10.00' });
+    const page = await postPayload(pathOf(created.payment_url), { amount: '1', name: '', email: 'nope', ...GOOD_CARD, cvc: '1' }, 'expiry');
     expectFormError(page, 'expiry');
     for (const text of ['The amount must be at least MYR 10.00.', 'Enter your name.', 'Enter a valid email address.', 'The CVC must be 3 digits.'])
       expect(page.html).toContain(text);

@@ -5,11 +5,11 @@
 // the decision really depends on it.
 import { createHash } from 'node:crypto';
 import * as crypto from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { findCallerByKey, hashKey, issueKey } from '../../server/store/api-keys.js';
 import type { Executor } from '../../server/store/executor.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, useService } from '../support/service.js';
 
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:crypto')>();
@@ -19,12 +19,7 @@ vi.mock('node:crypto', async (importOriginal) => {
 const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
 const sha256 = (value: string) => createHash('sha256').update(value).digest();
 
-let t: TestService;
-
-beforeAll(async () => {
-  t = await startTestService();
-});
-afterAll(() => t?.close());
+const t = useService();
 beforeEach(() => {
   timingSafeEqual.mockClear();
 });

@@ -10,10 +10,9 @@ import { pageRoutes } from '../../server/pages/routes.js';
 import { signReturn, signThankYou } from '../../server/pages/signing.js';
 import { HeldProvider, submitHeld } from '../support/held-provider.js';
 import { DECLINED_CARD, GOOD_CARD, Payer, type PageResponse } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { activateThroughPage, api, payThroughPage } from './fixture.js';
 
-let t: TestService;
 const provider = new HeldProvider();
 const links: Record<string, Record<string, string>> = {};
 let checked = 0;
@@ -31,8 +30,8 @@ const localPath = (url: string) => {
   return parsed.pathname + parsed.search;
 };
 
+const t = useService({ provider });
 beforeAll(async () => {
-  t = await startTestService({ provider });
   links.payment = await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice' });
   links.paid = await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Paid invoice' });
   links.race = await create('/api/payment-links', { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Raced invoice' });
@@ -50,7 +49,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   console.log(`headers: ${checked} page responses checked`);
-  await t?.close();
 });
 
 /** A form opened and submitted with the given fields, as a payer's browser would. */

@@ -5,9 +5,9 @@
 // hostile value (another business's id, business_id and token, a paid or inactive state, dates in
 // 2000, a foreign URL) and must be ignored: 200, the record as a plain request would have made it,
 // in the response, in a later read, in the database row and on the hosted page.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { assertConforms } from '../support/contract.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { api, dbView, oneOfEach, readCreated } from './fixture.js';
 import { apiPath, loadSpec, propertiesOf, resourceOf, types, type Schema, type Spec, type SpecOperation } from './spec.js';
 
@@ -34,7 +34,6 @@ const SETTLED_LATER = ['charges', 'refunds'];
 const PER_RECORD = ['_id', 'id', 'token', 'secret', 'created_at', 'updated_at', 'payment_url', 'activation_url', 'provider_reference', 'attempt_id'];
 const LONG_AGO = '2000-01-01T00:00:00.000000Z';
 
-let t: TestService;
 let spec: Spec;
 let started: number;
 /** B's records, whose ids and token are offered as hostile values. */
@@ -48,8 +47,8 @@ type Json = Record<string, unknown>;
 const writeOperations = () => spec.operations.filter((o) => o.body && (o.method === 'POST' || o.method === 'PUT') && !ACTIONS.includes(o.operationId));
 const createOf = (resource: string) => spec.operations.find((o) => o.method === 'POST' && o.body && resourceOf(o.template) === resource)!;
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   spec = await loadSpec();
   started = Date.now();
   parents.a = await oneOfEach(t, t.a);
@@ -62,7 +61,6 @@ beforeAll(async () => {
   }
   victimsStored = await dbView(t.sql, t.b.business.id);
 });
-afterAll(() => t?.close());
 
 function readOnlyFields(operation: SpecOperation): string[] {
   const writable = Object.keys(propertiesOf(operation.body!.schema));

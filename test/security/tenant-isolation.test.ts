@@ -5,28 +5,27 @@
 // the database's rows are compared after every attempt, and everything A's key reads after every
 // attempt or, in the loops of thousands (one path and method with each of A's ids), after each such
 // group, so a change only a read shows (a cache, say) is caught at the end of its group.
-// test/api/tenancy.test.ts walks the main cases by hand; this suite derives them from the spec so a
+// tenancy.test.ts walks the main cases by hand; this suite derives them from the spec so a
 // new endpoint is attacked without anyone adding it here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signThankYou } from '../../server/pages/signing.js';
 import { assertConforms, operationFor } from '../support/contract.js';
 import { Payer, GOOD_CARD } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { KIND_OF_PARAM, allIdsOf, api, dbView, seed, tenantView, type TenantRecords } from './fixture.js';
 import { HTTP_METHODS, apiPath, filtersOf, isFreeText, loadSpec, propertiesOf, queryString, type Spec, type SpecPath } from './spec.js';
 
 const UNKNOWN_ID = '0123456789abcdef01234567';
 const UNKNOWN_TOKEN = 'ab'.repeat(32);
 
-let t: TestService;
 let spec: Spec;
 let a: TenantRecords;
 let b: TenantRecords;
 let baseline: unknown;
 let attempts = 0;
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   spec = await loadSpec();
   a = await seed(t, t.a, 'a');
   b = await seed(t, t.b, 'b');
@@ -35,7 +34,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   console.log(`tenant: ${attempts} cross-tenant attempts`);
-  await t?.close();
 });
 
 interface Attempt {

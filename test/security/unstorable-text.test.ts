@@ -3,14 +3,13 @@
 // forms), and an unpaired UTF-16 surrogate is stored as U+FFFD on both databases, so the record read
 // back differed from the one the create answered. Both are now refused up front, the same way on
 // SQLite and PostgreSQL; every text field, filter and form field is tried.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { assertConforms } from '../support/contract.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { api, oneOfEach } from './fixture.js';
 import { apiPath, filtersOf, isFreeText, loadSpec, propertiesOf, queryString, types, type Spec, type SpecOperation } from './spec.js';
 
-let t: TestService;
 let spec: Spec;
 const ids: Record<string, string> = {};
 
@@ -20,12 +19,11 @@ const UNSTORABLE: [string, string][] = [
   ['a lone low surrogate', '\udc00 Invoice'],
 ];
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   spec = await loadSpec();
   Object.assign(ids, await oneOfEach(t));
 });
-afterAll(() => t?.close());
 
 /** Free-text fields: strings without a format or pattern of their own (those already refuse odd characters). */
 const textFields = (operation: SpecOperation) =>

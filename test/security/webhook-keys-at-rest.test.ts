@@ -18,11 +18,11 @@ import { knexFor, openDatabase } from '../../server/store/database.js';
 import { migrateUpTo } from '../../server/store/migrate.js';
 import { listAttempts, listOutbox } from '../../server/store/outbox.js';
 import { createTestDatabase } from '../support/database.js';
-import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { secretsSettings } from '../support/secrets.js';
-import { offlineResolver, startTestService, type Tenant, type TestService } from '../support/service.js';
+import { offlineResolver, useServicePerTest, type Tenant, type TestService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
+import * as create from '../support/factories.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 50 };
@@ -69,24 +69,22 @@ async function everyStoredRow(t: TestService): Promise<string> {
 }
 
 async function pay(t: TestService, tenant: Tenant): Promise<void> {
-  const { data } = await tenant.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9' } });
-  const url = new URL(data!.data.payment_url);
-  const payer = new Payer(t.url);
-  expect((await payer.submit(await payer.open(url.pathname + url.search), { name: 'Ali', ...GOOD_CARD })).status).toBe(303);
+  await create.paidLink(t, tenant, { amount: 1050, title: 'Invoice 9' }, { name: 'Ali' });
 }
 
 let t: TestService | undefined;
 let receiver: Receiver | undefined;
 afterEach(async () => {
-  await t?.close();
   await receiver?.close();
   t = receiver = undefined;
 });
+// Registered after the hook above, so each test's service closes before what it delivered to.
+const serviceForTest = useServicePerTest();
 
 describe('a webhook key at rest', () => {
   it('is stored sealed: the row and the SQLite file never hold it, and deliveries are signed with it', async () => {
     receiver = await startReceiver();
-    t = await startTestService();
+    t = await serviceForTest();
     await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, t.service.secretsKey);
 
     const row = await t.sql('webhook_endpoints').where({ business_id: t.a.business.id }).first();
@@ -101,7 +99,7 @@ describe('a webhook key at rest', () => {
 
   it('sealed with another key (SECRETS_KEY changed) fails each delivery with a reason and sends nothing, until the key is back', async () => {
     receiver = await startReceiver();
-    t = await startTestService({ outbox: { retry: FAST_RETRY } });
+    t = await serviceForTest({ outbox: { retry: FAST_RETRY } });
     const other = new MasterKey(randomBytes(32));
     await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, other);
 
@@ -125,7 +123,7 @@ describe('a webhook key at rest', () => {
   });
 
   it("copied into another business's endpoint does not open there", async () => {
-    t = await startTestService();
+    t = await serviceForTest();
     await setWebhook(t.service.db, t.a.business.id, { url: 'https://a.example.com/hooks', secret: SECRET }, t.service.secretsKey);
     await setWebhook(
       t.service.db,
@@ -145,7 +143,7 @@ describe('a webhook key at rest', () => {
 
 describe('a webhook key in a response kept under an Idempotency-Key', () => {
   it('is sealed: no row and no byte of the SQLite file holds it, and a retry gets it back', async () => {
-    t = await startTestService({
+    t = await serviceForTest({
       resolve: async (hostname) => (hostname === 'hooks.example.test' ? [{ address: '93.184.215.14', family: 4 }] : offlineResolver(hostname)),
     });
     const keyed = (key: string) => ({ headers: { 'Idempotency-Key': key } });

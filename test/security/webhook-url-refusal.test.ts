@@ -3,10 +3,10 @@
 // "ENOTFOUND", so any API key could map internal DNS names and what they point at. Now every refusal
 // is the same 422, and the reason goes to the server log with the business (never the URL's path or
 // query). The service runs with production's settings; names resolve through a stub, nothing connects.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_WEBHOOK_PORTS, type Resolver } from '../../server/outbox/webhook-target.js';
 import { capturedLog } from '../support/log.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
 const NAMES: Record<string, { address: string; family: number }[]> = {
   vm: [{ address: '127.0.0.1', family: 4 }],
@@ -23,15 +23,11 @@ const resolve: Resolver = async (hostname) => {
 
 const { logger, lines } = capturedLog();
 
-let t: TestService;
-beforeAll(async () => {
-  t = await startTestService({
-    outbox: { webhookAllowPrivate: false, webhookAllowedPorts: DEFAULT_WEBHOOK_PORTS },
-    resolve,
-    logger,
-  });
+const t = useService({
+  outbox: { webhookAllowPrivate: false, webhookAllowedPorts: DEFAULT_WEBHOOK_PORTS },
+  resolve,
+  logger,
 });
-afterAll(() => t?.close());
 
 /** Each refused URL, with the reason the log must give. The path and query carry a marker that must not be logged. */
 const REFUSED: [string, RegExp][] = [

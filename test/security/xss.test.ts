@@ -15,7 +15,7 @@ import { maskEmail } from '../../server/domain/email.js';
 import { FIELD_MAX_LENGTH } from '../../server/pages/form.js';
 import { launchBrowser } from '../support/browser.js';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
 import { api } from './fixture.js';
 import { apiPath, loadSpec, propertiesOf, resourceOf, types, type Schema, type Spec } from './spec.js';
@@ -54,7 +54,6 @@ const EMAIL_PROBES = [
 /** Sent with every `<` and `>` as a JSON \u escape, in half the creates: decoding must not bypass escaping. */
 const jsonWithEscapes = (body: unknown) => JSON.stringify(body).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
 
-let t: TestService;
 let spec: Spec;
 let browser: Browser;
 let rendered = 0;
@@ -128,8 +127,8 @@ async function createAll(probe: string, index: number): Promise<ProbeRecords> {
   };
 }
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   spec = await loadSpec();
   browser = await launchBrowser();
   control = await createAll('Plain words only', 0);
@@ -139,7 +138,6 @@ beforeAll(async () => {
 afterAll(async () => {
   console.log(`xss: ${rendered} probe texts verified as inert text on ${loads} page loads; none executed`);
   await browser?.close();
-  await t?.close();
 });
 
 interface Watch {

@@ -14,6 +14,7 @@ import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness, type Business } from '../../server/store/businesses.js';
 import { conformance } from './contract.js';
 import { createTestDatabase } from './database.js';
+import { startedPerTest, useStarted, withStarted } from './lifecycle.js';
 import { secretsSettings } from './secrets.js';
 
 export interface Tenant {
@@ -150,6 +151,29 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Options, or a function that makes them when the service starts (from what an earlier beforeAll made). */
+export type LazyOptions<O> = O | (() => O | Promise<O>);
+export const resolvedOptions = async <O>(options: LazyOptions<O>): Promise<O> =>
+  typeof options === 'function' ? (options as () => O | Promise<O>)() : options;
+
+/**
+ * The test service of this file (or of the describe block it is called in), started before its
+ * tests and closed after them.
+ */
+export function useService(options: LazyOptions<TestServiceOptions> = {}): TestService {
+  return useStarted(async () => startTestService(await resolvedOptions(options)));
+}
+
+/** For files whose tests each start a service of their own: call it in a test; the service closes after that test. */
+export function useServicePerTest(): (options?: TestServiceOptions) => Promise<TestService> {
+  return startedPerTest(startTestService);
+}
+
+/** A test service of one test's own, closed when `work` is done. */
+export function withService<R>(options: TestServiceOptions, work: (t: TestService) => Promise<R>): Promise<R> {
+  return withStarted(() => startTestService(options), work);
 }
 
 /** Raw HTTP for what the typed client cannot send (bad JSON, wrong methods, odd headers). */

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { startStripeStandin, type StripeStandin } from '@payment-collection/stripe-standin';
 import { setAcquirer } from '../../server/store/acquirer-settings.js';
 import { Payer, type PageResponse } from './payer.js';
-import type { TestServiceOptions } from './service.js';
+import { lazy, useStarted } from './lifecycle.js';
+import { resolvedOptions, type LazyOptions, type TestServiceOptions } from './service.js';
 import { startWebhookTestService, type WebhookTestService } from './webhook-service.js';
 
 export interface StripeTestService extends WebhookTestService {
@@ -37,6 +38,28 @@ export async function startStripeTestService(options: TestServiceOptions = {}): 
       await w.close();
       await standin.close();
       if (standin.violations.length > 0) throw new Error(`requests Stripe's description refuses: ${JSON.stringify(standin.violations, null, 2)}`);
+    },
+  };
+}
+
+/** The Stripe test service of this file (or describe block), started before its tests and closed after them. */
+export function useStripeService(options: LazyOptions<TestServiceOptions> = {}): StripeTestService {
+  const s = useStarted(async () => startStripeTestService(await resolvedOptions(options)));
+  // Each part a handle of its own, so a file may write `const { t, standin } = useStripeService()`.
+  return {
+    t: lazy(() => s.t),
+    receiver: lazy(() => s.receiver),
+    standin: lazy(() => s.standin, 'the stand-in'),
+    events: () => s.events(),
+    close: () => s.close(),
+    get secretKey() {
+      return s.secretKey;
+    },
+    get webhookSecret() {
+      return s.webhookSecret;
+    },
+    get webhookUrl() {
+      return s.webhookUrl;
     },
   };
 }

@@ -3,7 +3,8 @@
 import { verifyWebhook, type WebhookEvent } from '../../client/webhooks.js';
 import { setWebhook } from '../../server/store/businesses.js';
 import { startReceiver, type Answer, type Receiver } from './receiver.js';
-import { startTestService, type TestService, type TestServiceOptions } from './service.js';
+import { lazy, useStarted } from './lifecycle.js';
+import { resolvedOptions, startTestService, type LazyOptions, type TestService, type TestServiceOptions } from './service.js';
 
 export const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -31,4 +32,14 @@ export async function startWebhookTestService(
       await receiver.close();
     },
   };
+}
+
+/** The webhook test service of this file (or describe block), started before its tests and closed after them. */
+export function useWebhookService(
+  options: LazyOptions<TestServiceOptions> = {},
+  respond?: (n: number) => Answer | 'hang' | Promise<Answer | 'hang'>,
+): WebhookTestService {
+  const w = useStarted(async () => startWebhookTestService(await resolvedOptions(options), respond));
+  // Each part a handle of its own, so a file may write `const { t, receiver } = useWebhookService()`.
+  return { t: lazy(() => w.t), receiver: lazy(() => w.receiver), events: () => w.events(), close: () => w.close() };
 }

@@ -1,11 +1,10 @@
 // Tenant isolation: a business sees, changes and deletes only its own records. Another business's id
 // is answered exactly like an id that does not exist (404, never 403), and changes nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentsClient } from '../../client/index.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
-import { startTestService, type Tenant, type TestService } from '../support/service.js';
-
-let t: TestService;
+import { useService, type Tenant } from '../support/service.js';
+import { paymentLinkBody } from './fixture.js';
 
 interface Records {
   paymentLink: string;
@@ -16,14 +15,6 @@ const a: Records = { paymentLink: '', openLink: '', token: '' };
 const b: Records = { paymentLink: '', openLink: '', token: '' };
 const UNKNOWN_ID = '0123456789abcdef01234567';
 
-const paymentLinkBody = (tag: string) => ({
-  email: `payer-${tag}@example.com`,
-  currency: 'MYR',
-  amount: 1500,
-  title: `Invoice ${tag}`,
-  reference: `REF-${tag}`,
-  reference_2: `R2-${tag}`,
-});
 const openLinkBody = (tag: string) => ({
   currency: 'MYR',
   minimum_amount: '10.00',
@@ -136,8 +127,8 @@ const byId: [string, keyof Records, Call][] = [
   ['GET /tokenizations/{id}', 'token', (c, id) => c.GET('/tokenizations/{token_id}', { params: { path: { token_id: id } } })],
 ];
 
+const t = useService();
 beforeAll(async () => {
-  t = await startTestService();
   Object.assign(a, await create(t.a, 'a'));
   Object.assign(b, await create(t.b, 'b'));
   await collect(a.openLink, '42.00', 'Aisyah');
@@ -149,7 +140,6 @@ beforeAll(async () => {
   const form = await payer.open(url.pathname + url.search);
   expect((await payer.submit(form, { amount: '99.00', name: 'Bob', email: 'bob@example.com', ...GOOD_CARD })).status).toBe(303);
 });
-afterAll(() => t?.close());
 
 describe('the fixture', () => {
   it("A's open link has its collections, so the comparisons below compare something", async () => {
