@@ -2,21 +2,18 @@
 // one export at a time (a second answers 429 with Retry-After), an export gives the event loop back
 // between its batches, and a reader that stops reading holds no database connection.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { plantPayments } from '../support/bulk.js';
-import { raw, startTestService, type TestService } from '../support/service.js';
+import { raw, useService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
 
-let t: TestService;
 const PAYMENTS = 30_000;
+// One PostgreSQL connection: anything an export held would be every other request's wait.
+const t = useService({ database: { poolMax: 1 } });
 
 beforeAll(async () => {
-  // One PostgreSQL connection: anything an export held would be every other request's wait.
-  t = await startTestService({ database: { poolMax: 1 } });
   await plantPayments(t.sql, t.a.business.id, PAYMENTS);
 }, 180_000);
-
-afterAll(() => t.close());
 
 const csv = (key: string) => ({ authorization: `Bearer ${key}`, accept: 'text/csv' });
 

@@ -2,21 +2,18 @@
 // as counters is counted up to 10,001 (one past the 10,000 records a list reaches), and the
 // paginator says when its total is only a lower bound. The events list reads one row per event
 // (kept by the outbox's triggers, as is its count), so its total and its delivery filter follow the outbox.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { plantEvents, plantPayments } from '../support/bulk.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { useService } from '../support/service.js';
 
-let t: TestService;
 const MANY = 10_050;
+const t = useService();
 
 beforeAll(async () => {
-  t = await startTestService();
   await plantPayments(t.sql, t.a.business.id, MANY, { reference: 'MANY' });
   await plantPayments(t.sql, t.a.business.id, 20, { prefix: 'e', reference: 'FEW' });
   await plantEvents(t.sql, t.a.business.id, MANY);
 }, 120_000);
-
-afterAll(() => t.close());
 
 describe('list totals are bounded', () => {
   it('counts a filter matching more than a list reaches up to 10,001, and says the total is a lower bound', async () => {

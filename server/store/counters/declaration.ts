@@ -20,7 +20,8 @@
 // The triggers live now (migration 0031, which replaced those of 0005, 0007, 0013, 0022 and 0023):
 // on PostgreSQL one trigger per counted table, `<table>_counters`, running the function of the same
 // name; on SQLite `<table>_counters_insert`, `_update` and `_delete`. `liveTriggers` lists them and
-// test/store/counters.test.ts checks that the database holds exactly those.
+// test/store/counters.test.ts checks that the database holds exactly those, beside the triggers that
+// keep the events list's row per event and its count (migration 0028).
 //
 // Changing a counter is a new migration that calls `removeCounters` and `installCounters` (triggers.ts):
 // the counts are made again from the rows, so it holds whatever an earlier migration installed.
