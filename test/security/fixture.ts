@@ -411,6 +411,8 @@ function withoutDeliveryBookkeeping(view: Json): Json {
 /** Delivery bookkeeping of the outbox changes as the worker runs; what was enqueued does not. */
 const VOLATILE: Record<string, string[]> = {
   outbox: ['status', 'attempts', 'next_attempt_at', 'lease_owner', 'lease_expires_at', 'last_error', 'updated_at', 'delivered_at'],
+  // How an event's deliveries stand, moved by the outbox's status as the worker tries them.
+  webhook_events: ['undelivered', 'failing', 'outcome'],
 };
 
 async function tableNames(db: Knex): Promise<string[]> {
