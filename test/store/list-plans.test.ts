@@ -140,7 +140,8 @@ function sqliteProblem(
 function postgresProblem(table: string, plan: string[], keyed = 'business_id'): string | undefined {
   const text = plan.join('\n');
   if (new RegExp(`Seq Scan on ${table}\\b`).test(text)) return `scans the table:\n${text}`;
-  if (!new RegExp(`${keyed} = `).test(text)) return `does not seek ${keyed}:\n${text}`;
+  // PostgreSQL may print the key cast to its type, as in `(payment_id)::text = '…'::text`.
+  if (!new RegExp(`\\b${keyed}\\)?(::[a-z ]+)? = `).test(text)) return `does not seek ${keyed}:\n${text}`;
   return undefined;
 }
 
