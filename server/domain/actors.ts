@@ -1,0 +1,22 @@
+// Who did something, as the audit log records it: an API key, a signed-in member, someone who failed
+// to sign in (with the e-mail they gave, if any), or the operator at the command line.
+
+export type Actor =
+  { kind: 'api_key'; id: string; name: string } | { kind: 'user'; id: string; email: string } | { kind: 'anonymous'; email?: string } | { kind: 'operator' };
+
+export function actorId(actor: Actor): string | null {
+  return actor.kind === 'api_key' || actor.kind === 'user' ? actor.id : null;
+}
+
+export function actorLabel(actor: Actor): string | null {
+  switch (actor.kind) {
+    case 'api_key':
+      return actor.name;
+    case 'user':
+      return actor.email;
+    case 'anonymous':
+      return actor.email ?? null;
+    case 'operator':
+      return null;
+  }
+}
