@@ -78,7 +78,7 @@ export function peerService(databaseUrl = process.env.DATABASE_URL!, publicUrl =
     async gate(request: { authorization: string | undefined; ip: string; querystring: string }): Promise<PeerGate> {
       const key = BEARER.exec(request.authorization ?? '')?.[1];
       const caller = key ? await callers.find(key) : undefined;
-      const limit = await limiter.hit(caller ? `key:${caller.keyId}` : `ip:${request.ip}`);
+      const limit = await limiter.hit(caller ? caller.rateKey : `ip:${request.ip}`);
       const headers = { 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) };
       if (!limit.allowed) return { business: undefined, headers, refused: toErrorResponse(new TooManyRequestsError(limit.retryAfter)) };
       if (Buffer.byteLength(request.querystring) > MAX_QUERY_BYTES) return { business: undefined, headers, refused: toErrorResponse(new UriTooLongError()) };

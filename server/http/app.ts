@@ -8,15 +8,22 @@ import { DOCS_PATH, SPEC_PATH } from '../file-locations.js';
 import type { Contract } from './contract.js';
 import { MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
 import { DEFAULT_LINGER, lingeringClose, type LingerLimits } from './linger.js';
+import type { Actor } from '../domain/actors.js';
+import type { Permission } from '../domain/permissions.js';
 import type { CallerBusiness, Handlers } from './operations.js';
 import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
 import { requestLogging } from './request-log.js';
 import { contractRoutes, type Scopes } from './routes.js';
 
-/** Who is calling: the business and which of its keys, so limits can count per key. */
+/**
+ * Who is calling: the business acted on, who acts (a key or a signed-in member), what they may do,
+ * and what the API limiter counts them by (their key, or their session).
+ */
 export interface Caller {
   business: CallerBusiness;
-  keyId: number;
+  actor: Actor;
+  permissions: ReadonlySet<Permission>;
+  rateKey: string;
 }
 
 export interface HttpAppOptions<Scope> {
@@ -121,7 +128,7 @@ function apiGate(options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'limiter'
     const key = BEARER.exec(ctx.get('authorization'))?.[1];
     const caller = key ? await options.findCaller(key) : undefined;
     ctx.state.caller = caller;
-    const limit = await options.limiter.hit(caller ? `key:${caller.keyId}` : `ip:${ctx.ip}`);
+    const limit = await options.limiter.hit(caller ? caller.rateKey : `ip:${ctx.ip}`);
     ctx.set({ 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) });
     if (!limit.allowed) throw new TooManyRequestsError(limit.retryAfter);
     // Filters are short; a long query is a mistake or an attack, and it would be parsed and logged.

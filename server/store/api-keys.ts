@@ -1,6 +1,8 @@
 // API keys are shown once and stored as SHA-256 hashes. The keys carry 256 bits of entropy, so a
 // fast hash is enough (a slow KDF protects low-entropy passwords, not random keys).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Actor } from '../domain/actors.js';
+import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import type { Business } from './businesses.js';
 import type { Executor } from './executor.js';
 import { nowIso } from './timestamps.js';
@@ -27,11 +29,15 @@ export async function issueKey(db: Executor, businessId: number): Promise<Issued
   return { key, prefix };
 }
 
-/** Who is calling: the business and which of its keys, so limits can count per key. */
+/** Who is calling with a key: its business, the key, what it may do, and the limiter's count for it. */
 export interface Caller {
   business: Business;
-  keyId: number;
+  actor: Actor;
+  permissions: ReadonlySet<Permission>;
+  rateKey: string;
 }
+
+const FULL_ACCESS: ReadonlySet<Permission> = new Set(PERMISSIONS);
 
 /** The caller behind a live key. The row is found by hash; the hash is then compared in constant time. */
 export async function findCallerByKey(db: Executor, key: string): Promise<Caller | undefined> {
@@ -46,7 +52,13 @@ export async function findCallerByKey(db: Executor, key: string): Promise<Caller
       .whereNull('api_keys.revoked_at'),
   );
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
-  return { business: { id: Number(row.id), name: row.name }, keyId: Number(row.key_id) };
+  const keyId = Number(row.key_id);
+  return {
+    business: { id: Number(row.id), name: row.name },
+    actor: { kind: 'api_key', id: String(keyId), name: `key ${keyId}` },
+    permissions: FULL_ACCESS,
+    rateKey: `key:${keyId}`,
+  };
 }
 
 /** Revokes by full key or by the prefix shown at creation; returns how many keys were revoked. */
