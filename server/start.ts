@@ -26,7 +26,8 @@ import { createDeliverers } from './outbox/deliverers.js';
 import { createMailer, type Mailer } from './outbox/mailer.js';
 import type { Resolver } from './outbox/webhook-target.js';
 import { OutboxWorker } from './outbox/worker.js';
-import { acquirerRoutes, pageRoutes } from './pages/routes.js';
+import { pageRoutes } from './pages/routes.js';
+import { acquirerRoutes } from './acquirer-notifications/endpoint.js';
 import type { CardFormAcquirer } from './acquirers/acquirer.js';
 import { SandboxAcquirer } from './acquirers/sandbox.js';
 import { stripeApiAddress } from './acquirers/stripe.js';
@@ -206,10 +207,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...ctx,
       pageKeys: keys,
       pageLimiter: new PageLimiter(limiter, { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits }, keys.cardFingerprint),
-      notificationLimiter: new NotificationLimiter(limiter, { ...DEFAULT_NOTIFICATION_LIMITS, ...options.notificationLimits }),
     };
     const payerPages = pageRoutes(pageDeps);
-    const acquirers = acquirerRoutes(pageDeps);
+    const acquirers = acquirerRoutes({
+      ...ctx,
+      notificationLimiter: new NotificationLimiter(limiter, { ...DEFAULT_NOTIFICATION_LIMITS, ...options.notificationLimits }),
+    });
     const app = createHttpApp({
       contract,
       handlers,

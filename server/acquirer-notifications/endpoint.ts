@@ -8,6 +8,7 @@
 // refused, so a real delivery refused while its business was being set up arrives later. A body
 // left unread is drained within bounds before the connection closes (server/http/linger.ts).
 // Answers are JSON for Stripe's delivery log: 200 once handled (or already handled).
+import Router from '@koa/router';
 import type Koa from 'koa';
 import { receiveAcquirerNotification } from '../usecases/acquirer-notifications.js';
 import type { UseCaseContext } from '../usecases/context.js';
@@ -84,4 +85,11 @@ export function acquirerWebhook(deps: NotificationDeps, acquirer: 'stripe'): Koa
     if (outcome.result === 'refused') return refuse(ctx, business, outcome.reason);
     ctx.body = { received: true, result: outcome.result, event: outcome.eventId };
   };
+}
+
+/** The acquirers' notification routes, mounted beside the payer pages: one address per business (README: Stripe). */
+export function acquirerRoutes(deps: NotificationDeps): Koa.Middleware {
+  const router = new Router();
+  router.post('/stripe/webhooks/:business', acquirerWebhook(deps, 'stripe'));
+  return router.routes() as unknown as Koa.Middleware;
 }

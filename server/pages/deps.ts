@@ -1,6 +1,5 @@
 import type { UseCaseContext } from '../usecases/context.js';
 import type { PageLimiter } from './limits.js';
-import type { NotificationLimiter } from '../acquirer-notifications/limits.js';
 import type { PageKeys } from './signing.js';
 
 /** What the payer pages are built with: the use cases' context, and the pages' own keys and limits. */
@@ -9,9 +8,4 @@ export interface PageDeps extends UseCaseContext {
   pageKeys: PageKeys;
   /** Attempts per client address, link and card (server/pages/limits.ts). */
   pageLimiter: PageLimiter;
-  /**
-   * Posts to the acquirers' notification addresses per client address (server/acquirer-notifications/),
-   * for the notification route `acquirerRoutes` mounts beside the pages.
-   */
-  notificationLimiter: NotificationLimiter;
 }

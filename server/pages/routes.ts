@@ -1,5 +1,4 @@
-// What is served outside /api: the payer side (plain HTML forms that work without JavaScript), and,
-// apart from it, the acquirers' notifications.
+// What is served outside /api for payers: plain HTML forms that work without JavaScript.
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type Koa from 'koa';
@@ -12,7 +11,6 @@ import { STYLESHEET, page } from '../html.js';
 import { messagePage } from './messages.js';
 import { openLinkPage, paymentLinkPage } from './pay.js';
 import { posterPage } from './poster.js';
-import { acquirerWebhook } from '../acquirer-notifications/endpoint.js';
 import { returnPage } from './return.js';
 import { thankYouPage } from './thank-you.js';
 
@@ -64,12 +62,5 @@ export function pageRoutes(deps: PageDeps) {
   router.get(PAYER_ROUTES.activationReturn, activation.returned);
   router.get(PAYER_ROUTES.thankYou, thankYouPage(deps));
   router.get(PAYER_ROUTES.return, returnPage(deps));
-  return router.routes() as unknown as Koa.Middleware;
-}
-
-/** Acquirers' notifications: JSON for the acquirer, not pages for a payer. One address per business (README: Stripe). */
-export function acquirerRoutes(deps: PageDeps) {
-  const router = new Router();
-  router.post('/stripe/webhooks/:business', acquirerWebhook(deps, 'stripe'));
   return router.routes() as unknown as Koa.Middleware;
 }
