@@ -6,6 +6,7 @@
 // own, and prints both throughputs and their ratio (target: one business at least 0.7 of the spread
 // one), with how many backends were seen waiting on a lock. It runs in a database of its own on
 // CONTENTION_POSTGRES_URL (by default the local server), dropped afterwards.
+import { createThrowawayDatabase } from '../throwaway-database.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { checkCard } from '../../server/acquirers/cards.js';
@@ -37,16 +38,6 @@ const card = (() => {
   if (!checked.ok) throw new Error('the sandbox test card does not pass the card checks');
   return checked.card;
 })();
-
-async function admin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 async function linkOf(db: Database, businessId: number, title: string): Promise<PaymentTarget> {
   const link = await insertOpenPaymentLink(db, businessId, {
@@ -104,11 +95,9 @@ async function payFor(ctx: UseCaseContext, targets: PaymentTarget[], seconds: nu
 export async function runContention({ log, payers = 16, seconds = 10, rounds = 2 }: ContentionOptions): Promise<ContentionResult> {
   const server = process.env.CONTENTION_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const name = `payments_contention_${process.pid}_${randomBytes(3).toString('hex')}`;
-  await admin(server, (client) => client.query(`create database ${name}`));
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  const db = openDatabase(url.toString(), { poolMax: payers + 2 });
-  const monitor = new pg.Client({ connectionString: url.toString() });
+  const database = await createThrowawayDatabase(server, name);
+  const db = openDatabase(database.url, { poolMax: payers + 2 });
+  const monitor = new pg.Client({ connectionString: database.url });
   try {
     await db.migrate();
     await monitor.connect();
@@ -140,6 +129,6 @@ export async function runContention({ log, payers = 16, seconds = 10, rounds = 2
   } finally {
     await monitor.end().catch(() => undefined);
     await db.close();
-    await admin(server, (client) => client.query(`drop database if exists ${name} with (force)`));
+    await database.drop();
   }
 }

@@ -15,6 +15,7 @@
 // of GET /api/payments, each the best of three measurements, as the ratio large/small (target at
 // most 2 where the matches do not grow), and the CSV export's time and the service's peak RSS, also
 // under a capped heap.
+import { createThrowawayDatabase } from '../throwaway-database.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,6 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { openDatabase } from '../../server/store/database.js';
 import { freePort } from '../soak/server.js';
 import { OPEN_LINK_ID, seedScale, type Seeded, type SeedSizes } from './seed.js';
@@ -96,21 +96,7 @@ const postgresAdminUrl = () => process.env.SCALE_POSTGRES_URL ?? process.env.TES
 /** A database for one size: a file of its own, or a PostgreSQL database of its own, dropped with `drop()`. */
 async function scaleDatabase(on: 'sqlite' | 'postgres', dir: string, links: number): Promise<{ url: string; drop(): Promise<void> }> {
   if (on === 'sqlite') return { url: `sqlite:${join(dir, `scale-${links}.sqlite`)}`, drop: async () => {} };
-  const admin = postgresAdminUrl();
-  const name = `payments_scale_${links}_${process.pid}`;
-  const asAdmin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await asAdmin(`create database "${name}"`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => asAdmin(`drop database if exists "${name}" with (force)`) };
+  return createThrowawayDatabase(postgresAdminUrl(), `payments_scale_${links}_${process.pid}`);
 }
 
 /** Seeds a database through the store's executor, with no statement timeout: a bulk load through the counters' triggers is no request. */

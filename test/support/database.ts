@@ -4,7 +4,7 @@
 // when the test is done, so runs never see each other's data.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import pg from 'pg';
+import { createThrowawayDatabase } from '../../scripts/throwaway-database.js';
 
 export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL;
 /** Every database of one run shares this prefix, so the runner can drop leftovers of a crashed run. */
@@ -16,25 +16,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 export async function createTestDatabase(dir: string): Promise<TestDatabase> {
   if (!TEST_POSTGRES_URL) return { url: `sqlite:${join(dir, 'test.sqlite')}`, kind: 'sqlite', drop: async () => {} };
-  const name = `${TEST_DATABASE_PREFIX}${process.pid}_${randomBytes(4).toString('hex')}`;
-  await admin((client) => client.query(`create database "${name}"`));
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    kind: 'postgres',
-    drop: () => admin((client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
-  };
+  const database = await createThrowawayDatabase(TEST_POSTGRES_URL, `${TEST_DATABASE_PREFIX}${process.pid}_${randomBytes(4).toString('hex')}`);
+  return { ...database, kind: 'postgres' };
 }
