@@ -6,12 +6,12 @@
 // (openapi-backend's own check knows OpenAPI 3.0 only; quick mode skips it).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { IncomingHttpHeaders } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ErrorObject, Options as AjvOptions } from 'ajv';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
-import { parse as parseYaml } from 'yaml';
 import { isCurrencyCode } from '../domain/currency.js';
 import { isStorableText } from '../domain/text.js';
 import { parseDateRange } from '../domain/time.js';
@@ -136,7 +136,8 @@ export function readSpecDocument(specPath = SPEC_PATH, parsedPath = PARSED_SPEC_
   } catch {
     // Not generated (or unreadable): the YAML itself is the answer.
   }
-  return parseYaml(text) as Document;
+  // The YAML parser is loaded only here: the parsed copy spares every other start the module too.
+  return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text) as Document;
 }
 
 export async function loadContract(definition: Document = readSpecDocument()): Promise<Contract> {
@@ -179,12 +180,17 @@ export async function loadContract(definition: Document = readSpecDocument()): P
 }
 
 /**
- * Compiles every operation's validators once the server is listening, one operation per turn of
- * the event loop, so requests arriving meanwhile wait for one compilation at most.
+ * Compiles every operation's validators in the background once the server has started: after
+ * `afterMs`, so the start-up's own work (the first requests, a demo key) does not wait behind it,
+ * then one operation per turn of the event loop, so requests arriving meanwhile wait for one
+ * compilation at most. An operation asked for before then compiles its own on first use.
+ * Stops when `signal` aborts (the service is closing).
  */
-export async function warmUp(contract: Contract): Promise<void> {
+export async function warmUp(contract: Contract, options: { afterMs?: number; signal?: AbortSignal } = {}): Promise<void> {
+  if (options.afterMs) await new Promise((resolve) => setTimeout(resolve, options.afterMs).unref());
   for (const operation of contract.operations) {
     await new Promise((resolve) => setImmediate(resolve));
+    if (options.signal?.aborted) return;
     operation.compile();
   }
 }
