@@ -17,6 +17,7 @@ import { isStorableText } from '../domain/text.js';
 import { parseDateRange } from '../domain/time.js';
 import { isHttpUrl } from '../domain/urls.js';
 import { PARSED_SPEC_PATH, SPEC_PATH } from '../file-locations.js';
+import { compileSerializer, type Serializer } from './serializers.js';
 
 export { SPEC_PATH };
 export const API_ROOT = '/api';
@@ -71,7 +72,9 @@ export interface ContractOperation {
   statuses: number[];
   /** Runs the operation's compiled validators; coerces query and path parameters in place, as openapi-backend does. */
   validate(request: ShapedRequest): ErrorObject[];
-  /** Compiles the validators now rather than on the first request. */
+  /** The serializer compiled from the JSON schema of the answer with `status` (on first use), or undefined: JSON.stringify then. */
+  serializerFor(status: number): Serializer | undefined;
+  /** Compiles the validators and the serializers of its successful answers now rather than on the first request. */
   compile(): void;
 }
 
@@ -105,6 +108,11 @@ export function unsupportedParameters(operation: Operation): string[] {
 function jsonBodySchema(operation: Operation): unknown {
   const body = operation.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined;
   return body?.content?.['application/json']?.schema;
+}
+
+function jsonResponseSchema(operation: Operation, status: number): unknown {
+  const response = (operation.responses as Record<string, { content?: Record<string, { schema?: unknown }> }> | undefined)?.[String(status)];
+  return response?.content?.['application/json']?.schema;
 }
 
 export interface Contract {
@@ -161,19 +169,29 @@ export async function loadContract(definition: Document = readSpecDocument()): P
     // Compiled on first use (or by warmUp), so start-up does not wait for every operation's validators.
     let validators: ReturnType<typeof api.validator.getRequestValidatorsForOperation> | undefined;
     const compiled = () => (validators ??= api.validator.getRequestValidatorsForOperation(operation.operationId!) ?? []);
+    const serializers = new Map<number, Serializer | undefined>();
+    const serializerFor = (status: number) => {
+      if (!serializers.has(status)) serializers.set(status, compileSerializer(jsonResponseSchema(operation, status)));
+      return serializers.get(status);
+    };
+    const statuses = Object.keys(operation.responses ?? {}).map(Number);
     return {
       operationId: operation.operationId,
       method: operation.method.toUpperCase(),
       path: operation.path,
       secured: (operation.security ?? defaultSecurity).length > 0,
       bodySchema: jsonBodySchema(operation),
-      statuses: Object.keys(operation.responses ?? {}).map(Number),
+      statuses,
       validate(request) {
         const errors: ErrorObject[] = [];
         for (const validate of compiled()) if (!validate(request)) errors.push(...(validate.errors ?? []));
         return errors;
       },
-      compile: () => void compiled(),
+      serializerFor,
+      compile() {
+        compiled();
+        for (const status of statuses) if (status < 300) serializerFor(status);
+      },
     };
   });
   return { api, operations };
