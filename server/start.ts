@@ -47,6 +47,9 @@ import { runIdempotent } from './usecases/idempotency.js';
 import { AcquirerDirectory } from './usecases/acquirer-directory.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY, deletePayerEmailCountsBefore } from './store/payer-email-counts.js';
 
+/** How long after listening the validators not yet used are compiled in the background (see warmUp). */
+const VALIDATOR_WARM_UP_DELAY_MS = 1_000;
+
 export interface StartOptions {
   databaseUrl: string;
   /** PostgreSQL's statement timeout and pool size. */
@@ -227,7 +230,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
       draining: () => draining,
     });
     server.on('request', app.callback());
-    void warmUp(contract).catch((error: unknown) => logger.error({ err: error }, 'compiling the request validators failed'));
+    const warming = new AbortController();
+    void warmUp(contract, { afterMs: VALIDATOR_WARM_UP_DELAY_MS, signal: warming.signal }).catch((error: unknown) =>
+      logger.error({ err: error }, 'compiling the request validators failed'),
+    );
     worker?.start();
     // Expired Idempotency-Key records and the payer e-mail counts of days gone by are dead weight; any instance may sweep them.
     const housekeeping = setInterval(
@@ -272,6 +278,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       context: ctx,
       async close() {
         draining = true;
+        warming.abort();
         clearInterval(housekeeping);
         clearInterval(expirySweep);
         clearInterval(pendingSweep);

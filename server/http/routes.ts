@@ -74,6 +74,11 @@ export function shapeRequest(raw: RawRequest): ShapedRequest {
   return request;
 }
 
+/** A body Koa would write as JSON: an object that is neither bytes nor a stream. */
+function isJsonBody(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';
+}
+
 function operationMiddleware<Scope>(operation: ContractOperation, handler: Handler<OperationId, Scope>, scopes: Scopes<Scope>): Koa.Middleware {
   const respond = responderFor<OperationId>(operation.statuses);
   const route = API_ROOT + operation.path;
@@ -115,7 +120,14 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
         : await handler.handle(input, scopes.plain, respond);
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
-    ctx.body = reply.body;
+    const serialize = isJsonBody(reply.body) && !ctx.response.get('Content-Type') ? operation.serializerFor(reply.status) : undefined;
+    if (serialize) {
+      // As Koa would label the object, written by the serializer compiled from the answer's schema.
+      ctx.type = 'application/json';
+      ctx.body = serialize(reply.body);
+    } else {
+      ctx.body = reply.body;
+    }
   };
 }
 
