@@ -93,7 +93,7 @@ function live(db: Executor, businessId: number) {
   return db.sql(TABLE).where({ business_id: businessId }).whereNull('deleted_at');
 }
 
-/** The columns an insert writes, each bound per call. */
+/** The columns an insert binds per call; a new link is always Active and unpaid. */
 const INSERTED = COLUMNS.filter((column) => column !== 'status' && column !== 'paid') as (keyof PaymentLinkRecord)[];
 
 export async function insertPaymentLink(db: Executor, businessId: number, fields: PaymentLinkFields): Promise<PaymentLinkRecord> {
