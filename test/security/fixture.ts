@@ -21,8 +21,9 @@ export const KIND_OF_PARAM: Record<string, Kind> = {
   payment_id: 'payment',
   event_id: 'event',
   webhook_endpoint_id: 'webhookEndpoint',
+  api_key_id: 'apiKey',
 };
-export type Kind = 'token' | 'openLink' | 'paymentLink' | 'payment' | 'event' | 'webhookEndpoint';
+export type Kind = 'token' | 'openLink' | 'paymentLink' | 'payment' | 'event' | 'webhookEndpoint' | 'apiKey';
 
 export interface TenantRecords {
   /** Every id of each kind, live, paid, active or deleted. */
@@ -85,6 +86,7 @@ export async function oneOfEach(t: TestService, tenant: Tenant = t.a): Promise<R
     payment_id: await payThroughPage(t, paid.payment_url as string, {}),
     event_id: (await t.sql('outbox').where({ business_id: tenant.business.id, channel: 'webhook' }).orderBy('id', 'desc').first('event_id')).event_id as string,
     webhook_endpoint_id: (await t.sql('webhook_endpoints').where({ business_id: tenant.business.id }).orderBy('id').first('_id'))._id as string,
+    api_key_id: (await create('/api/api-keys', { name: 'Reporting', permissions: ['payments:read'] }))._id as string,
   };
 }
 
@@ -265,6 +267,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
   const attemptIds = (await t.sql('payments').whereIn('_id', paymentIds).pluck('attempt_id')) as string[];
   const eventIds = (await t.sql('outbox').where({ business_id: tenant.business.id, channel: 'webhook' }).orderBy('id').pluck('event_id')) as string[];
   expect(eventIds.length).toBeGreaterThan(0);
+  const apiKey = await created(t, tenant, '/api-keys', { name: `Reporting ${tag}`, permissions: ['payments:read'] });
   const endpointIds = (await t.sql('webhook_endpoints').where({ business_id: tenant.business.id }).orderBy('id').pluck('_id')) as string[];
   return {
     ids: {
@@ -274,6 +277,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
       payment: paymentIds,
       event: eventIds,
       webhookEndpoint: endpointIds,
+      apiKey: [apiKey._id as string],
     },
     live: {
       paymentLink: unpaid._id as string,
@@ -282,6 +286,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
       payment: paymentIds[0]!,
       event: eventIds[0]!,
       webhookEndpoint: endpoint._id as string,
+      apiKey: apiKey._id as string,
     },
     tokenValues: [pending, active].map((r) => r.token as string),
     paymentIds,
@@ -327,6 +332,7 @@ export function allIdsOf(records: TenantRecords): string[] {
     ...records.refundIds,
     ...records.ids.event,
     ...records.ids.webhookEndpoint,
+    ...records.ids.apiKey,
   ];
 }
 
