@@ -47,6 +47,7 @@ import { auditEventExists, outcomeOf, recordAuditEvent, type AuditEventInput } f
 import { expireDueLinks } from './usecases/expiry-sweep.js';
 import { settleStalePending } from './usecases/pending-sweep.js';
 import { runIdempotent } from './usecases/idempotency.js';
+import { DEFAULT_AUDIT_RETENTION_DAYS, sweepAuditEvents } from './usecases/audit-log.js';
 import { AcquirerDirectory } from './usecases/acquirer-directory.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY, deletePayerEmailCountsBefore } from './store/payer-email-counts.js';
 
@@ -92,6 +93,8 @@ export interface StartOptions {
   resolve?: Resolver;
   /** Payer e-mails a business's API calls may have sent per UTC day (PAYER_EMAILS_PER_DAY); 1,000 unless given. */
   payerEmailsPerDay?: number;
+  /** Days audit events are kept (AUDIT_RETENTION_DAYS); 400 unless given. */
+  auditRetentionDays?: number;
 }
 
 export interface RunningService {
@@ -288,12 +291,15 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.on('request', app.callback());
     void warmUp(contract).catch((error: unknown) => logger.error({ err: error }, 'compiling the request validators failed'));
     worker?.start();
-    // Expired Idempotency-Key records and the payer e-mail counts of days gone by are dead weight; any instance may sweep them.
+    // Expired Idempotency-Key records, the payer e-mail counts of days gone by and audit events past
+    // their retention are dead weight; any instance may sweep them (the audit log in batches).
     const housekeeping = setInterval(
       () =>
-        void Promise.all([deleteExpiredKeys(db), deletePayerEmailCountsBefore(db, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10))]).catch(
-          (error: unknown) => logger.error({ err: error }, 'housekeeping failed'),
-        ),
+        void Promise.all([
+          deleteExpiredKeys(db),
+          deletePayerEmailCountsBefore(db, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)),
+          sweepAuditEvents(ctx, options.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS),
+        ]).catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed')),
       10 * 60_000,
     );
     housekeeping.unref();
