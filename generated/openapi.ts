@@ -1039,7 +1039,9 @@ export interface paths {
          * List audit events
          * @description A page of the business's audit log, newest first unless `sort=created_at`: one event per
          *     write through the API (every POST, PUT, PATCH and DELETE by a key or a member, refused ones
-         *     included), recorded in the transaction of the change it describes. Filters combine with AND.
+         *     included), recorded in the transaction of the change it describes. A charge, a refund or a
+         *     card's removal, which ask the payment provider, are recorded with their first change and the
+         *     answer then true (202, pending). Reads record nothing. Filters combine with AND.
          *     Events are never changed nor deleted through the API; they are kept for
          *     `AUDIT_RETENTION_DAYS` (400 unless the operator set another).
          *

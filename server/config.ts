@@ -10,7 +10,7 @@ import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/maste
 import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
 import { DEFAULT_WEBHOOK_PORTS, type PortRange } from './outbox/webhook-target.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY } from './store/payer-email-counts.js';
-import { DEFAULT_AUDIT_RETENTION_DAYS } from './usecases/audit-log.js';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './store/audit-events.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
 
 export interface OutboxConfig {

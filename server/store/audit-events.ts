@@ -8,6 +8,9 @@ import type { Executor } from './executor.js';
 import { cappedCount, listedThrough } from './pagination.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
+/** How long events are kept unless the operator says otherwise (AUDIT_RETENTION_DAYS). */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
+
 export type AuditOutcome = 'succeeded' | 'failed' | 'refused';
 
 export interface AuditEventInput {

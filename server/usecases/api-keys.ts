@@ -6,6 +6,8 @@ import type { FieldErrors } from '../domain/rules.js';
 import * as store from '../store/api-keys.js';
 import type { UseCaseContext } from './context.js';
 
+export type { ApiKeyRecord } from '../store/api-keys.js';
+
 export const MAX_LIVE_KEYS_PER_BUSINESS = 100;
 
 export interface KeyRequest {

@@ -2,10 +2,10 @@
 // business (see scopesOver in start.ts): every write through the API records one event in the
 // transaction of its change.
 import type { Page, PageRequest } from '../domain/paging.js';
+export { DEFAULT_AUDIT_RETENTION_DAYS } from '../store/audit-events.js';
 import { deleteAuditEventsBefore, listAuditEvents as listEvents, type AuditEventRecord, type AuditFilters } from '../store/audit-events.js';
 import type { UseCaseContext } from './context.js';
 
-export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
 const SWEEP_BATCH = 1_000;
 
 export function listAuditEvents(ctx: UseCaseContext, businessId: number, filters: AuditFilters, page: PageRequest): Promise<Page<AuditEventRecord>> {

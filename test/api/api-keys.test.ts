@@ -26,6 +26,8 @@ interface Made {
   permissions: string[] | null;
   created_by: string | null;
   expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
 }
 
 async function make(key: string, body: Record<string, unknown>): Promise<Made> {
@@ -97,6 +99,30 @@ describe('making keys', () => {
     // A key without api_keys:write makes none at all.
     const reader = await make(t.a.key, { name: 'Reader', permissions: ['payments:read'] });
     expect((await call(reader.secret, 'POST', '/api-keys', { name: 'Sneaky', permissions: ['payments:read'] })).status).toBe(403);
+  });
+
+  it('ignores every read-only field offered in the body', async () => {
+    const hostile = {
+      name: 'Hostile',
+      permissions: ['payments:read'],
+      _id: 'f'.repeat(24),
+      prefix: 'sk_hostile',
+      last_four: 'XXXX',
+      secret: `sk_${'A'.repeat(43)}`,
+      created_by: 'someone else',
+      created_at: '2001-01-01T00:00:00Z',
+      last_used_at: '2001-01-01T00:00:00Z',
+      revoked_at: '2001-01-01T00:00:00Z',
+      business_id: t.b.business.id,
+    };
+    const made = await make(t.a.key, hostile);
+    expect(made._id).not.toBe(hostile._id);
+    expect(made.secret).not.toBe(hostile.secret);
+    expect(made).toMatchObject({ last_four: made.secret.slice(-4), prefix: made.secret.slice(0, 10), revoked_at: null, last_used_at: null });
+    expect(made.created_by).not.toBe('someone else');
+    expect((await call(made.secret, 'GET', '/payments')).status).toBe(200);
+    const row = await t.sql('api_keys').where({ public_id: made._id }).first();
+    expect(row.business_id).toBe(t.a.business.id);
   });
 
   it('validates the body as every operation does', async () => {

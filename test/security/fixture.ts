@@ -346,6 +346,15 @@ function maximumOf(operation: SpecOperation, name: string): number | undefined {
  * id, for every id of the tenant (deleted ones included, so an "undelete" would show), with the
  * largest report the spec allows. Response data only: `meta` carries the clock; an image as its text.
  */
+/** What a read shows that moves by itself as the tenant makes requests: when each key was last used. */
+const VOLATILE_IN_API: Record<string, string[]> = { listApiKeys: ['last_used_at'] };
+
+function withoutVolatile<T>(operationId: string, data: T): T {
+  const volatile = VOLATILE_IN_API[operationId];
+  if (!volatile || !Array.isArray(data)) return data;
+  return data.map((item: Json) => Object.fromEntries(Object.entries(item).filter(([field]) => !volatile.includes(field)))) as T;
+}
+
 export async function apiView(t: TestService, tenant: Tenant, records: TenantRecords): Promise<Json> {
   const spec = await loadSpec();
   const view: Json = {};
@@ -363,7 +372,7 @@ export async function apiView(t: TestService, tenant: Tenant, records: TenantRec
             const response = await api(t, tenant.key, 'GET', path);
             expect(response.status, `${path}: ${response.text}`).toBe(200);
             const data = (response.body as { data: { data: unknown[]; next_page_url: string | null } }).data;
-            pages.push(data);
+            pages.push(withoutVolatile(operation.operationId, data));
             if (!data.next_page_url) break;
           }
           view[operation.operationId] = pages;
@@ -419,6 +428,8 @@ const VOLATILE: Record<string, string[]> = {
   outbox: ['status', 'attempts', 'next_attempt_at', 'lease_owner', 'lease_expires_at', 'last_error', 'updated_at', 'delivered_at'],
   // How an event's deliveries stand, moved by the outbox's status as the worker tries them.
   webhook_events: ['undelivered', 'failing', 'outcome'],
+  // When a key was last used moves with every request the key makes, refused or not.
+  api_keys: ['last_used_at'],
 };
 
 async function tableNames(db: Knex): Promise<string[]> {
@@ -473,6 +484,11 @@ export async function tenantView(t: TestService, tenant: Tenant, records: Tenant
  */
 export async function readCreated(t: TestService, key: string, resource: string, record: Json): Promise<Awaited<ReturnType<typeof api>>> {
   if (resource === 'charges') return api(t, key, 'GET', `/api/payments/${record._id}`);
+  if (resource === 'api-keys') {
+    const list = await api(t, key, 'GET', '/api/api-keys');
+    const found = list.status === 200 ? (list.body as { data: Json[] }).data.find((made) => made._id === record._id) : undefined;
+    return { ...list, status: found ? 200 : 404, body: { ...(list.body as Json), data: found } };
+  }
   if (resource === 'refunds') {
     const list = await api(t, key, 'GET', `/api/payments/${record.payment_id}/refunds`);
     const found = list.status === 200 ? (list.body as { data: Json[] }).data.find((refund) => refund._id === record._id) : undefined;
