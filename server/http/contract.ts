@@ -13,6 +13,7 @@ import addFormats from 'ajv-formats';
 import type { ErrorObject, Options as AjvOptions } from 'ajv';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { isCurrencyCode } from '../domain/currency.js';
+import { isOperationAccess, isPermission, type OperationAccess, type Permission } from '../domain/permissions.js';
 import { isStorableText } from '../domain/text.js';
 import { parseDateRange } from '../domain/time.js';
 import { isHttpUrl } from '../domain/urls.js';
@@ -66,6 +67,13 @@ export interface ContractOperation {
   path: string;
   /** Whether the operation needs the bearer key (the document's default security unless it says otherwise). */
   secured: boolean;
+  /** What the caller must hold (`x-permission`): a permission, or `authenticated` / `public`. */
+  permission: OperationAccess;
+  /**
+   * A further permission an answer in another media type needs (`x-permission-by-accept`), e.g. the
+   * payments list as CSV needs `exports:read`. Keyed by media type, in the order negotiated after JSON.
+   */
+  permissionByAccept: Readonly<Record<string, Permission>>;
   /** The JSON request body's schema, when the operation takes one. */
   bodySchema: unknown;
   /** The statuses the operation declares. */
@@ -113,6 +121,28 @@ function jsonBodySchema(operation: Operation): unknown {
 function jsonResponseSchema(operation: Operation, status: number): unknown {
   const response = (operation.responses as Record<string, { content?: Record<string, { schema?: unknown }> }> | undefined)?.[String(status)];
   return response?.content?.['application/json']?.schema;
+}
+
+/**
+ * The access an operation declares. Every operation must name one, so that none is left open by
+ * forgetting: start-up stops on an operation without a valid `x-permission`, and `public` is only
+ * for operations that need no caller (no security).
+ */
+export function accessProblems(operation: Operation, secured: boolean): string[] {
+  const where = `${operation.method.toUpperCase()} ${operation.path} (${operation.operationId ?? 'no operationId'})`;
+  const declared = (operation as Record<string, unknown>)['x-permission'];
+  const problems: string[] = [];
+  if (declared === undefined) problems.push(`${where}: no x-permission`);
+  else if (!isOperationAccess(declared)) problems.push(`${where}: x-permission ${JSON.stringify(declared)} is no permission`);
+  else if ((declared === 'public') === secured) problems.push(`${where}: x-permission public must go with security: [] and only with it`);
+  const byAccept = (operation as Record<string, unknown>)['x-permission-by-accept'];
+  if (byAccept !== undefined) {
+    if (typeof byAccept !== 'object' || byAccept === null || Array.isArray(byAccept)) problems.push(`${where}: x-permission-by-accept is not a map`);
+    else
+      for (const [type, permission] of Object.entries(byAccept))
+        if (!isPermission(permission)) problems.push(`${where}: x-permission-by-accept ${type} is no permission`);
+  }
+  return problems;
 }
 
 export interface Contract {
@@ -164,6 +194,9 @@ export async function loadContract(definition: Document = readSpecDocument()): P
   const problems = api.getOperations().flatMap(unsupportedParameters);
   if (problems.length > 0) throw new Error(`openapi.yaml uses parameters the request shaping does not handle:\n${problems.join('\n')}`);
   const defaultSecurity = (api.definition as { security?: unknown[] }).security ?? [];
+  const isSecured = (operation: Operation) => (operation.security ?? defaultSecurity).length > 0;
+  const accessIssues = api.getOperations().flatMap((operation) => accessProblems(operation, isSecured(operation)));
+  if (accessIssues.length > 0) throw new Error(`openapi.yaml: every operation must declare the permission it needs:\n${accessIssues.join('\n')}`);
   const operations = api.getOperations().map((operation): ContractOperation => {
     if (!operation.operationId) throw new Error(`openapi.yaml: ${operation.method.toUpperCase()} ${operation.path} has no operationId`);
     // Compiled on first use (or by warmUp), so start-up does not wait for every operation's validators.
@@ -179,7 +212,9 @@ export async function loadContract(definition: Document = readSpecDocument()): P
       operationId: operation.operationId,
       method: operation.method.toUpperCase(),
       path: operation.path,
-      secured: (operation.security ?? defaultSecurity).length > 0,
+      secured: isSecured(operation),
+      permission: (operation as Record<string, unknown>)['x-permission'] as OperationAccess,
+      permissionByAccept: ((operation as Record<string, unknown>)['x-permission-by-accept'] ?? {}) as Record<string, Permission>,
       bodySchema: jsonBodySchema(operation),
       statuses,
       validate(request) {
