@@ -12,7 +12,7 @@ import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, useService } from '../support/service.js';
 
 /** Ids of business A's records, used wherever a path needs one. */
-const ids = { token: '', activeToken: '', openLink: '', paymentLink: '', payment: '', event: '', endpoint: '' };
+const ids = { token: '', activeToken: '', openLink: '', paymentLink: '', payment: '', event: '', endpoint: '', apiKey: '' };
 let revokedKey = '';
 
 const MiB = 1024 * 1024;
@@ -25,6 +25,7 @@ const chargeBody = { amount: 1000, currency: 'MYR' };
 const refundBody = { amount: 1 };
 const endpointBody = { url: 'http://127.0.0.1:9/hooks/more', enabled_events: ['payment.created'] };
 const endpointUpdateBody = { description: 'Bookkeeping' };
+const apiKeyBody = { name: 'Reporting', permissions: ['payments:read' as const] };
 
 type Headers = Record<string, string | null>;
 type Result = { response: Response; error?: unknown };
@@ -155,6 +156,32 @@ const ops: Op[] = [
     method: 'DELETE',
     path: () => `/tokenizations/${ids.token}/card`,
     call: (c, headers) => c.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: ids.token } }, headers }),
+  },
+  {
+    operationId: 'createApiKey',
+    method: 'POST',
+    path: () => '/api-keys',
+    body: apiKeyBody,
+    required: ['name'],
+    call: (c, headers, body = apiKeyBody) => c.POST('/api-keys', { body: body as never, headers }),
+  },
+  {
+    operationId: 'listApiKeys',
+    method: 'GET',
+    path: () => '/api-keys',
+    call: (c, headers) => c.GET('/api-keys', { headers }),
+  },
+  {
+    operationId: 'revokeApiKey',
+    method: 'DELETE',
+    path: () => `/api-keys/${ids.apiKey}`,
+    call: (c, headers) => c.DELETE('/api-keys/{api_key_id}', { params: { path: { api_key_id: ids.apiKey } }, headers }),
+  },
+  {
+    operationId: 'listAuditEvents',
+    method: 'GET',
+    path: () => '/audit-events',
+    call: (c, headers) => c.GET('/audit-events', { headers }),
   },
   {
     operationId: 'getRedirectSigningKey',
@@ -361,6 +388,7 @@ beforeAll(async () => {
   const activation = await payer.open(new URL(active.activation_url).pathname);
   expect((await payer.submit(activation, { name: 'Payer', ...GOOD_CARD })).status).toBe(303);
   ids.activeToken = active._id;
+  ids.apiKey = (await t.a.client.POST('/api-keys', { body: apiKeyBody })).data!.data._id;
 
   // A key that worked, then was revoked.
   revokedKey = (await issueKey(t.service.db, t.a.business.id)).key;
