@@ -11,6 +11,8 @@ import { eventHandlers } from './handlers/events.js';
 import { webhookEndpointHandlers } from './handlers/webhook-endpoints.js';
 import { paymentHandlers } from './handlers/payments.js';
 import { redirectSigningKeyHandlers } from './handlers/redirect-signing-keys.js';
+import { authHandlers } from './handlers/auth.js';
+import { teamHandlers } from './handlers/team.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { createHttpApp } from './http/app.js';
 import { loadContract, warmUp } from './http/contract.js';
@@ -42,6 +44,8 @@ import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './store/api-key-cache.js';
 import type { UseCaseContext } from './usecases/context.js';
 import { expireDueLinks } from './usecases/expiry-sweep.js';
 import { settleStalePending } from './usecases/pending-sweep.js';
+import { DEFAULT_SESSION_SETTINGS, sessionCaller, type SessionSettings } from './usecases/auth.js';
+import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './ratelimit/sign-in.js';
 import { runIdempotent } from './usecases/idempotency.js';
 import { AcquirerDirectory } from './usecases/acquirer-directory.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY, deletePayerEmailCountsBefore } from './store/payer-email-counts.js';
@@ -88,6 +92,10 @@ export interface StartOptions {
   resolve?: Resolver;
   /** Payer e-mails a business's API calls may have sent per UTC day (PAYER_EMAILS_PER_DAY); 1,000 unless given. */
   payerEmailsPerDay?: number;
+  /** Members' sessions: idle timeout and absolute lifetime (DEFAULT_SESSION_SETTINGS for what is not given). */
+  sessions?: Partial<SessionSettings>;
+  /** Failed sign-ins per account and per client address (DEFAULT_SIGN_IN_LIMITS for what is not given). */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 export interface RunningService {
@@ -191,6 +199,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
       webhooks: { policy: webhookPolicy, log: logger },
       secretsKey: secrets.key,
       payerEmailsPerDay: options.payerEmailsPerDay ?? DEFAULT_PAYER_EMAILS_PER_DAY,
+      auth: {
+        sessions: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },
+        throttle: new SignInLimiter(limiter, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits }),
+      },
     };
     const handlers = {
       ...tokenizationHandlers,
@@ -200,6 +212,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...eventHandlers,
       ...webhookEndpointHandlers,
       ...redirectSigningKeyHandlers,
+      ...authHandlers,
+      ...teamHandlers,
     } satisfies Handlers<UseCaseContext>;
     let draining = false;
     const pageDeps = {
@@ -218,6 +232,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       trustProxyHops: options.trustProxyHops ?? 0,
       linger: { ...DEFAULT_LINGER, ...options.linger },
       findCaller: (key) => callers.find(key),
+      findSession: (token) => sessionCaller(ctx, token),
+      publicUrl,
       limiter,
       logger,
       ready: () => db.ping(2_000),

@@ -10,7 +10,7 @@ import type { FieldErrors } from '../domain/rules.js';
 import { readJsonBody } from './body.js';
 import { API_ROOT, type Contract, type ContractOperation, type ShapedRequest } from './contract.js';
 import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, ValidationError, type HttpError } from './errors.js';
-import { responderFor, type ApiReply, type BodyRule, type CallerBusiness, type Handler, type Handlers, type OperationId } from './operations.js';
+import { responderFor, type ApiReply, type BodyRule, type Caller, type Handler, type Handlers, type OperationId } from './operations.js';
 import { parseQuery } from './query.js';
 import { laravelErrors, mergeFieldErrors } from './validation-errors.js';
 
@@ -80,10 +80,11 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
   const idempotent = operation.method === 'POST' || operation.method === 'PUT';
   return async (ctx) => {
     ctx.state.route = route;
-    const business = (ctx.state.caller as { business: CallerBusiness } | undefined)?.business;
+    const caller = ctx.state.caller as Caller | undefined;
+    const business = caller?.business;
     if (operation.secured && !business) throw new UnauthenticatedError();
     // Problems with the body wait until the caller is known to be authenticated.
-    await readJsonBody(ctx);
+    await readJsonBody(ctx, operation.bodySchema !== undefined);
     const bodyError = ctx.state.bodyError as HttpError | undefined;
     if (bodyError) throw bodyError;
 
@@ -104,6 +105,13 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
       rawQuery: ctx.querystring,
       accepts: (...types: string[]) => ctx.accepts(...types),
       business: business!,
+      caller,
+      client: {
+        address: ctx.ip,
+        userAgent: ctx.get('user-agent') || null,
+        requestId: (ctx.state.requestId as string | undefined) ?? null,
+        sessionToken: ctx.state.sessionToken as string | undefined,
+      },
     };
     const key = ctx.get('idempotency-key');
     const reply: ApiReply =
