@@ -2,6 +2,7 @@
 // throttled failures, the session cookie (new at every sign-in, its flags, idle and absolute ends),
 // CSRF on the session's unsafe requests, a password change, and two-factor sign-in.
 import { describe, expect, it } from 'vitest';
+import { capturedLog } from '../support/log.js';
 import { useService, withService } from '../support/service.js';
 import { PASSWORD, call, member, sessionCookieOf, signIn, totpCode } from '../support/members.js';
 
@@ -34,7 +35,7 @@ describe('sign-in', () => {
     const ratio = median(unknown) / median(wrong);
     expect(ratio).toBeGreaterThan(0.5);
     expect(ratio).toBeLessThan(2);
-  });
+  }, 120_000);
 
   it('sets a new session cookie at every sign-in, HttpOnly, SameSite=Strict, Path=/, and not Secure over http', async () => {
     const { email } = await member(t, t.a.business.id, 'viewer');
@@ -87,6 +88,22 @@ describe('sign-in', () => {
       const refused = await call(limited, 'POST', '/api/auth/login', { body: { email: 'another@example.com', password: 'wrong-password-123' } });
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBeTruthy();
+    });
+  });
+});
+
+describe('logs', () => {
+  it('never write a password, a two-factor code or the session cookie', async () => {
+    const log = capturedLog();
+    await withService({ logger: log.logger }, async (logged) => {
+      const { email } = await member(logged, logged.a.business.id, 'viewer');
+      await call(logged, 'POST', '/api/auth/login', { body: { email, password: 'wrong-password-4711', totp_code: '271828' } });
+      const session = await signIn(logged, email);
+      await call(logged, 'POST', '/api/auth/password', { cookie: session.cookie, csrf: session.csrf, body: { current_password: PASSWORD, password: 'x' } });
+      await call(logged, 'GET', '/api/auth/me', { cookie: session.cookie });
+      const text = JSON.stringify(log.lines);
+      expect(log.lines.length).toBeGreaterThan(0);
+      for (const secret of ['wrong-password-4711', '271828', PASSWORD, session.cookie, session.csrf]) expect(text).not.toContain(secret);
     });
   });
 });
