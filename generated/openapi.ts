@@ -1221,7 +1221,7 @@ export interface paths {
         /**
          * Require two-factor sign-in
          * @description With `require_two_factor: true`, every member of the business must have two-factor sign-in on to act
-         *     in it: one without it may only set it up (`GET /api/auth/me` tells them). Only owners change it.
+         *     in it: one without it may only set it up (`GET /api/auth/me` tells them).
          */
         patch: operations["updateTeamSettings"];
         trace?: never;
