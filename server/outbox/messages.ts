@@ -264,3 +264,15 @@ export function signedBody(event: StoredEvent, signatureKey: string): string {
   const data = { ...event.body.data, hash: eventHash(signatureKey, event.body.data) };
   return JSON.stringify({ ...event.body, data });
 }
+
+/** An invitation to join a business's team: a one-time link to the page where the invitee sets their name and password. */
+export function invitationEmail(invitation: { to: string; business: string; role: string; url: string; expiresAt: string }): EmailMessage {
+  const line = `You are invited to join ${invitation.business} as ${invitation.role} on its payment collection service.`;
+  const until = `The link works once, until ${invitation.expiresAt.slice(0, 16).replace('T', ' ')} UTC.`;
+  return {
+    to: invitation.to,
+    subject: `Join ${invitation.business} on the payment collection service`,
+    text: `Hello,\n\n${line}\n\nSet your name and password here:\n${invitation.url}\n\n${until} If you were not expecting this, you can ignore this e-mail.\n`,
+    html: emailHtml(`Join ${invitation.business}`, ['Hello,', line, until], { label: 'Accept the invitation', url: invitation.url }),
+  };
+}

@@ -3,7 +3,9 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { PAYER_ROUTES } from '../domain/payer-urls.js';
+import { accountSetupPage } from './account.js';
 import { activationPage } from './activation.js';
+import { ACCOUNT_SETUP_PATH } from '../domain/sessions.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
 import { tooManyAttempts } from './limits.js';
@@ -62,5 +64,8 @@ export function pageRoutes(deps: PageDeps) {
   router.get(PAYER_ROUTES.activationReturn, activation.returned);
   router.get(PAYER_ROUTES.thankYou, thankYouPage(deps));
   router.get(PAYER_ROUTES.return, returnPage(deps));
+  const accountSetup = accountSetupPage(deps);
+  router.get(ACCOUNT_SETUP_PATH, accountSetup.show);
+  router.post(ACCOUNT_SETUP_PATH, limitByAddress, form, accountSetup.save);
   return router.routes() as unknown as Koa.Middleware;
 }

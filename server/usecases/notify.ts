@@ -7,6 +7,7 @@ import { enqueue } from '../store/outbox.js';
 import { subscribedEndpoints } from '../store/webhook-endpoints.js';
 import {
   cardSavedEmail,
+  invitationEmail,
   paymentCreatedEvent,
   paymentFailedEvent,
   paymentLinkExpiredEvent,
@@ -95,4 +96,9 @@ export async function notifyTokenCardRemoved(db: Executor, businessId: number, t
 
 export async function notifyLinkExpired(db: Executor, businessId: number, link: Parameters<typeof paymentLinkExpiredEvent>[1]): Promise<void> {
   await enqueueWebhook(db, businessId, paymentLinkExpiredEvent(`evt_${newId()}`, link));
+}
+
+/** An invitation to the business's team, with its one-time link. */
+export async function notifyInvitation(db: Executor, businessId: number, invitation: Parameters<typeof invitationEmail>[0]): Promise<void> {
+  await enqueueEmail(db, businessId, 'team.invitation', invitationEmail(invitation));
 }

@@ -67,6 +67,10 @@ export interface TestServiceOptions {
   payerEmailsPerDay?: number;
   /** PostgreSQL's pool and statement timeout. */
   database?: StartOptions['database'];
+  /** Members' session timeouts. */
+  sessions?: StartOptions['sessions'];
+  /** Failed sign-ins per account and per address (raised unless a test sets its own). */
+  signInLimits?: StartOptions['signInLimits'];
 }
 
 /**
@@ -118,6 +122,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     pendingSweep: options.pendingSweep,
     // Like the limits above: counted, raised, except where a test sets its own.
     payerEmailsPerDay: options.payerEmailsPerDay ?? 1_000_000,
+    sessions: options.sessions,
+    signInLimits: { perAccount: { limit: 1_000, seconds: 60 }, perAddress: { limit: 1_000_000, seconds: 60 }, ...options.signInLimits },
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {
