@@ -11,6 +11,7 @@ import { eventHandlers } from './handlers/events.js';
 import { webhookEndpointHandlers } from './handlers/webhook-endpoints.js';
 import { paymentHandlers } from './handlers/payments.js';
 import { redirectSigningKeyHandlers } from './handlers/redirect-signing-keys.js';
+import { businessHandlers } from './handlers/business.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { createHttpApp } from './http/app.js';
 import { loadContract, warmUp } from './http/contract.js';
@@ -200,6 +201,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...eventHandlers,
       ...webhookEndpointHandlers,
       ...redirectSigningKeyHandlers,
+      ...businessHandlers,
     } satisfies Handlers<UseCaseContext>;
     let draining = false;
     const pageDeps = {

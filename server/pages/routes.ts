@@ -5,6 +5,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { PAYER_ROUTES } from '../domain/payer-urls.js';
 import { activationPage } from './activation.js';
+import { brandStylesheetRoute, logoRoute } from './brand.js';
 import type { PageDeps } from './deps.js';
 import { setPageSecurityHeaders } from './headers.js';
 import { tooManyAttempts } from './limits.js';
@@ -54,6 +55,8 @@ export function pageRoutes(deps: PageDeps) {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = STYLESHEET;
   });
+  router.get(PAYER_ROUTES.logo, logoRoute(deps));
+  router.get(PAYER_ROUTES.brandStylesheet, brandStylesheetRoute);
   router.get(PAYER_ROUTES.pay, paymentLink.show);
   router.post(PAYER_ROUTES.pay, limitByAddress, form, paymentLink.pay);
   router.get(PAYER_ROUTES.openLinkPay, openLink.show);

@@ -34,6 +34,7 @@ import * as webhookEvents from './migrations/0028_webhook_events.js';
 import * as statusMethodIndex from './migrations/0029_status_method_index.js';
 import * as exportLeases from './migrations/0030_export_leases.js';
 import * as declaredCounters from './migrations/0031_declared_counters.js';
+import * as businessProfile from './migrations/0035_business_profile.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -66,6 +67,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0029_status_method_index': statusMethodIndex,
   '0030_export_leases': exportLeases,
   '0031_declared_counters': declaredCounters,
+  '0035_business_profile': businessProfile,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -21,8 +21,12 @@ const TABLE_OF_RESOURCE: Record<string, string> = {
   'webhook-endpoints': 'webhook_endpoints',
 };
 
-/** Operations that take a body but write no record of their own: a resend names where an event goes again. */
-const ACTIONS = ['resendEvent'];
+/**
+ * Operations that take a body but write no record of their own: a resend names where an event goes
+ * again; a logo belongs to the caller's own business, which has no id or state a body could name
+ * (test/api/business-profile.test.ts sends the profile's read-only fields and sees them ignored).
+ */
+const ACTIONS = ['resendEvent', 'putBusinessLogo'];
 
 /** Fields a response shows once, at creation, and no read shows again (a webhook endpoint's signing key). */
 const SHOWN_ONCE = ['secret'];
