@@ -91,3 +91,11 @@ export async function findBusinessLogo(db: Executor, businessId: number): Promis
   );
   return row ? { ...row, bytes: Buffer.from(row.bytes) } : undefined;
 }
+
+const LOCALE_TABLES = { payment_link: 'payment_links', open_payment_link: 'open_payment_links', tokenization: 'tokens' } as const;
+
+/** The language a link's or token's payer is expected to read, when the merchant said. */
+export async function findTargetLocale(db: Executor, kind: keyof typeof LOCALE_TABLES, id: string): Promise<string | null> {
+  const row = await db.first<{ locale: string | null }>(db.sql(LOCALE_TABLES[kind]).select('locale').where({ _id: id }));
+  return row?.locale ?? null;
+}

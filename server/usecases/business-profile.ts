@@ -119,3 +119,8 @@ export async function logoForPayer(ctx: UseCaseContext, businessId: number, shaP
   if (!logo || !logo.sha256.startsWith(shaPrefix)) return undefined;
   return { contentType: logo.content_type, bytes: logo.bytes };
 }
+
+/** For a payer page of a payment or token already read: the merchant it belongs to. */
+export async function merchantForPayer(ctx: UseCaseContext, businessId: number): Promise<Merchant> {
+  return merchantFor(ctx.db, businessId);
+}

@@ -3,12 +3,10 @@
 // refused with its contrast; the logo is judged by its bytes (SVG and mislabelled files refused) and
 // re-served with the type read from them and nosniff.
 import { describe, expect, it } from 'vitest';
+import { PNG_1X1 } from '../support/images.js';
 import { useService } from '../support/service.js';
 
 const t = useService();
-
-/** A 1x1 PNG. */
-export const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 describe('GET /api/business', () => {
   it('shows the business name as the display name until one is set, Malaysia time and English by default', async () => {

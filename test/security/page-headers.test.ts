@@ -100,6 +100,9 @@ interface Case {
 /** Every route of the payer side and the states it answers in. HEAD is checked with each GET. */
 const cases: Record<string, Case[]> = {
   'GET /assets/pay.css': [],
+  // Not pages: a logo and a stylesheet, each with nosniff (test/api/business-profile.test.ts, test/payer/brand.test.ts).
+  'GET /assets/logos/:file': [],
+  'GET /assets/brand/:file': [],
   'GET /payment/pay': [
     { name: 'an unpaid link', status: 200, run: () => get(links.payment!.payment_url!) },
     { name: 'an unknown id', status: 404, run: () => get(`${t.url}/payment/pay?id=0123456789abcdef01234567`) },
