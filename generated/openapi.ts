@@ -1388,6 +1388,64 @@ export interface paths {
         patch: operations["updateTeamSettings"];
         trace?: never;
     };
+    "/business": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the business profile
+         * @description What payers are shown of the business: the name on every payer page and e-mail
+         *     (`display_name`, the business's own name until set), its logo and brand colour, how to reach it,
+         *     the time zone of its receipts and the language its payers get when nothing else decides it.
+         */
+        get: operations["getBusiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the business profile
+         * @description Changes the fields given and leaves the others as they are; `null` clears a field
+         *     (`display_name` then shows the business's own name again, `time_zone` is Malaysia's and
+         *     `default_locale` English). A `brand_color` must stand out as a button on the white page, at
+         *     least 3:1 against white (WCAG 2.2 AA, non-text contrast): a paler colour is refused with the
+         *     contrast it has. The button's text is then white, or black where white would not reach
+         *     4.5:1 (`button_text_color`).
+         */
+        patch: operations["updateBusiness"];
+        trace?: never;
+    };
+    "/business/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the business's logo
+         * @description A PNG, JPEG or WebP image of at most 256 KB, base64-encoded in `image`. Its type is read from
+         *     its first bytes, whatever it claims to be: anything else (SVG among them, which can carry
+         *     script) is refused. Payer pages and e-mails show it from `logo.url`, served with the type read
+         *     here and `X-Content-Type-Options: nosniff`.
+         */
+        put: operations["putBusinessLogo"];
+        post?: never;
+        /**
+         * Remove the business's logo
+         * @description Payer pages and e-mails show the name alone again. Removing when there is no logo changes nothing.
+         */
+        delete: operations["deleteBusinessLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -2947,6 +3005,63 @@ export interface components {
             errors: null;
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * @description A payer language: English, Bahasa Melayu or Simplified Chinese.
+         * @enum {string}
+         */
+        Locale: "en" | "ms" | "zh";
+        Business: {
+            /**
+             * Format: int32
+             * @description The business's `business_id`.
+             */
+            id: number;
+            /** @description The business's own name (set by the operator's `create-key`). */
+            name: string;
+            /** @description The name payers see; the business's own name until set. */
+            display_name: string;
+            logo: components["schemas"]["BusinessLogo"] | null;
+            /** @description The colour of the payer pages' buttons, `#rrggbb`; null for the service's own blue. */
+            brand_color: string | null;
+            /** @description The text colour on those buttons, chosen for 4.5:1 contrast; null without a brand colour. */
+            button_text_color: string | null;
+            support_email: string | null;
+            support_phone: string | null;
+            /** @description The IANA time zone of times in receipts. */
+            time_zone: string;
+            default_locale: components["schemas"]["Locale"];
+            /** @description When the profile last changed; null when it never has. */
+            updated_at: components["schemas"]["Timestamp"] | null;
+        };
+        BusinessLogo: {
+            url: string;
+            /** @enum {string} */
+            content_type: "image/png" | "image/jpeg" | "image/webp";
+        };
+        BusinessUpdate: {
+            display_name?: string | null;
+            /** @description `#rrggbb` or `#rgb`. */
+            brand_color?: string | null;
+            support_email?: string | null;
+            support_phone?: string | null;
+            /** @description An IANA time zone, e.g. `Asia/Kuala_Lumpur`. */
+            time_zone?: string | null;
+            default_locale?: components["schemas"]["Locale"] | null;
+        };
+        BusinessLogoUpload: {
+            /**
+             * Format: byte
+             * @description The image's bytes in base64 (256 KB at most once decoded).
+             */
+            image: string;
+        };
+        BusinessEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Business"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
     };
     responses: {
         /** @description The open payment link. */
@@ -3478,6 +3593,28 @@ export interface components {
                  *       "errors": {
                  *         "password": [
                  *           "The password must be at least 12 characters."
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description Validation failed. */
+        BusinessInvalid: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The given data was invalid.",
+                 *       "errors": {
+                 *         "brand_color": [
+                 *           "The brand color must have a contrast of at least 3:1 against the white page (WCAG 2.2 AA, non-text contrast); #ffd400 has 1.43:1. Choose a darker shade."
                  *         ]
                  *       }
                  *     }
@@ -7084,6 +7221,159 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getBusiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateBusiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "display_name": "Kedai Kopi Ah Seng",
+                 *       "brand_color": "#0b6e4f",
+                 *       "support_email": "hello@ahseng.example.com",
+                 *       "support_phone": "+60 3-1234 5678",
+                 *       "default_locale": "ms"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BusinessUpdate"];
+            };
+        };
+        responses: {
+            /** @description The profile as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["BusinessInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    putBusinessLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "image": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+                 *     }
+                 */
+                "application/json": components["schemas"]["BusinessLogoUpload"];
+            };
+        };
+        responses: {
+            /** @description The profile with its new logo. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["IdempotencyInFlight"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["BusinessInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteBusinessLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile without a logo. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

@@ -13,6 +13,7 @@ import { paymentHandlers } from './handlers/payments.js';
 import { redirectSigningKeyHandlers } from './handlers/redirect-signing-keys.js';
 import { authHandlers } from './handlers/auth.js';
 import { teamHandlers } from './handlers/team.js';
+import { businessHandlers } from './handlers/business.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
 import { auditEventHandlers } from './handlers/audit-events.js';
@@ -283,6 +284,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...auditEventHandlers,
       ...authHandlers,
       ...teamHandlers,
+      ...businessHandlers,
     } satisfies Handlers<UseCaseContext>;
     let draining = false;
     const pageDeps = {

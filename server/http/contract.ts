@@ -44,7 +44,7 @@ export function customizeAjv(_default: unknown, options: AjvOptions) {
   const existing = ajvInstances.get(signature);
   if (existing) return existing;
   const ajv = new Ajv2020.default({ ...options, strict: false, allErrors: true, verbose: true });
-  addFormats.default(ajv, ['email', 'date', 'date-time', 'int32', 'int64']);
+  addFormats.default(ajv, ['email', 'date', 'date-time', 'int32', 'int64', 'byte']);
   for (const [name, validate] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, validate);
   ajvInstances.set(signature, ajv);
   return ajv;

@@ -32,7 +32,7 @@ type Result = { response: Response; error?: unknown };
 
 interface Op {
   operationId: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Concrete path under /api, with A's ids. */
   path(): string;
   /** A valid body for operations that take one. */
@@ -41,6 +41,9 @@ interface Op {
   required?: string[];
   call(client: PaymentsClient, headers?: Headers, body?: unknown): Promise<Result>;
 }
+
+/** A 1x1 PNG. */
+const logoBody = { image: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==' };
 
 const ops: Op[] = [
   {
@@ -194,6 +197,34 @@ const ops: Op[] = [
     method: 'POST',
     path: () => '/redirect-signing-key/rotate',
     call: (c, headers) => c.POST('/redirect-signing-key/rotate', { headers }),
+  },
+  {
+    operationId: 'getBusiness',
+    method: 'GET',
+    path: () => '/business',
+    call: (c, headers) => c.GET('/business', { headers }),
+  },
+  {
+    operationId: 'updateBusiness',
+    method: 'PATCH',
+    path: () => '/business',
+    body: { display_name: 'Changed' },
+    required: [],
+    call: (c, headers, body = {}) => c.PATCH('/business', { body: body as never, headers }),
+  },
+  {
+    operationId: 'putBusinessLogo',
+    method: 'PUT',
+    path: () => '/business/logo',
+    body: logoBody,
+    required: ['image'],
+    call: (c, headers, body = logoBody) => c.PUT('/business/logo', { body: body as never, headers }),
+  },
+  {
+    operationId: 'deleteBusinessLogo',
+    method: 'DELETE',
+    path: () => '/business/logo',
+    call: (c, headers) => c.DELETE('/business/logo', { headers }),
   },
   ...(['pause', 'resume'] as const).flatMap((verb): Op[] => [
     {

@@ -127,6 +127,9 @@ const cases: Record<string, Case[]> = {
       run: () => accountSetup({ name: 'Page', password: 'plum-orbit-kettle-42', password_confirmation: 'plum-orbit-kettle-42' }),
     },
   ],
+  // Not pages: a logo and a stylesheet, each with nosniff (test/api/business-profile.test.ts, test/payer/brand.test.ts).
+  'GET /assets/logos/:file': [],
+  'GET /assets/brand/:file': [],
   'GET /payment/pay': [
     { name: 'an unpaid link', status: 200, run: () => get(links.payment!.payment_url!) },
     { name: 'an unknown id', status: 404, run: () => get(`${t.url}/payment/pay?id=0123456789abcdef01234567`) },
