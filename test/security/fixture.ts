@@ -316,7 +316,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
     ],
     idempotency: { key: idempotencyKey, body: idempotencyBody },
     created: Object.fromEntries(
-      [unpaid, paid, deleted, paused, expiring, open, openDeleted, exhausted, pending, active, endpoint].map((r) => [r._id as string, r]),
+      [unpaid, paid, deleted, paused, expiring, open, openDeleted, exhausted, pending, active, endpoint, apiKey].map((r) => [r._id as string, r]),
     ),
   };
 }
