@@ -67,6 +67,8 @@ export interface TestServiceOptions {
   payerEmailsPerDay?: number;
   /** PostgreSQL's pool and statement timeout. */
   database?: StartOptions['database'];
+  /** The console build served at /console (console/dist unless given). */
+  consoleDir?: string;
 }
 
 /**
@@ -118,6 +120,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     pendingSweep: options.pendingSweep,
     // Like the limits above: counted, raised, except where a test sets its own.
     payerEmailsPerDay: options.payerEmailsPerDay ?? 1_000_000,
+    consoleDir: options.consoleDir,
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {
