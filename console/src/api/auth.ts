@@ -37,12 +37,12 @@ interface LooseClient {
 
 const loose = api as unknown as LooseClient;
 
-/** The signed-in member, or undefined when no session is live (401). */
-export async function fetchMe(): Promise<Me | undefined> {
+/** The signed-in member, or null when no session is live (401): TanStack Query keeps no undefined. */
+export async function fetchMe(): Promise<Me | null> {
   const { data, response } = await loose.GET('/auth/me');
   if (response.status === 401) {
     setCsrfToken(undefined);
-    return undefined;
+    return null;
   }
   if (!data) throw new Error(`GET /api/auth/me answered ${response.status}`);
   const me = data.data as Me;

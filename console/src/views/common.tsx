@@ -34,9 +34,9 @@ const STATUS_COLORS: Record<string, string> = {
 };
 
 export function StatusBadge({ status }: { status: string }) {
-  // Light badges keep their text readable (contrast) in both themes.
   return (
-    <Badge variant="light" color={STATUS_COLORS[status] ?? 'gray'}>
+    // A coloured dot beside text of the body colour: readable in both themes whatever the status colour.
+    <Badge variant="dot" color={STATUS_COLORS[status] ?? 'gray'}>
       {status.replaceAll('_', ' ')}
     </Badge>
   );
@@ -78,19 +78,27 @@ export function ConfirmModal(props: {
   onClose(): void;
   color?: string;
 }) {
+  // No Modal.Header: it is a <header>, a second banner landmark beside the app's own. Escape and
+  // Cancel close it.
   return (
-    <Modal opened={props.opened} onClose={props.onClose} title={props.title} centered>
-      <Stack>
-        {props.children}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={props.onClose}>
-            Cancel
-          </Button>
-          <Button color={props.color ?? 'red'} loading={props.busy ?? false} onClick={props.onConfirm}>
-            {props.confirmLabel}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <Modal.Root opened={props.opened} onClose={props.onClose} centered>
+      <Modal.Overlay />
+      <Modal.Content>
+        <Modal.Body pt="md">
+          <Stack>
+            <Modal.Title fw={700}>{props.title}</Modal.Title>
+            {props.children}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={props.onClose}>
+                Cancel
+              </Button>
+              <Button color={props.color ?? 'red'} loading={props.busy ?? false} onClick={props.onConfirm}>
+                {props.confirmLabel}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
   );
 }

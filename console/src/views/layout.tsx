@@ -90,11 +90,19 @@ export function Layout() {
               to={section.to}
               end={'end' in section}
               label={section.label}
+              variant="filled"
               onClick={close}
               active={section.to === '/' ? location.pathname === '/' : location.pathname.startsWith(section.to)}
             />
           ))}
-          <NavLink component={RouterLink} to="/account/password" label="Change password" onClick={close} active={location.pathname === '/account/password'} />
+          <NavLink
+            component={RouterLink}
+            to="/account/password"
+            label="Change password"
+            variant="filled"
+            onClick={close}
+            active={location.pathname === '/account/password'}
+          />
           <Text size="xs" c="dimmed" mt="auto" p="xs">
             Signed in as {me.data.user.email} ({me.data.role})
           </Text>

@@ -151,16 +151,17 @@ function CollectionsChart({ today }: { today: string }) {
       ) : !scan.data.complete ? (
         <TooMany total={scan.data.total} />
       ) : (
-        <BarChart
-          h={280}
-          data={series!.rows}
-          dataKey="day"
-          type="stacked"
-          withLegend
-          series={series!.groups.map((group, index) => ({ name: group, color: SERIES_COLORS[index % SERIES_COLORS.length]! }))}
-          valueFormatter={(value) => (groupBy === 'method' ? formatUnits(value, 'MYR') : String(value))}
-          aria-label={`Collections per day from ${from} to ${to}, ${groupBy === 'method' ? 'amount by method' : 'count by status'}`}
-        />
+        <div role="img" aria-label={`Collections per day from ${from} to ${to}, ${groupBy === 'method' ? 'amount by method' : 'count by status'}`}>
+          <BarChart
+            h={280}
+            data={series!.rows}
+            dataKey="day"
+            type="stacked"
+            withLegend
+            series={series!.groups.map((group, index) => ({ name: group, color: SERIES_COLORS[index % SERIES_COLORS.length]! }))}
+            valueFormatter={(value) => (groupBy === 'method' ? formatUnits(value, 'MYR') : String(value))}
+          />
+        </div>
       )}
     </Card>
   );
