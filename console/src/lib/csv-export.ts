@@ -25,5 +25,5 @@ export async function readWithProgress(response: Response, onProgress: (progress
     progress.lines += countLines(value);
     onProgress({ ...progress });
   }
-  return new Blob(parts as BlobPart[], { type: 'text/csv' });
+  return new Blob(parts as Uint8Array<ArrayBuffer>[], { type: 'text/csv' });
 }
