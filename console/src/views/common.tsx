@@ -1,6 +1,6 @@
 // Pieces every view uses: the page heading that also names the tab, status badges, the loading,
 // error and empty states, and a confirmation before anything that cannot be undone.
-import { Alert, Badge, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Center, Group, Loader, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 
@@ -100,5 +100,79 @@ export function ConfirmModal(props: {
         </Modal.Body>
       </Modal.Content>
     </Modal.Root>
+  );
+}
+
+export interface Column<Row> {
+  header: string;
+  cell(row: Row): ReactNode;
+}
+
+/** A list as a table with a name (tests and screen readers find it by it), scrolling sideways on a phone. */
+export function DataTable<Row>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  minWidth = 560,
+}: {
+  label: string;
+  columns: Column<Row>[];
+  rows: readonly Row[];
+  rowKey(row: Row): string;
+  minWidth?: number;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={minWidth}>
+      <Table striped aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column) => (
+              <Table.Th key={column.header}>{column.header}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={rowKey(row)}>
+              {columns.map((column) => (
+                <Table.Td key={column.header}>{column.cell(row)}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** A record's fields as a two-column table, each row headed by its name. */
+export function Details({ label, fields }: { label: string; fields: Array<[string, ReactNode] | false> }) {
+  return (
+    <Table variant="vertical" aria-label={label}>
+      <Table.Tbody>
+        {fields
+          .filter((field): field is [string, ReactNode] => field !== false)
+          .map(([name, value]) => (
+            <Table.Tr key={name}>
+              <Table.Th w={150}>{name}</Table.Th>
+              <Table.Td>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Pages of a list, each control named for screen readers. */
+export function Pager({ total, page, onChange }: { total: number; page: number; onChange(page: number): void }) {
+  return (
+    <Pagination
+      total={total}
+      value={page}
+      onChange={onChange}
+      getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+      getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Grid, Group, Pagination, Select, SimpleGrid, Stack, Table, Text, TextInput, Textarea, Title } from '@mantine/core';
+import { Anchor, Button, Card, Grid, Group, Select, SimpleGrid, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -9,7 +9,7 @@ import { fieldErrors } from '../lib/errors.js';
 import { apiQuery, filtersFrom, searchFor } from '../lib/filters.js';
 import { formatUnits } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, EmptyState, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
+import { ConfirmModal, DataTable, Details, EmptyState, Loading, PageHeading, Pager, QueryError, StatusBadge } from './common.js';
 import { ShareLink } from './links-common.js';
 
 const FILTERS = ['status', 'reference', 'created_at_between'] as const;
@@ -66,44 +66,27 @@ export function OpenLinksPage() {
         </EmptyState>
       ) : (
         <>
-          <Table.ScrollContainer minWidth={560}>
-            <Table striped aria-label="Open payment links">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Title</Table.Th>
-                  <Table.Th>Minimum</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th>Payments</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {links.data.data.data.map((link) => (
-                  <Table.Tr key={link._id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/open-payment-links/${link._id}`}>
-                        {link.title}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{formatUnits(link.minimum_amount, link.currency)}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={link.state} />
-                    </Table.Td>
-                    <Table.Td>{link.payments_count}</Table.Td>
-                    <Table.Td>{formatDateTime(link.created_at)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            label="Open payment links"
+            rows={links.data.data.data}
+            rowKey={(link) => link._id}
+            columns={[
+              {
+                header: 'Title',
+                cell: (link) => (
+                  <Anchor component={Link} to={`/open-payment-links/${link._id}`}>
+                    {link.title}
+                  </Anchor>
+                ),
+              },
+              { header: 'Minimum', cell: (link) => formatUnits(link.minimum_amount, link.currency) },
+              { header: 'State', cell: (link) => <StatusBadge status={link.state} /> },
+              { header: 'Payments', cell: (link) => link.payments_count },
+              { header: 'Created', cell: (link) => formatDateTime(link.created_at) },
+            ]}
+          />
           <Group justify="flex-end" mt="md">
-            <Pagination
-              total={links.data.data.last_page}
-              value={page}
-              onChange={(next) => setSearch(searchFor(filters, next))}
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-              getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
-            />
+            <Pager total={links.data.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
           </Group>
         </>
       )}
@@ -274,56 +257,39 @@ export function OpenLinkDetailPage() {
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Card withBorder mb="md">
-            <Table variant="vertical" aria-label="Open payment link">
-              <Table.Tbody>
-                <Table.Tr>
-                  <Table.Th w={140}>State</Table.Th>
-                  <Table.Td>
-                    <StatusBadge status={l.state} />
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Minimum</Table.Th>
-                  <Table.Td>{formatUnits(l.minimum_amount, l.currency)}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Reference</Table.Th>
-                  <Table.Td>{l.reference ?? '—'}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Most payments</Table.Th>
-                  <Table.Td>{l.max_payments ?? 'No limit'}</Table.Td>
-                </Table.Tr>
-              </Table.Tbody>
-            </Table>
+            <Details
+              label="Open payment link"
+              fields={[
+                ['State', <StatusBadge status={l.state} />],
+                ['Minimum', formatUnits(l.minimum_amount, l.currency)],
+                ['Reference', l.reference ?? '—'],
+                ['Most payments', l.max_payments ?? 'No limit'],
+              ]}
+            />
           </Card>
           <Title order={2} size="h4" mb="xs">
             Top collection
           </Title>
           {top.data && top.data.data.collections.length === 0 && <Text size="sm">Nobody has paid yet.</Text>}
           {top.data && top.data.data.collections.length > 0 && (
-            <Table aria-label="Top collection">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Payer</Table.Th>
-                  <Table.Th>Amount</Table.Th>
-                  <Table.Th>When</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {top.data.data.collections.map((collection) => (
-                  <Table.Tr key={collection._id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/payments/${collection._id}`}>
-                        {collection.payer_name ?? collection.payer_email ?? 'Anonymous'}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{formatUnits(collection.amount, top.data.data.currency)}</Table.Td>
-                    <Table.Td>{formatDateTime(collection.created_at)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+            <DataTable
+              label="Top collection"
+              rows={top.data.data.collections}
+              rowKey={(collection) => collection._id}
+              minWidth={360}
+              columns={[
+                {
+                  header: 'Payer',
+                  cell: (collection) => (
+                    <Anchor component={Link} to={`/payments/${collection._id}`}>
+                      {collection.payer_name ?? collection.payer_email ?? 'Anonymous'}
+                    </Anchor>
+                  ),
+                },
+                { header: 'Amount', cell: (collection) => formatUnits(collection.amount, top.data.data.currency) },
+                { header: 'When', cell: (collection) => formatDateTime(collection.created_at) },
+              ]}
+            />
           )}
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>

@@ -1,5 +1,5 @@
 import { BarChart } from '@mantine/charts';
-import { Alert, Anchor, Card, Group, SegmentedControl, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { SCAN_LIMIT, perDay, summarize, withinDays, type GroupBy, type PaymentRo
 import { addDays, dayIn, utcRangeCovering } from '../lib/dates.js';
 import { formatCents, formatUnits } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { EmptyState, Loading, PageHeading, QueryError } from './common.js';
+import { DataTable, EmptyState, Loading, PageHeading, QueryError } from './common.js';
 
 interface Scan {
   rows: PaymentRow[];
@@ -92,28 +92,24 @@ function TopOpenLinks() {
   if (links.isError) return <QueryError error={links.error} />;
   if (links.data.length === 0) return <Text size="sm">No active open payment links.</Text>;
   return (
-    <Table aria-label="Top open payment links">
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Open payment link</Table.Th>
-          <Table.Th>Collected</Table.Th>
-          <Table.Th>Payments</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {links.data.map(({ link, total }) => (
-          <Table.Tr key={link._id}>
-            <Table.Td>
-              <Anchor component={Link} to={`/open-payment-links/${link._id}`}>
-                {link.title}
-              </Anchor>
-            </Table.Td>
-            <Table.Td>{formatUnits(total!.total_amount, total!.currency)}</Table.Td>
-            <Table.Td>{total!.total_count}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <DataTable
+      label="Top open payment links"
+      rows={links.data}
+      rowKey={({ link }) => link._id}
+      minWidth={360}
+      columns={[
+        {
+          header: 'Open payment link',
+          cell: ({ link }) => (
+            <Anchor component={Link} to={`/open-payment-links/${link._id}`}>
+              {link.title}
+            </Anchor>
+          ),
+        },
+        { header: 'Collected', cell: ({ total }) => formatUnits(total!.total_amount, total!.currency) },
+        { header: 'Payments', cell: ({ total }) => total!.total_count },
+      ]}
+    />
   );
 }
 

@@ -9,7 +9,7 @@ import { fieldErrors } from '../lib/errors.js';
 import { EVENT_PAGES_READ, eventRangeFor, namesPayment } from '../lib/events.js';
 import { formatCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
+import { ConfirmModal, DataTable, Details, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
 
 function RefundForm({ paymentId, refundable, currency }: { paymentId: string; refundable: number; currency: string }) {
   const queryClient = useQueryClient();
@@ -169,31 +169,26 @@ function PaymentEvents({ paymentId, createdAt }: { paymentId: string; createdAt:
         </Table>
       )}
       {opened && detail.data && (
-        <Table aria-label="Deliveries">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>When</Table.Th>
-              <Table.Th>Endpoint</Table.Th>
-              <Table.Th>Outcome</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {detail.data.data.deliveries.length === 0 && (
-              <Table.Tr>
-                <Table.Td colSpan={3}>Not tried yet.</Table.Td>
-              </Table.Tr>
-            )}
-            {detail.data.data.deliveries.map((delivery) => (
-              <Table.Tr key={`${delivery.webhook_endpoint_id}-${delivery.attempt}-${delivery.started_at}`}>
-                <Table.Td>{formatDateTime(delivery.started_at)}</Table.Td>
-                <Table.Td>{delivery.url ?? '—'}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={delivery.outcome} /> {delivery.http_status ?? ''} {delivery.error ?? ''}
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <>
+          {detail.data.data.deliveries.length === 0 && <Text size="sm">Not tried yet.</Text>}
+          <DataTable
+            label="Deliveries"
+            rows={detail.data.data.deliveries}
+            rowKey={(delivery) => `${delivery.webhook_endpoint_id}-${delivery.attempt}-${delivery.started_at}`}
+            columns={[
+              { header: 'When', cell: (delivery) => formatDateTime(delivery.started_at) },
+              { header: 'Endpoint', cell: (delivery) => delivery.url ?? '—' },
+              {
+                header: 'Outcome',
+                cell: (delivery) => (
+                  <>
+                    <StatusBadge status={delivery.outcome} /> {delivery.http_status ?? ''} {delivery.error ?? ''}
+                  </>
+                ),
+              },
+            ]}
+          />
+        </>
       )}
     </Stack>
   );
@@ -215,47 +210,19 @@ export function PaymentDetailPage() {
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Card withBorder>
-            <Table variant="vertical" aria-label="Payment">
-              <Table.Tbody>
-                <Table.Tr>
-                  <Table.Th w={160}>Status</Table.Th>
-                  <Table.Td>
-                    <StatusBadge status={p.status} />
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Amount</Table.Th>
-                  <Table.Td>{formatCents(p.amount, p.currency)}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Refunded</Table.Th>
-                  <Table.Td>{formatCents(p.amount_refunded, p.currency)}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Td>{formatDateTime(p.created_at)}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Payer</Table.Th>
-                  <Table.Td>
-                    {p.payer_name ?? ''} {p.payer_email ?? ''}
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Method</Table.Th>
-                  <Table.Td>
-                    {p.method ?? '—'} {p.card_brand ?? ''} {p.card_last4 ? `ending ${p.card_last4}` : ''} ({p.provider})
-                  </Table.Td>
-                </Table.Tr>
-                {p.failure_message && (
-                  <Table.Tr>
-                    <Table.Th>Failure</Table.Th>
-                    <Table.Td>{p.failure_message}</Table.Td>
-                  </Table.Tr>
-                )}
-                <Table.Tr>
-                  <Table.Th>From</Table.Th>
-                  <Table.Td>
+            <Details
+              label="Payment"
+              fields={[
+                ['Status', <StatusBadge status={p.status} />],
+                ['Amount', formatCents(p.amount, p.currency)],
+                ['Refunded', formatCents(p.amount_refunded, p.currency)],
+                ['Created', formatDateTime(p.created_at)],
+                ['Payer', `${p.payer_name ?? ''} ${p.payer_email ?? ''}`],
+                ['Method', `${p.method ?? '—'} ${p.card_brand ?? ''} ${p.card_last4 ? `ending ${p.card_last4}` : ''} (${p.provider})`],
+                p.failure_message !== null && ['Failure', p.failure_message],
+                [
+                  'From',
+                  <>
                     {p.payment_link_id && (
                       <Anchor component={Link} to={`/payment-links/${p.payment_link_id}`}>
                         Payment link {p.payment_link_id}
@@ -271,10 +238,10 @@ export function PaymentDetailPage() {
                         Saved card {p.tokenization_id}
                       </Anchor>
                     )}
-                  </Table.Td>
-                </Table.Tr>
-              </Table.Tbody>
-            </Table>
+                  </>,
+                ],
+              ]}
+            />
           </Card>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
@@ -291,28 +258,17 @@ export function PaymentDetailPage() {
       ) : refunds.data.data.length === 0 ? (
         <Text size="sm">No refunds.</Text>
       ) : (
-        <Table aria-label="Refunds">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Amount</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Reason</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {refunds.data.data.map((refund) => (
-              <Table.Tr key={refund._id}>
-                <Table.Td>{formatDateTime(refund.created_at)}</Table.Td>
-                <Table.Td>{formatCents(refund.amount, refund.currency)}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={refund.status} />
-                </Table.Td>
-                <Table.Td>{refund.reason ?? '—'}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <DataTable
+          label="Refunds"
+          rows={refunds.data.data}
+          rowKey={(refund) => refund._id}
+          columns={[
+            { header: 'Created', cell: (refund) => formatDateTime(refund.created_at) },
+            { header: 'Amount', cell: (refund) => formatCents(refund.amount, refund.currency) },
+            { header: 'Status', cell: (refund) => <StatusBadge status={refund.status} /> },
+            { header: 'Reason', cell: (refund) => refund.reason ?? '—' },
+          ]}
+        />
       )}
       <Title order={2} size="h3" mt="lg" mb="sm">
         Webhook events

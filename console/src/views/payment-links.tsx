@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Checkbox, Grid, Group, Pagination, Select, Stack, Table, Text, TextInput, Textarea } from '@mantine/core';
+import { Anchor, Button, Card, Checkbox, Grid, Group, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -9,7 +9,7 @@ import { fieldErrors } from '../lib/errors.js';
 import { apiQuery, filtersFrom, searchFor } from '../lib/filters.js';
 import { formatCents, parseAmountToCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, EmptyState, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
+import { ConfirmModal, DataTable, Details, EmptyState, Loading, PageHeading, Pager, QueryError, StatusBadge } from './common.js';
 import { ShareLink } from './links-common.js';
 
 const FILTERS = ['status', 'email', 'reference', 'created_at_between'] as const;
@@ -70,44 +70,27 @@ export function PaymentLinksPage() {
         </EmptyState>
       ) : (
         <>
-          <Table.ScrollContainer minWidth={600}>
-            <Table striped aria-label="Payment links">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Title</Table.Th>
-                  <Table.Th>Amount</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Payer</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {links.data.data.data.map((link) => (
-                  <Table.Tr key={link._id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/payment-links/${link._id}`}>
-                        {link.title}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{formatCents(link.amount, link.currency)}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={link.status} />
-                    </Table.Td>
-                    <Table.Td>{link.email}</Table.Td>
-                    <Table.Td>{formatDateTime(link.created_at)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            label="Payment links"
+            rows={links.data.data.data}
+            rowKey={(link) => link._id}
+            columns={[
+              {
+                header: 'Title',
+                cell: (link) => (
+                  <Anchor component={Link} to={`/payment-links/${link._id}`}>
+                    {link.title}
+                  </Anchor>
+                ),
+              },
+              { header: 'Amount', cell: (link) => formatCents(link.amount, link.currency) },
+              { header: 'Status', cell: (link) => <StatusBadge status={link.status} /> },
+              { header: 'Payer', cell: (link) => link.email },
+              { header: 'Created', cell: (link) => formatDateTime(link.created_at) },
+            ]}
+          />
           <Group justify="flex-end" mt="md">
-            <Pagination
-              total={links.data.data.last_page}
-              value={page}
-              onChange={(next) => setSearch(searchFor(filters, next))}
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-              getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
-            />
+            <Pager total={links.data.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
           </Group>
         </>
       )}
@@ -295,36 +278,17 @@ export function PaymentLinkDetailPage() {
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Card withBorder>
-            <Table variant="vertical" aria-label="Payment link">
-              <Table.Tbody>
-                <Table.Tr>
-                  <Table.Th w={140}>Status</Table.Th>
-                  <Table.Td>
-                    <StatusBadge status={l.status} />
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Amount</Table.Th>
-                  <Table.Td>{formatCents(l.amount, l.currency)}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Payer</Table.Th>
-                  <Table.Td>{l.email}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Reference</Table.Th>
-                  <Table.Td>{l.reference ?? '—'}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Td>{formatDateTime(l.created_at)}</Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th>Expires</Table.Th>
-                  <Table.Td>{l.expires_at ? formatDateTime(l.expires_at) : 'Never'}</Table.Td>
-                </Table.Tr>
-              </Table.Tbody>
-            </Table>
+            <Details
+              label="Payment link"
+              fields={[
+                ['Status', <StatusBadge status={l.status} />],
+                ['Amount', formatCents(l.amount, l.currency)],
+                ['Payer', l.email],
+                ['Reference', l.reference ?? '—'],
+                ['Created', formatDateTime(l.created_at)],
+                ['Expires', l.expires_at ? formatDateTime(l.expires_at) : 'Never'],
+              ]}
+            />
           </Card>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Pagination, Progress, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Progress, Select, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { readWithProgress, type ExportProgress } from '../lib/csv-export.js';
 import { apiQuery, filtersFrom, searchFor, type Filters } from '../lib/filters.js';
 import { formatCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { EmptyState, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
+import { DataTable, EmptyState, Loading, PageHeading, Pager, QueryError, StatusBadge } from './common.js';
 
 const FILTERS = ['status', 'method', 'payment_link_id', 'open_payment_link_id', 'tokenization_id', 'email', 'reference', 'created_at_between'] as const;
 const PER_PAGE = 50;
@@ -120,53 +120,33 @@ export function PaymentsPage() {
         </EmptyState>
       ) : (
         <>
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped highlightOnHover aria-label="Payments">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th>Amount</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Method</Table.Th>
-                  <Table.Th>Payer</Table.Th>
-                  <Table.Th>Reference</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {payments.data.data.data.map((payment) => (
-                  <Table.Tr key={payment._id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/payments/${payment._id}`}>
-                        {formatDateTime(payment.created_at)}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{formatCents(payment.amount, payment.currency)}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={payment.status} />
-                    </Table.Td>
-                    <Table.Td>
-                      {payment.method ?? '—'}
-                      {payment.card_last4 ? ` ·${payment.card_last4}` : ''}
-                    </Table.Td>
-                    <Table.Td>{payment.payer_email ?? '—'}</Table.Td>
-                    <Table.Td>{payment.reference ?? '—'}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            label="Payments"
+            minWidth={640}
+            rows={payments.data.data.data}
+            rowKey={(payment) => payment._id}
+            columns={[
+              {
+                header: 'Created',
+                cell: (payment) => (
+                  <Anchor component={Link} to={`/payments/${payment._id}`}>
+                    {formatDateTime(payment.created_at)}
+                  </Anchor>
+                ),
+              },
+              { header: 'Amount', cell: (payment) => formatCents(payment.amount, payment.currency) },
+              { header: 'Status', cell: (payment) => <StatusBadge status={payment.status} /> },
+              { header: 'Method', cell: (payment) => `${payment.method ?? '—'}${payment.card_last4 ? ` ·${payment.card_last4}` : ''}` },
+              { header: 'Payer', cell: (payment) => payment.payer_email ?? '—' },
+              { header: 'Reference', cell: (payment) => payment.reference ?? '—' },
+            ]}
+          />
           <Group justify="space-between" mt="md">
             <Text size="sm">
               {payments.data.data.total_is_lower_bound ? 'More than ' : ''}
               {payments.data.data.total.toLocaleString('en-MY')} payments
             </Text>
-            <Pagination
-              total={payments.data.data.last_page}
-              value={page}
-              onChange={(next) => setSearch(searchFor(filters, next))}
-              getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-              getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
-            />
+            <Pager total={payments.data.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
           </Group>
         </>
       )}

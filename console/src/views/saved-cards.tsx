@@ -1,6 +1,6 @@
 // Saved cards (tokenizations). The API lists none (there is no GET /api/tokenizations): a card is opened
 // by its token id, as a payment's detail links to it, and charged from there.
-import { Anchor, Button, Card, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Card, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -10,7 +10,7 @@ import { formatDateTime } from '../lib/dates.js';
 import { fieldErrors } from '../lib/errors.js';
 import { formatCents, parseAmountToCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
+import { ConfirmModal, Details, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
 
 export function SavedCardsPage() {
   const navigate = useNavigate();
@@ -123,28 +123,15 @@ export function SavedCardPage() {
     <>
       <PageHeading title={`Saved card: ${t.title}`} />
       <Card withBorder mb="md" maw={640}>
-        <Table variant="vertical" aria-label="Saved card">
-          <Table.Tbody>
-            <Table.Tr>
-              <Table.Th w={140}>Status</Table.Th>
-              <Table.Td>
-                <StatusBadge status={t.status} />
-              </Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th>Payer</Table.Th>
-              <Table.Td>{t.email}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th>Card</Table.Th>
-              <Table.Td>{t.card ? `${t.card.brand} ending ${t.card.last4}, expires ${t.card.exp_month}/${t.card.exp_year}` : 'No card saved yet'}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th>Created</Table.Th>
-              <Table.Td>{formatDateTime(t.created_at)}</Table.Td>
-            </Table.Tr>
-          </Table.Tbody>
-        </Table>
+        <Details
+          label="Saved card"
+          fields={[
+            ['Status', <StatusBadge status={t.status} />],
+            ['Payer', t.email],
+            ['Card', t.card ? `${t.card.brand} ending ${t.card.last4}, expires ${t.card.exp_month}/${t.card.exp_year}` : 'No card saved yet'],
+            ['Created', formatDateTime(t.created_at)],
+          ]}
+        />
         <Anchor component={Link} to={`/payments?tokenization_id=${t._id}`} mt="sm">
           Charges of this card
         </Anchor>
