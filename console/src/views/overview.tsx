@@ -1,42 +1,14 @@
-import { BarChart } from '@mantine/charts';
-import { Alert, Anchor, Card, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
+import { Anchor, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.js';
-import { SCAN_LIMIT, perDay, summarize, withinDays, type GroupBy, type PaymentRow } from '../lib/collections.js';
-import { addDays, dayIn, utcRangeCovering } from '../lib/dates.js';
+import { summarize, withinDays, type PaymentRow } from '../lib/collections.js';
+import { TooMany, usePayments } from './overview-data.js';
+import { addDays, dayIn } from '../lib/dates.js';
 import { formatCents, formatUnits } from '../lib/money.js';
 import { useCan } from '../session.js';
 import { DataTable, EmptyState, Loading, PageHeading, QueryError } from './common.js';
-
-interface Scan {
-  rows: PaymentRow[];
-  /** False when the range holds more than SCAN_LIMIT payments: its sums would need a report the API lacks. */
-  complete: boolean;
-  total: number;
-}
-
-/** The payments of business days `from`..`to`, read a hundred at a time up to SCAN_LIMIT. */
-async function scanPayments(from: string, to: string): Promise<Scan> {
-  const rows: PaymentRow[] = [];
-  let total = 0;
-  for (let page = 1; page <= SCAN_LIMIT / 100; page += 1) {
-    const { data, error } = await api.GET('/payments', {
-      params: { query: { page, per_page: 100, 'filter[created_at_between]': utcRangeCovering(from, to) } },
-    });
-    if (error) throw error;
-    total = data.data.total;
-    rows.push(...data.data.data);
-    if (data.data.next_page_url === null) return { rows: withinDays(rows, from, to), complete: true, total };
-  }
-  return { rows: withinDays(rows, from, to), complete: false, total };
-}
-
-function usePayments(from: string, to: string) {
-  return useQuery({ queryKey: ['overview-payments', from, to], queryFn: () => scanPayments(from, to) });
-}
 
 function money(byCurrency: Record<string, number>): string {
   const entries = Object.entries(byCurrency);
@@ -60,15 +32,6 @@ function PeriodCard({ title, rows }: { title: string; rows: PaymentRow[] }) {
         Refunded {money(summary.refunded)} ({summary.refundedCount})
       </Text>
     </Card>
-  );
-}
-
-function TooMany({ total }: { total: number }) {
-  return (
-    <Alert color="yellow" title="Too many payments to sum here">
-      This range holds {total.toLocaleString('en-MY')} payments. The console sums up to {SCAN_LIMIT.toLocaleString('en-MY')} from the payments list; larger
-      ranges need the collections report (GET /api/reports/collections), which the API does not offer yet.
-    </Alert>
   );
 }
 
@@ -113,55 +76,8 @@ function TopOpenLinks() {
   );
 }
 
-const SERIES_COLORS = ['indigo.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'cyan.6'];
-
-function CollectionsChart({ today }: { today: string }) {
-  const [range, setRange] = useState<[string | null, string | null]>([addDays(today, -13), today]);
-  const [groupBy, setGroupBy] = useState<GroupBy>('method');
-  const [from, to] = range[0] && range[1] ? [range[0], range[1]] : [addDays(today, -13), today];
-  const scan = usePayments(from, to);
-  const series = scan.data ? perDay(scan.data.rows, from, to, groupBy) : undefined;
-  return (
-    <Card withBorder component="section" aria-label="Collections per day">
-      <Group justify="space-between" mb="sm" wrap="wrap">
-        <Title order={2} size="h4">
-          Collections per day
-        </Title>
-        <Group wrap="wrap">
-          <DatePickerInput type="range" label="Days" value={range} onChange={setRange} maxDate={today} w={240} />
-          <SegmentedControl
-            aria-label="Split by"
-            value={groupBy}
-            onChange={(value) => setGroupBy(value as GroupBy)}
-            data={[
-              { value: 'method', label: 'By method (RM)' },
-              { value: 'status', label: 'By status (count)' },
-            ]}
-          />
-        </Group>
-      </Group>
-      {scan.isPending ? (
-        <Loading what="the chart" />
-      ) : scan.isError ? (
-        <QueryError error={scan.error} />
-      ) : !scan.data.complete ? (
-        <TooMany total={scan.data.total} />
-      ) : (
-        <div role="img" aria-label={`Collections per day from ${from} to ${to}, ${groupBy === 'method' ? 'amount by method' : 'count by status'}`}>
-          <BarChart
-            h={280}
-            data={series!.rows}
-            dataKey="day"
-            type="stacked"
-            withLegend
-            series={series!.groups.map((group, index) => ({ name: group, color: SERIES_COLORS[index % SERIES_COLORS.length]! }))}
-            valueFormatter={(value) => (groupBy === 'method' ? formatUnits(value, 'MYR') : String(value))}
-          />
-        </div>
-      )}
-    </Card>
-  );
-}
+// The chart (Recharts, the date picker) is the heaviest part of the console: it loads after the figures.
+const CollectionsChart = lazy(async () => ({ default: (await import('./collections-chart.js')).CollectionsChart }));
 
 export function OverviewPage() {
   const today = dayIn(new Date());
@@ -194,7 +110,9 @@ export function OverviewPage() {
             <PeriodCard title="Last 30 days" rows={month.data.rows} />
           </SimpleGrid>
         )}
-        <CollectionsChart today={today} />
+        <Suspense fallback={<Loading what="the chart" />}>
+          <CollectionsChart today={today} />
+        </Suspense>
         {canOpenLinks && (
           <Card withBorder component="section" aria-label="Top open payment links">
             <Title order={2} size="h4" mb="sm">
