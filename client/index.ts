@@ -14,13 +14,20 @@ export type OpenPaymentLink = components['schemas']['OpenPaymentLink'];
 export type Token = components['schemas']['Token'];
 export type ValidationErrorBody = components['schemas']['ValidationError'];
 export type ErrorBody = components['schemas']['Error'];
+/** A 403: the key (or role) lacks `required_permission`. */
+export type PermissionDeniedBody = components['schemas']['PermissionDenied'];
+export type Permission = components['schemas']['Permission'];
+export type ApiKey = components['schemas']['ApiKey'];
+/** A key as made: with its secret, shown this once. */
+export type ApiKeyCreated = components['schemas']['ApiKeyCreated'];
+export type AuditEvent = components['schemas']['AuditEvent'];
 
 export type PaymentsClient = Client<paths, 'application/json'>;
 
 export interface PaymentsClientOptions extends Omit<ClientOptions, 'baseUrl'> {
   /** The API base, e.g. `http://localhost:3000/api` (the seed's `{base_url}`). */
   baseUrl: string;
-  /** The business's API key (`sk_...`). */
+  /** The business's API key (`sk_...`, or a restricted `rk_...`). */
   apiKey: string;
 }
 

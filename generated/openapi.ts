@@ -17,6 +17,8 @@ export interface paths {
          * Create a token
          * @description Creates a tokenization record in state `pending` and returns its `activation_url`, which the
          *     payer opens to save a card. The `token` value is 64 lowercase hexadecimal characters.
+         *
+         *     Requires `tokenizations:write`.
          */
         post: operations["createToken"];
         delete?: never;
@@ -43,6 +45,8 @@ export interface paths {
          * @description Not in the seed: lets a business see whether the payer has activated the token and which
          *     card was saved (brand, last four digits and expiry only; the card itself stays with the
          *     payment provider).
+         *
+         *     Requires `tokenizations:read`.
          */
         get: operations["getToken"];
         put?: never;
@@ -97,6 +101,8 @@ export interface paths {
          *
          *     Sandbox cards that save fine but fail when charged: `4000 0000 0000 0341` (declined,
          *     `card_declined`) and `4000 0000 0000 0069` (`expired_card`).
+         *
+         *     Requires `charges:write`.
          */
         post: operations["createCharge"];
         delete?: never;
@@ -137,6 +143,8 @@ export interface paths {
          *     charge settles (`payment.created` or `payment.failed`). When the provider does not answer or
          *     refuses, the answer is 502 and nothing changed: the card stays saved, and the request can be
          *     sent again. Another business's token is a 404.
+         *
+         *     Requires `tokenizations:write`.
          */
         delete: operations["removeTokenCard"];
         options?: never;
@@ -155,6 +163,8 @@ export interface paths {
          * List open payment links
          * @description A page of the business's open payment links (deleted ones excluded), newest first unless
          *     `sort=created_at`. All filters are exact, case-sensitive matches and combine with AND.
+         *
+         *     Requires `open_payment_links:read`.
          */
         get: operations["listOpenPaymentLinks"];
         put?: never;
@@ -162,6 +172,8 @@ export interface paths {
          * Create an open payment link
          * @description Creates an active open payment link (`status: true`, `status_id: 1`). `send_email` is not a
          *     create field and is ignored here.
+         *
+         *     Requires `open_payment_links:write`.
          */
         post: operations["createOpenPaymentLink"];
         delete?: never;
@@ -187,6 +199,8 @@ export interface paths {
          * Get an open payment link
          * @description One of the business's live open payment links, with its `payment_url`. A deleted link, or
          *     another business's, is a 404.
+         *
+         *     Requires `open_payment_links:read`.
          */
         get: operations["getOpenPaymentLink"];
         /**
@@ -197,6 +211,8 @@ export interface paths {
          *     e-mailed. A later `expires_at` (or none) and a `max_payments` above `payments_count` (or
          *     none) make an expired or exhausted link active; a `max_payments` it has reached makes it
          *     exhausted; a paused link stays paused.
+         *
+         *     Requires `open_payment_links:write`.
          */
         put: operations["updateOpenPaymentLink"];
         post?: never;
@@ -204,6 +220,8 @@ export interface paths {
          * Delete an open payment link
          * @description Soft-deletes the link and returns it as it was. Its collections are kept for reporting; its
          *     payment page tells payers the link is no longer available.
+         *
+         *     Requires `open_payment_links:write`.
          */
         delete: operations["deleteOpenPaymentLink"];
         options?: never;
@@ -229,6 +247,8 @@ export interface paths {
         /**
          * Pause an open payment link
          * @description Stops the link taking payments: `state` becomes `paused` (`status_id` 2) and its page tells payers it is paused (HTTP 410). It stays paused until resumed, past its `expires_at` too. Pausing a paused link changes nothing (200). An expired or exhausted link cannot be paused (409).
+         *
+         *     Requires `open_payment_links:write`.
          */
         post: operations["pauseOpenPaymentLink"];
         delete?: never;
@@ -255,6 +275,8 @@ export interface paths {
         /**
          * Resume an open payment link
          * @description Lets a paused link take payments again (`state` `active`). Resuming an active link changes nothing (200). An expired or exhausted link cannot be resumed (409), nor a paused one whose `expires_at` has passed or whose `payments_count` has reached `max_payments` (it stays paused): give it a later `expires_at` or a higher `max_payments` with PUT first.
+         *
+         *     Requires `open_payment_links:write`.
          */
         post: operations["resumeOpenPaymentLink"];
         delete?: never;
@@ -289,6 +311,8 @@ export interface paths {
          *     `total_amount - total_refunded` is what the link has kept. The date range picks payments by
          *     when they were made, not refunds by when they were asked: a refund asked today of a payment
          *     made in the range counts in that range's `total_refunded`.
+         *
+         *     Requires `open_payment_links:read`.
          */
         get: operations["getOpenPaymentLinkTotalCollection"];
         put?: never;
@@ -321,6 +345,8 @@ export interface paths {
          *     Refunds do not change the ranking: a payment refunded in part or in full keeps its place and
          *     is shown at the amount paid (its `amount_refunded` is on `GET /api/payments/{payment_id}`;
          *     the link's refunded total on `total-collection`).
+         *
+         *     Requires `open_payment_links:read`.
          */
         get: operations["getOpenPaymentLinkTopCollection"];
         put?: never;
@@ -354,6 +380,8 @@ export interface paths {
          *     A deleted link, or another business's, is a 404 (JSON). The hosted page
          *     `{PUBLIC_URL}/payment/open-link/poster?id={_id}` prints the same code on an A4 poster with the
          *     link's title and minimum amount.
+         *
+         *     Requires `open_payment_links:read`.
          */
         get: operations["getOpenPaymentLinkQrCode"];
         put?: never;
@@ -375,6 +403,8 @@ export interface paths {
          * List payment links
          * @description A page of the business's payment links (deleted ones excluded), newest first unless
          *     `sort=created_at`. All filters are exact, case-sensitive matches and combine with AND.
+         *
+         *     Requires `payment_links:read`.
          */
         get: operations["listPaymentLinks"];
         put?: never;
@@ -386,6 +416,8 @@ export interface paths {
          *     another, `PAYER_EMAILS_PER_DAY`). Past the cap the whole request is refused with a 422 on
          *     `send_email` and no link is created, so the same request can be sent again once the day turns
          *     (00:00 UTC, `Retry-After`), with the same Idempotency-Key, or now without `send_email`.
+         *
+         *     Requires `payment_links:write`.
          */
         post: operations["createPaymentLink"];
         delete?: never;
@@ -411,6 +443,8 @@ export interface paths {
          * Get a payment link
          * @description One of the business's live payment links, with its `payment_url` and whether it is `paid`. A
          *     deleted link, or another business's, is a 404.
+         *
+         *     Requires `payment_links:read`.
          */
         get: operations["getPaymentLink"];
         /**
@@ -420,12 +454,14 @@ export interface paths {
          *     `Expired` link `Active`; a `Paused` link stays `Paused`. With `send_email: true` the payer is
          *     e-mailed the link again, counted against the daily cap on payer e-mails as on create: past it
          *     the update is refused whole (422 on `send_email`) and the link stays as it was.
+         *
+         *     Requires `payment_links:write`.
          */
         put: operations["updatePaymentLink"];
         post?: never;
         /**
          * Delete a payment link
-         * @description Soft-deletes an unpaid link and returns it as it was. A paid link cannot be deleted (409).
+         * @description Soft-deletes an unpaid link and returns it as it was. A paid link cannot be deleted (409). Requires `payment_links:write`.
          */
         delete: operations["deletePaymentLink"];
         options?: never;
@@ -451,6 +487,8 @@ export interface paths {
         /**
          * Pause a payment link
          * @description Stops the link taking payment: `status` becomes `Paused` and its page tells payers it is paused (HTTP 410). It stays `Paused` until resumed, past its `expires_at` too. Pausing a paused link changes nothing (200). A paid or expired link cannot be paused (409).
+         *
+         *     Requires `payment_links:write`.
          */
         post: operations["pausePaymentLink"];
         delete?: never;
@@ -477,6 +515,8 @@ export interface paths {
         /**
          * Resume a payment link
          * @description Lets a paused link take payment again (`status` `Active`). Resuming an active link changes nothing (200). A paid link, or one whose `expires_at` has passed (`Expired`, or `Paused` past it), cannot be resumed (409): give it a later `expires_at` with PUT first.
+         *
+         *     Requires `payment_links:write`.
          */
         post: operations["resumePaymentLink"];
         delete?: never;
@@ -507,6 +547,8 @@ export interface paths {
          *     it scales to any size, and the PNG has 8 pixels per module, unless `size` asks for another size.
          *     A paid link still has its code (its page tells the payer it is paid); a deleted link, or
          *     another business's, is a 404 (JSON).
+         *
+         *     Requires `payment_links:read`.
          */
         get: operations["getPaymentLinkQrCode"];
         put?: never;
@@ -551,6 +593,8 @@ export interface paths {
          *     `Ann;=1+2` into two cells), a piece that starts a formula (`=`, `+`, `-`, `@`, `%`, `|` or
          *     their full-width forms such as `＝`, after any spaces or quotes) gets an apostrophe in front
          *     (`Ann;'=1+2`), which spreadsheets show as text. The text is otherwise as typed.
+         *
+         *     Requires `payments:read`. The CSV export (`Accept: text/csv`) also requires `exports:read`.
          */
         get: operations["listPayments"];
         put?: never;
@@ -578,6 +622,8 @@ export interface paths {
          * Get a payment
          * @description One of the business's payments: what was paid, by whom, for which link, its state and, for a
          *     failed attempt, why. Another business's payment is a 404.
+         *
+         *     Requires `payments:read`.
          */
         get: operations["getPayment"];
         put?: never;
@@ -603,7 +649,7 @@ export interface paths {
         };
         /**
          * List a payment's refunds
-         * @description Every refund asked of the payment, oldest first, whatever its status.
+         * @description Every refund asked of the payment, oldest first, whatever its status. Requires `payments:read`.
          */
         get: operations["listRefunds"];
         put?: never;
@@ -625,6 +671,8 @@ export interface paths {
          *
          *     409 for a payment that is not paid or already fully refunded; 422 for an amount above what
          *     is left. Sandbox: payments made with `4000 0000 0000 5126` succeed, but their refunds fail.
+         *
+         *     Requires `refunds:write`.
          */
         post: operations["createRefund"];
         delete?: never;
@@ -646,6 +694,8 @@ export interface paths {
          *     their delivery went: `delivery_success=false` lists the ones that have not arrived (failed at
          *     least once and not delivered since, or given up). Events are kept for `OUTBOX_RETENTION_DAYS`
          *     (30 by default) after they are delivered or given up, then pruned.
+         *
+         *     Requires `events:read`.
          */
         get: operations["listEvents"];
         put?: never;
@@ -679,6 +729,8 @@ export interface paths {
          *     `... host not found`, `... address not allowed` (the URL's host or port is refused; the
          *     event is given up), or a reason of the service's own (the endpoint was deleted or disabled,
          *     its key cannot be opened). What exactly happened is in the service's log.
+         *
+         *     Requires `events:read`.
          */
         get: operations["getEvent"];
         put?: never;
@@ -711,6 +763,8 @@ export interface paths {
          *     to that one endpoint alone (even one the event never went to, e.g. registered since). It
          *     carries the same `webhook-id`, so a receiver that already processed it can tell. An event
          *     being delivered at this moment is a 409.
+         *
+         *     Requires `events:write`.
          */
         post: operations["resendEvent"];
         delete?: never;
@@ -728,7 +782,7 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description The business's endpoints, oldest first (at most 16), without their signing keys. The first is the one `set-webhook` manages.
+         * @description The business's endpoints, oldest first (at most 16), without their signing keys. The first is the one `set-webhook` manages. Requires `webhooks:read`.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
@@ -744,6 +798,8 @@ export interface paths {
          *     has at most 16 endpoints (409 beyond). The answer carries the endpoint's signing key
          *     (`secret`) this once: keep it, it is never shown again (rotate-secret issues a new one), except
          *     to a retry with the same Idempotency-Key, which gets the same answer.
+         *
+         *     Requires `webhooks:write`.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -767,7 +823,7 @@ export interface paths {
         };
         /**
          * Get a webhook endpoint
-         * @description One of the business's endpoints, without its signing key.
+         * @description One of the business's endpoints, without its signing key. Requires `webhooks:read`.
          */
         get: operations["getWebhookEndpoint"];
         /**
@@ -776,12 +832,14 @@ export interface paths {
          *     as on create. Deliveries waiting for a retry go to the endpoint as it is when they are sent;
          *     a disabled endpoint is sent nothing (events for it while disabled are not kept for it, and
          *     deliveries waiting for it are given up; resend them from /api/events once it is enabled).
+         *
+         *     Requires `webhooks:write`.
          */
         put: operations["updateWebhookEndpoint"];
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description Deletes the endpoint and returns it as it was. Deliveries still waiting for it are given up; its past deliveries stay listed under /api/events.
+         * @description Deletes the endpoint and returns it as it was. Deliveries still waiting for it are given up; its past deliveries stay listed under /api/events. Requires `webhooks:write`.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -811,6 +869,8 @@ export interface paths {
          *     signatures, space-separated (`v1,<new> v1,<old>`), so a receiver verifies with whichever key
          *     it holds while it is switched over; `data.hash` uses the new key. Rotating again within the
          *     24 hours ends the older key's overlap at once.
+         *
+         *     Requires `webhooks:write`.
          */
         post: operations["rotateWebhookEndpointSecret"];
         delete?: never;
@@ -839,6 +899,8 @@ export interface paths {
          * @description Sends a `ping` event to this endpoint alone, whatever events it asks for, signed and retried
          *     like any other. The answer is the event as queued; follow its delivery with
          *     `GET /api/events/{event_id}`. A disabled endpoint is a 409.
+         *
+         *     Requires `webhooks:write`.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -860,6 +922,9 @@ export interface paths {
          *     first use (this read, or the first redirect to sign). It can be read again at any time; keep it
          *     on your server only. `previous_key_expires_at` says until when the key a rotation replaced
          *     still signs beside it.
+         *
+         *     Requires `api_keys:write`: the key is a secret of the integration, as API keys are, so reading
+         *     it needs the permission that makes keys.
          */
         get: operations["getRedirectSigningKey"];
         put?: never;
@@ -886,8 +951,105 @@ export interface paths {
          *     redirect page verifies with whichever key it holds while you switch it over (`verifyRedirect`
          *     takes both). Rotating again within the 24 hours ends the older key's overlap at once: rotate
          *     twice to stop a leaked key signing now.
+         *
+         *     Requires `api_keys:write`.
          */
         post: operations["rotateRedirectSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description The business's keys not revoked (at most 100), newest first, expired ones included: name,
+         *     prefix and last four characters, permissions (`null`: every permission), who made it (`cli`
+         *     for the operator's command line, `null` for keys older than this field), when, when it was
+         *     last used (to the minute) and when it expires. Never the key itself.
+         *
+         *     Requires `api_keys:read`.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Make an API key
+         * @description Makes a key for the business. Without `permissions` it is a full key (`sk_...`) holding every
+         *     permission; with a list it is a **restricted key** (`rk_...`) holding those alone. A key can be
+         *     given no permission its maker lacks: a caller that lacks some permission may make restricted
+         *     keys only, within its own (422 on `permissions`). `expires_at`, when given, must lie in the
+         *     future; the key is refused (401) from then on. A business has at most 100 live keys (409
+         *     beyond). The answer carries the key itself (`secret`) this once: keep it, it is never shown
+         *     again, except to a retry with the same Idempotency-Key, which gets the same answer.
+         *
+         *     Requires `api_keys:write`.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{api_key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's `_id` (24 hex digits). Anything that is not one of the business's live keys is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50090
+                 */
+                api_key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes the key and returns it as it now is. Requests with it are refused (401) within
+         *     `API_KEY_CACHE_MS` (5 seconds unless the operator set another) on every instance. A key may
+         *     revoke itself.
+         *
+         *     Requires `api_keys:write`.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit events
+         * @description A page of the business's audit log, newest first unless `sort=created_at`: one event per
+         *     write through the API (every POST, PUT, PATCH and DELETE by a key or a member, refused ones
+         *     included), recorded in the transaction of the change it describes. A charge, a refund or a
+         *     card's removal, which ask the payment provider, are recorded with their first change and the
+         *     answer then true (202, pending). Reads record nothing. Filters combine with AND.
+         *     Events are never changed nor deleted through the API; they are kept for
+         *     `AUDIT_RETENTION_DAYS` (400 unless the operator set another).
+         *
+         *     Requires `audit:read`.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1116,6 +1278,117 @@ export interface components {
         Email: string;
         Error: {
             message: string;
+        };
+        PermissionDenied: {
+            message: string;
+            /**
+             * @description The permission the caller lacks.
+             * @example payments:read
+             */
+            required_permission: string;
+        };
+        /** @enum {string} */
+        Permission: "payment_links:read" | "payment_links:write" | "open_payment_links:read" | "open_payment_links:write" | "tokenizations:read" | "tokenizations:write" | "charges:write" | "payments:read" | "refunds:write" | "exports:read" | "events:read" | "events:write" | "webhooks:read" | "webhooks:write" | "api_keys:read" | "api_keys:write" | "team:read" | "team:write" | "settings:read" | "settings:write" | "audit:read";
+        ApiKeyCreate: {
+            /**
+             * Format: storable-text
+             * @description What the key is for, shown in the list and the audit log.
+             */
+            name: string;
+            /** @description A restricted key's permissions; absent or null for a full key. */
+            permissions?: components["schemas"]["Permission"][] | null;
+            /**
+             * Format: date-time
+             * @description When the key stops working; a date after now. Absent or null for never.
+             */
+            expires_at?: string | null;
+        };
+        /** @description A key as the list shows it; never the key itself. */
+        ApiKey: {
+            _id: components["schemas"]["ObjectId"];
+            /** @description Null for keys made with the CLI. */
+            name: string | null;
+            /**
+             * @description The first ten characters (`sk_...` or `rk_...`).
+             * @example rk_AbCdEfG
+             */
+            prefix: string;
+            /** @description The last four characters; null for keys made before they were kept. */
+            last_four: string | null;
+            /** @description A restricted key's permissions; null for a full key. */
+            permissions: components["schemas"]["Permission"][] | null;
+            /** @description Who made it (a key's name or prefix, a member's e-mail), `cli` for the operator's command line, null for older keys. */
+            created_by: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description When it was last used, to the minute; null if never since this was kept. */
+            last_used_at: components["schemas"]["Timestamp"] | null;
+            expires_at: components["schemas"]["Timestamp"] | null;
+            revoked_at: components["schemas"]["Timestamp"] | null;
+        };
+        ApiKeyCreated: components["schemas"]["ApiKey"] & {
+            /** @description The key itself, shown this once. */
+            secret: string;
+        };
+        ApiKeyCreatedEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ApiKeyCreated"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        ApiKeyEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ApiKey"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        ApiKeyListEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["ApiKey"][];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        /** @description One thing done to the business, by whom, from where, and how it ended. */
+        AuditEvent: {
+            _id: components["schemas"]["ObjectId"];
+            actor: {
+                /** @enum {string} */
+                kind: "api_key" | "user" | "anonymous" | "operator";
+                /** @description A key's `_id` or a member's user id. */
+                id: string | null;
+                /** @description A key's name (or prefix), a member's e-mail. */
+                label: string | null;
+            };
+            /**
+             * @description The operationId of an API write, or an event of signing in.
+             * @example createRefund
+             */
+            action: string;
+            /** @description The ids in the request's path, and the id of what it created. */
+            target_ids: string[];
+            /**
+             * @description `succeeded` (2xx), `refused` (4xx: nothing changed), `failed` (5xx).
+             * @enum {string}
+             */
+            outcome: "succeeded" | "refused" | "failed";
+            /** @description The HTTP status the request was answered with. */
+            status: number | null;
+            client_address: string | null;
+            user_agent: string | null;
+            request_id: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        AuditEventPage: components["schemas"]["Paginator"] & {
+            data: components["schemas"]["AuditEvent"][];
+        };
+        AuditEventPageEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["AuditEventPage"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
         };
         ValidationError: {
             /** @constant */
@@ -2274,6 +2547,24 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The key (or the member's role) lacks the permission the operation needs. */
+        Forbidden: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This key or role lacks the payments:read permission.",
+                 *       "required_permission": "payments:read"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PermissionDenied"];
+            };
+        };
         /** @description The API key is missing, malformed, unknown or revoked. */
         Unauthenticated: {
             headers: {
@@ -2655,6 +2946,11 @@ export interface components {
          */
         EventId: string;
         /**
+         * @description The key's `_id` (24 hex digits). Anything that is not one of the business's live keys is a 404.
+         * @example 6284ff16d4b1c2a3e4f50090
+         */
+        ApiKeyId: string;
+        /**
          * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
          * @example we_6284ff16d4b1c2a3e4f50070
          */
@@ -2782,6 +3078,7 @@ export interface operations {
             };
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
@@ -2876,6 +3173,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description No token of this business has this id. */
             404: {
                 headers: {
@@ -3084,6 +3382,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChargeDeclined"];
                 };
             };
+            403: components["responses"]["Forbidden"];
             /** @description No token of this business has this id. */
             404: {
                 headers: {
@@ -3185,6 +3484,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description No token of this business has this id. */
             404: {
                 headers: {
@@ -3349,6 +3649,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -3393,6 +3694,7 @@ export interface operations {
             200: components["responses"]["OpenPaymentLinkOk"];
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
@@ -3419,6 +3721,7 @@ export interface operations {
         responses: {
             200: components["responses"]["OpenPaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -3468,6 +3771,7 @@ export interface operations {
             200: components["responses"]["OpenPaymentLinkOk"];
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
             409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3495,6 +3799,7 @@ export interface operations {
         responses: {
             200: components["responses"]["OpenPaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -3519,6 +3824,7 @@ export interface operations {
         responses: {
             200: components["responses"]["OpenPaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
             /** @description The link cannot be paused in its state, or an earlier request with the same Idempotency-Key is still being processed. */
             409: {
@@ -3555,6 +3861,7 @@ export interface operations {
         responses: {
             200: components["responses"]["OpenPaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
             /** @description The link cannot be resumed in its state, or an earlier request with the same Idempotency-Key is still being processed. */
             409: {
@@ -3648,6 +3955,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -3717,6 +4025,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -3751,6 +4060,7 @@ export interface operations {
         responses: {
             200: components["responses"]["QrCode"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["OpenPaymentLinkNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -3869,6 +4179,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -3916,6 +4227,7 @@ export interface operations {
             200: components["responses"]["PaymentLinkOk"];
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
@@ -3942,6 +4254,7 @@ export interface operations {
         responses: {
             200: components["responses"]["PaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["PaymentLinkNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -3991,6 +4304,7 @@ export interface operations {
             200: components["responses"]["PaymentLinkOk"];
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["PaymentLinkNotFound"];
             409: components["responses"]["PaymentLinkConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4018,6 +4332,7 @@ export interface operations {
         responses: {
             200: components["responses"]["PaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["PaymentLinkNotFound"];
             409: components["responses"]["PaymentLinkPaid"];
             414: components["responses"]["UriTooLong"];
@@ -4043,6 +4358,7 @@ export interface operations {
         responses: {
             200: components["responses"]["PaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["PaymentLinkNotFound"];
             /** @description The link cannot be paused in its state, or an earlier request with the same Idempotency-Key is still being processed. */
             409: {
@@ -4079,6 +4395,7 @@ export interface operations {
         responses: {
             200: components["responses"]["PaymentLinkOk"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["PaymentLinkNotFound"];
             /** @description The link cannot be resumed in its state, or an earlier request with the same Idempotency-Key is still being processed. */
             409: {
@@ -4125,6 +4442,7 @@ export interface operations {
         responses: {
             200: components["responses"]["QrCode"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["PaymentLinkNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -4270,6 +4588,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -4339,6 +4658,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description No payment of this business has this id. */
             404: {
                 headers: {
@@ -4415,6 +4735,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["PaymentNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -4496,6 +4817,7 @@ export interface operations {
             };
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["PaymentNotFound"];
             /** @description The payment is not paid, or already fully refunded, or an earlier request with the same Idempotency-Key is still being processed. */
             409: {
@@ -4595,6 +4917,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -4690,6 +5013,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -4742,6 +5066,7 @@ export interface operations {
             };
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["EventNotFound"];
             /** @description The event is being delivered right now, the endpoint named is disabled, or an earlier request with the same Idempotency-Key is still being processed. */
             409: {
@@ -4811,6 +5136,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -4865,6 +5191,7 @@ export interface operations {
             };
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             /** @description The business already has 16 endpoints, or an earlier request with the same Idempotency-Key is still being processed. */
             409: {
                 headers: {
@@ -4918,6 +5245,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -4978,6 +5306,7 @@ export interface operations {
             };
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
             409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5016,6 +5345,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
@@ -5062,6 +5392,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
             409: components["responses"]["IdempotencyInFlight"];
             414: components["responses"]["UriTooLong"];
@@ -5109,6 +5440,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["WebhookEndpointNotFound"];
             /** @description The endpoint is disabled, or an earlier request with the same Idempotency-Key is still being processed. */
             409: {
@@ -5155,6 +5487,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -5195,7 +5528,253 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyInFlight"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Reporting job",
+                 *       "permissions": [
+                 *         "payments:read",
+                 *         "exports:read"
+                 *       ],
+                 *       "expires_at": "2099-01-01T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret (shown this once). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyCreatedEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description The business already has 100 live keys, or an earlier request with the same Idempotency-Key is still being processed. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "A business has at most 100 live API keys. Revoke one first."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Validation failed. */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The given data was invalid.",
+                     *       "errors": {
+                     *         "permissions": [
+                     *           "The permissions may not include a permission this key or role lacks: refunds:write."
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's `_id` (24 hex digits). Anything that is not one of the business's live keys is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50090
+                 */
+                api_key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key, revoked. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            /** @description No live key of this business has this id. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "API key not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. A page past the last is an empty page. A list reaches its first 10000
+                 *     records: the first record of a page must be among them (`(page - 1) * per_page < 10000`,
+                 *     so at most page 667 at 15 per page, page 100 at 100 per page), beyond which the answer is a
+                 *     422 saying how far the list reaches. Narrow a longer list with `filter[created_at_between]`,
+                 *     or use `sort=created_at` to start from the oldest records.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Records per page.
+                 * @example 15
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `-created_at` (newest first, the default) or `created_at` (oldest first).
+                 * @example -created_at
+                 */
+                sort?: components["parameters"]["Sort"];
+                /**
+                 * @description Only what this actor did (a key's `_id`, or a member's user id).
+                 * @example 6284ff16d4b1c2a3e4f50090
+                 */
+                "filter[actor_id]"?: string;
+                /**
+                 * @description Only this action (an operationId such as `createRefund`, or an event of signing in).
+                 * @example createRefund
+                 */
+                "filter[action]"?: string;
+                /**
+                 * @description Only events about this record (a path id, or the id of what the write created).
+                 * @example 6284ff16d4b1c2a3e4f50003
+                 */
+                "filter[target_id]"?: string;
+                /**
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit events. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPageEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];

@@ -33,7 +33,7 @@ const commands: Record<string, (db: Database, args: string[], secretsKey: Master
     if (!name) throw new UsageError('create-key needs --business "<name>"');
     if (name.length > 200) throw new UsageError('--business must be at most 200 characters');
     const business = await findOrCreateBusiness(db, name);
-    const { key, prefix } = await issueKey(db, business.id);
+    const { key, prefix } = await issueKey(db, business.id, { createdBy: 'cli' });
     console.error(`Key ${prefix}… issued for "${business.name}" (business_id ${business.id}). It is shown once; store it now.`);
     console.log(key);
   },

@@ -10,6 +10,7 @@ import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/maste
 import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
 import { DEFAULT_WEBHOOK_PORTS, type PortRange } from './outbox/webhook-target.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY } from './store/payer-email-counts.js';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './store/audit-events.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
 
 export interface OutboxConfig {
@@ -66,6 +67,8 @@ export interface Config {
   trustProxyHops: number;
   /** Payer e-mails (payment requests) a business's API calls may have the service send per UTC day. */
   payerEmailsPerDay: number;
+  /** How many days audit events are kept before the sweep deletes them. */
+  auditRetentionDays: number;
   /** Posts to the acquirers' notification addresses (POST /stripe/webhooks/{business}) per client address. */
   notificationLimits: NotificationLimits;
 }
@@ -239,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     payerEmailsPerDay: integer(env, 'PAYER_EMAILS_PER_DAY', DEFAULT_PAYER_EMAILS_PER_DAY, 0, 10_000_000),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', DEFAULT_AUDIT_RETENTION_DAYS, 1, 36_500),
     notificationLimits: {
       perAddress: integer(env, 'STRIPE_WEBHOOK_RATE_LIMIT_PER_ADDRESS', DEFAULT_NOTIFICATION_LIMITS.perAddress, 1, 1_000_000),
       windowSeconds: integer(env, 'STRIPE_WEBHOOK_RATE_LIMIT_WINDOW_SECONDS', DEFAULT_NOTIFICATION_LIMITS.windowSeconds, 1, 3_600),

@@ -12,6 +12,8 @@ import { webhookEndpointHandlers } from './handlers/webhook-endpoints.js';
 import { paymentHandlers } from './handlers/payments.js';
 import { redirectSigningKeyHandlers } from './handlers/redirect-signing-keys.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
+import { apiKeyHandlers } from './handlers/api-keys.js';
+import { auditEventHandlers } from './handlers/audit-events.js';
 import { createHttpApp } from './http/app.js';
 import { loadContract, warmUp } from './http/contract.js';
 import { ConflictError, ValidationError, toErrorResponse } from './http/errors.js';
@@ -19,7 +21,7 @@ import { DEFAULT_LINGER, type LingerLimits } from './http/linger.js';
 import type { Handlers } from './http/operations.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { createRateLimiter, type RateLimitConfig } from './ratelimit/limiters.js';
-import type { Scopes } from './http/routes.js';
+import type { AuditTrail, Scopes } from './http/routes.js';
 import { DEFAULT_HTTP_TIMEOUTS, createHttpServer, type HttpTimeouts } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDeliverers } from './outbox/deliverers.js';
@@ -42,12 +44,18 @@ import { DEFAULT_NOTIFICATION_LIMITS, NotificationLimiter, type NotificationLimi
 import { pageKeys } from './pages/signing.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './store/api-key-cache.js';
-import type { UseCaseContext } from './usecases/context.js';
+import type { KeepReply, KeptReply, UseCaseContext } from './usecases/context.js';
+import type { Executor } from './store/executor.js';
+import { auditEventExists, outcomeOf, recordAuditEvent, type AuditEventInput } from './store/audit-events.js';
 import { expireDueLinks } from './usecases/expiry-sweep.js';
 import { settleStalePending } from './usecases/pending-sweep.js';
 import { runIdempotent } from './usecases/idempotency.js';
+import { DEFAULT_AUDIT_RETENTION_DAYS, sweepAuditEvents } from './usecases/audit-log.js';
 import { AcquirerDirectory } from './usecases/acquirer-directory.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY, deletePayerEmailCountsBefore } from './store/payer-email-counts.js';
+
+/** How long after listening the validators not yet used are compiled in the background (see warmUp). */
+const VALIDATOR_WARM_UP_DELAY_MS = 1_000;
 
 export interface StartOptions {
   databaseUrl: string;
@@ -93,6 +101,8 @@ export interface StartOptions {
   consoleDir?: string;
   /** Payer e-mails a business's API calls may have sent per UTC day (PAYER_EMAILS_PER_DAY); 1,000 unless given. */
   payerEmailsPerDay?: number;
+  /** Days audit events are kept (AUDIT_RETENTION_DAYS); 400 unless given. */
+  auditRetentionDays?: number;
 }
 
 export interface RunningService {
@@ -117,15 +127,48 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** The ids a reply names as what it made: `data._id` (or `data.id`) of a success. */
+function createdIds(reply: KeptReply): string[] {
+  if (reply.status < 200 || reply.status >= 300) return [];
+  const data = (reply.body as { data?: unknown } | undefined)?.data;
+  if (typeof data !== 'object' || data === null) return [];
+  const id = (data as { _id?: unknown; id?: unknown })._id ?? (data as { id?: unknown }).id;
+  return typeof id === 'string' ? [id] : [];
+}
+
+function auditEntry(trail: AuditTrail, status: number, targets: string[] = []): AuditEventInput {
+  return { ...trail.draft, targetIds: [...trail.draft.targetIds, ...targets], outcome: outcomeOf(status), status };
+}
+
+/** Records the trail's entry in `tx` with the reply it commits with, once per request. */
+async function recordIn(tx: Executor, trail: AuditTrail, reply: KeptReply): Promise<void> {
+  if (trail.pendingId) return;
+  trail.pendingId = await recordAuditEvent(tx, auditEntry(trail, reply.status, createdIds(reply)));
+}
+
+/** `keep` that also records the audit entry, in the first phase that keeps an answer. */
+function keepingAudit(trail: AuditTrail, keep: KeepReply | undefined): KeepReply {
+  return async (tx, reply) => {
+    await keep?.(tx, reply);
+    await recordIn(tx, trail, reply);
+  };
+}
+
 /**
- * Where handlers get their use-case context: the root one, or one inside an Idempotency-Key's transaction
- * (or, for an operation run in atomic phases, the root one with `keep` for the key).
+ * Where handlers get their use-case context: the root one for reads; for writes, one whose executor
+ * is the transaction that commits the change, its audit entry and, under an Idempotency-Key, the
+ * reply kept for retries (or, for an operation run in atomic phases, the root one with `keep`, which
+ * each phase's transaction calls: the first records the entry).
  */
 export function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
   return {
     plain: ctx,
-    async idempotent(request, work) {
-      const outcome = await runIdempotent(ctx, request, work, (error) => toErrorResponse(error));
+    async idempotent(request, trail, work) {
+      const audited = (scope: UseCaseContext) =>
+        request.atomicPhases
+          ? work({ ...scope, keep: keepingAudit(trail, scope.keep) })
+          : work(scope).then(async (reply) => (await recordIn(scope.db, trail, reply), reply));
+      const outcome = await runIdempotent(ctx, request, audited, (error) => toErrorResponse(error));
       switch (outcome.kind) {
         case 'ran':
           return outcome.reply;
@@ -136,6 +179,27 @@ export function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
         case 'in_flight':
           throw new ConflictError('A request with this Idempotency-Key is still being processed. Retry it later.');
       }
+    },
+    async write(trail, atomicPhases, work) {
+      if (atomicPhases) return work({ ...ctx, keep: keepingAudit(trail, undefined) });
+      const reply = await ctx.db.transaction(async (tx) => {
+        const answer = await work({ ...ctx, db: tx });
+        await recordIn(tx, trail, answer);
+        return answer;
+      });
+      trail.recordedId = trail.pendingId;
+      // Whatever the work enqueued is committed only now.
+      ctx.outbox.nudge();
+      return reply;
+    },
+    async settle(trail, status) {
+      if (trail.recordedId) return;
+      // Recorded in a transaction that may since have been rolled back (a reply not kept, a phase whose commit failed).
+      if (trail.pendingId && (await auditEventExists(ctx.db, trail.pendingId))) {
+        trail.recordedId = trail.pendingId;
+        return;
+      }
+      trail.recordedId = await recordAuditEvent(ctx.db, auditEntry(trail, status));
     },
   };
 }
@@ -183,7 +247,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
     });
     const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, logger }) : undefined;
     const limiter = createRateLimiter(db, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
-    const callers = new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS);
+    const callers = new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS, (error) =>
+      logger.warn({ err: error }, 'noting the last use of an API key failed'),
+    );
     const ctx: UseCaseContext = {
       db,
       publicUrl,
@@ -205,6 +271,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...eventHandlers,
       ...webhookEndpointHandlers,
       ...redirectSigningKeyHandlers,
+      ...apiKeyHandlers,
+      ...auditEventHandlers,
     } satisfies Handlers<UseCaseContext>;
     let draining = false;
     const pageDeps = {
@@ -232,14 +300,20 @@ export async function startService(options: StartOptions): Promise<RunningServic
       draining: () => draining,
     });
     server.on('request', app.callback());
-    void warmUp(contract).catch((error: unknown) => logger.error({ err: error }, 'compiling the request validators failed'));
+    const warming = new AbortController();
+    void warmUp(contract, { afterMs: VALIDATOR_WARM_UP_DELAY_MS, signal: warming.signal }).catch((error: unknown) =>
+      logger.error({ err: error }, 'compiling the request validators failed'),
+    );
     worker?.start();
-    // Expired Idempotency-Key records and the payer e-mail counts of days gone by are dead weight; any instance may sweep them.
+    // Expired Idempotency-Key records, the payer e-mail counts of days gone by and audit events past
+    // their retention are dead weight; any instance may sweep them (the audit log in batches).
     const housekeeping = setInterval(
       () =>
-        void Promise.all([deleteExpiredKeys(db), deletePayerEmailCountsBefore(db, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10))]).catch(
-          (error: unknown) => logger.error({ err: error }, 'housekeeping failed'),
-        ),
+        void Promise.all([
+          deleteExpiredKeys(db),
+          deletePayerEmailCountsBefore(db, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)),
+          sweepAuditEvents(ctx, options.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS),
+        ]).catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed')),
       10 * 60_000,
     );
     housekeeping.unref();
@@ -277,6 +351,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       context: ctx,
       async close() {
         draining = true;
+        warming.abort();
         clearInterval(housekeeping);
         clearInterval(expirySweep);
         clearInterval(pendingSweep);

@@ -46,6 +46,7 @@ export interface PeerRequest {
 }
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const BENCH_ACTOR = { kind: 'operator' } as const;
 
 export function peerService(databaseUrl = process.env.DATABASE_URL!, publicUrl = `http://127.0.0.1:${process.env.PORT}`) {
   // The service's own configuration, logger and limiter, as `npm start` builds them from the environment.
@@ -62,12 +63,15 @@ export function peerService(databaseUrl = process.env.DATABASE_URL!, publicUrl =
       scope,
       respond,
     );
-  // Under an Idempotency-Key, the service's own wrapper (server/start.ts) and its answers for a refusal.
+  // Under an Idempotency-Key, the service's own wrapper (which records the audit entry too) (server/start.ts) and its answers for a refusal.
   const scopes = scopesOver(ctx);
   const run = async (operation: keyof typeof paymentLinkHandlers, request: PeerRequest): Promise<PeerReply> => {
     if (!request.idempotencyKey || request.method !== 'POST') return handle(operation, request, ctx);
     const idempotent = { businessId: request.business.id, key: request.idempotencyKey, method: 'POST', path: request.urlPath ?? '', body: request.body };
-    return scopes.idempotent(idempotent, (scope) => handle(operation, request, scope)).catch((error: unknown) => toErrorResponse(error));
+    const trail = {
+      draft: { businessId: request.business.id, actor: BENCH_ACTOR, action: operation, targetIds: [], clientAddress: null, userAgent: null, requestId: null },
+    };
+    return scopes.idempotent(idempotent, trail, (scope) => handle(operation, request, scope)).catch((error: unknown) => toErrorResponse(error));
   };
   return {
     logger,

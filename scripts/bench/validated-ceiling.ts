@@ -9,14 +9,20 @@ import Koa from 'koa';
 import { loadContract } from '../../server/http/contract.js';
 import { toErrorResponse } from '../../server/http/errors.js';
 import type { Handlers } from '../../server/http/operations.js';
-import { contractRoutes } from '../../server/http/routes.js';
+import { contractRoutes, type Scopes } from '../../server/http/routes.js';
 
 const bodies = JSON.parse(readFileSync(process.env.CEILING_BODIES!, 'utf8')) as { create: unknown; get: unknown; list: unknown };
 const answers: Record<string, unknown> = { createPaymentLink: bodies.create, getPaymentLink: bodies.get, listPaymentLinks: bodies.list };
 const contract = await loadContract();
 const handlers = Object.fromEntries(contract.operations.map(({ operationId }) => [operationId, { handle: async () => ({ status: 200, body: answers[operationId] ?? {} }) }])) as unknown as Handlers<null>;
 // Idempotency-Key storage is the only use the request path makes of a database; the bench sends no key.
-const scopes = { plain: null, idempotent: () => Promise.reject(new Error('the bench sends no Idempotency-Key')) };
+// The ceiling of validation alone: writes run in no transaction and leave no audit entry.
+const scopes: Scopes<null> = {
+  plain: null,
+  idempotent: () => Promise.reject(new Error('the bench sends no Idempotency-Key')),
+  write: (_trail, _atomic, work) => work(null),
+  settle: async () => {},
+};
 const caller = { keyId: 0, business: { id: 1, name: 'Bench' } };
 const app = new Koa();
 app.use(async (ctx, next) => {

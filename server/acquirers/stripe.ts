@@ -5,7 +5,8 @@
 //
 // Every call carries an idempotency key made from our own id, so a call retried (by the SDK, or by
 // the pending sweep after a crash) never charges, refunds or opens twice.
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import {
   NotificationRefused,
   type AcquirerRefund,
@@ -22,6 +23,15 @@ import {
   type RefundRequest,
   type RefundResult,
 } from './acquirer.js';
+
+/**
+ * The SDK, loaded when the first business on Stripe is served: it is the largest module the service
+ * has, and a sandbox-only instance (the embedded default) would pay for it at every start.
+ */
+let sdk: typeof Stripe | undefined;
+function stripeSdk(): typeof Stripe {
+  return (sdk ??= createRequire(import.meta.url)('stripe') as typeof Stripe);
+}
 
 /** Where the SDK sends its requests: Stripe's API unless pointed at a stand-in (tests, the local journey). */
 export interface StripeApiAddress {
@@ -80,9 +90,9 @@ function declineCodeOf(error: { code?: string | undefined; decline_code?: string
 /** Stripe answered that it will not do the request at all: 400, 401 or 403. */
 function isRefusedRequest(error: unknown): error is Stripe.errors.StripeError {
   return (
-    error instanceof Stripe.errors.StripeInvalidRequestError ||
-    error instanceof Stripe.errors.StripeAuthenticationError ||
-    error instanceof Stripe.errors.StripePermissionError
+    error instanceof stripeSdk().errors.StripeInvalidRequestError ||
+    error instanceof stripeSdk().errors.StripeAuthenticationError ||
+    error instanceof stripeSdk().errors.StripePermissionError
   );
 }
 
@@ -186,7 +196,7 @@ export class StripeAcquirer implements HostedAcquirer {
     private readonly account: StripeAccount,
     private readonly options: { api?: StripeApiAddress | undefined; returnUrl: string },
   ) {
-    this.stripe = new Stripe(account.secretKey, { ...options.api, maxNetworkRetries: 2, timeout: 20_000, telemetry: false });
+    this.stripe = new (stripeSdk())(account.secretKey, { ...options.api, maxNetworkRetries: 2, timeout: 20_000, telemetry: false });
     // Checkout's pages are on checkout.stripe.com; a stand-in serves them where it serves the API.
     this.pageOrigin = options.api ? `${options.api.protocol}://${options.api.host}:${options.api.port}` : 'https://checkout.stripe.com';
   }
@@ -307,7 +317,7 @@ export class StripeAcquirer implements HostedAcquirer {
       return { outcome: 'pending', chargeId: intent.id };
     } catch (error) {
       // A decline is an answer, not a failure to ask: Stripe says it with a card error (HTTP 402).
-      if (error instanceof Stripe.errors.StripeCardError) {
+      if (error instanceof stripeSdk().errors.StripeCardError) {
         return { outcome: 'declined', code: declineCodeOf(error), message: error.message, chargeId: error.payment_intent?.id ?? null };
       }
       // Stripe refused the request itself (bad parameters, a revoked or wrong key): nothing was charged, so
@@ -341,7 +351,7 @@ export class StripeAcquirer implements HostedAcquirer {
       return { outcome: 'failed', code: settled.failureCode ?? 'refund_failed', message: settled.failureMessage ?? 'The refund failed.', refundId: refund.id };
     } catch (error) {
       // Stripe refusing the request itself (the charge is already refunded, disputed, ...) is a failed refund.
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+      if (error instanceof stripeSdk().errors.StripeInvalidRequestError) {
         return { outcome: 'failed', code: error.code ?? 'refund_declined', message: error.message, refundId: null };
       }
       throw error;
@@ -355,7 +365,7 @@ export class StripeAcquirer implements HostedAcquirer {
     } catch (error) {
       // Stripe refuses to detach a PaymentMethod no longer attached (an earlier detach whose answer
       // was lost, or one made in its Dashboard): what it holds now says whether the card is gone.
-      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+      if (!(error instanceof stripeSdk().errors.StripeInvalidRequestError)) throw error;
       if (error.code === 'resource_missing') return;
       const method = await this.stripe.paymentMethods.retrieve(paymentMethod);
       if (method.customer) throw error;

@@ -8,7 +8,7 @@ import type { SomeHandlers } from '../http/operations.js';
 import { chargeToken, type ChargeOutcome } from '../usecases/charges.js';
 import type { UseCaseContext } from '../usecases/context.js';
 import { keepingAnswers } from '../usecases/idempotency.js';
-import { createToken, getToken, removeSavedCard, type TokenRecord } from '../usecases/tokenizations.js';
+import { createToken, getToken, removeSavedCard, type CardRemovalSettled, type TokenRecord } from '../usecases/tokenizations.js';
 import { ok } from './envelope.js';
 import { presentPayment } from './payments.js';
 
@@ -46,6 +46,9 @@ export function sandboxCardMessage(acquirer: string): string {
   return `The token id holds a card saved on the sandbox, which takes no money, and the business now takes payments through ${ACQUIRER_NAMES[acquirer] ?? acquirer}: create a new token for the payer to save a card.`;
 }
 
+const CHARGE_PENDING =
+  "A charge on this card is still waiting for the payment provider's answer; remove the card once it has settled (payment.created or payment.failed).";
+
 export const tokenizationHandlers = {
   createToken: {
     async handle({ body, business }, ctx, respond) {
@@ -66,16 +69,24 @@ export const tokenizationHandlers = {
     },
   },
   removeTokenCard: {
+    // The acquirer is asked outside any transaction; the removal keeps its answer in its own.
+    atomicPhases: true,
     async handle({ path, business }, ctx, respond) {
-      const removal = await removeSavedCard(ctx, business.id, path.token_id);
+      const reply = (removal: CardRemovalSettled) => {
+        switch (removal.result) {
+          case 'charge_pending':
+            return respond.with409({ message: CHARGE_PENDING });
+          case 'removed':
+          case 'no_card':
+            return respond.with200(ok(presentToken(ctx.publicUrl, removal.token)));
+        }
+      };
+      const removal = await removeSavedCard(ctx, business.id, path.token_id, keepingAnswers(ctx, reply));
       switch (removal.result) {
         case 'not_found':
           return respond.with404({ message: 'Token not found.' });
         case 'charge_pending':
-          return respond.with409({
-            message:
-              "A charge on this card is still waiting for the payment provider's answer; remove the card once it has settled (payment.created or payment.failed).",
-          });
+          return respond.with409({ message: CHARGE_PENDING });
         case 'acquirer_unavailable':
           // Thrown rather than answered, so the provider's error is logged with the request (as any 5xx).
           throw Object.assign(

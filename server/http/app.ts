@@ -162,10 +162,10 @@ export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   // Outside the error handler: it sees every answer, errors included, as it is about to be sent.
   app.use(lingeringClose(options.linger ?? DEFAULT_LINGER));
   app.use(errorMiddleware());
-  app.use(probesMiddleware(options));
-  app.use(referenceMiddleware());
-  // The pages live outside /api; API requests need not walk their routes.
-  app.use((ctx, next) => (isApiPath(ctx.path) ? next() : options.pages(ctx, next)));
+  // The probes, the reference and the pages live outside /api; API requests need not walk them.
+  const probes = probesMiddleware(options);
+  const reference = referenceMiddleware();
+  app.use((ctx, next) => (isApiPath(ctx.path) ? next() : probes(ctx, () => reference(ctx, () => options.pages(ctx, next)))));
   app.use(apiGate(options));
   app.use(contractRoutes(options.contract, options.handlers, options.scopes));
   return app;

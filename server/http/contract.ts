@@ -6,17 +6,19 @@
 // (openapi-backend's own check knows OpenAPI 3.0 only; quick mode skips it).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { IncomingHttpHeaders } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ErrorObject, Options as AjvOptions } from 'ajv';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
-import { parse as parseYaml } from 'yaml';
 import { isCurrencyCode } from '../domain/currency.js';
+import { isOperationAccess, isPermission, type OperationAccess, type Permission } from '../domain/permissions.js';
 import { isStorableText } from '../domain/text.js';
 import { parseDateRange } from '../domain/time.js';
 import { isHttpUrl } from '../domain/urls.js';
 import { PARSED_SPEC_PATH, SPEC_PATH } from '../file-locations.js';
+import { compileSerializer, type Serializer } from './serializers.js';
 
 export { SPEC_PATH };
 export const API_ROOT = '/api';
@@ -65,13 +67,22 @@ export interface ContractOperation {
   path: string;
   /** Whether the operation needs the bearer key (the document's default security unless it says otherwise). */
   secured: boolean;
+  /** What the caller must hold (`x-permission`): a permission, or `authenticated` / `public`. */
+  permission: OperationAccess;
+  /**
+   * A further permission an answer in another media type needs (`x-permission-by-accept`), e.g. the
+   * payments list as CSV needs `exports:read`. Keyed by media type, in the order negotiated after JSON.
+   */
+  permissionByAccept: Readonly<Record<string, Permission>>;
   /** The JSON request body's schema, when the operation takes one. */
   bodySchema: unknown;
   /** The statuses the operation declares. */
   statuses: number[];
   /** Runs the operation's compiled validators; coerces query and path parameters in place, as openapi-backend does. */
   validate(request: ShapedRequest): ErrorObject[];
-  /** Compiles the validators now rather than on the first request. */
+  /** The serializer compiled from the JSON schema of the answer with `status` (on first use), or undefined: JSON.stringify then. */
+  serializerFor(status: number): Serializer | undefined;
+  /** Compiles the validators and the serializers of its successful answers now rather than on the first request. */
   compile(): void;
 }
 
@@ -107,6 +118,33 @@ function jsonBodySchema(operation: Operation): unknown {
   return body?.content?.['application/json']?.schema;
 }
 
+function jsonResponseSchema(operation: Operation, status: number): unknown {
+  const response = (operation.responses as Record<string, { content?: Record<string, { schema?: unknown }> }> | undefined)?.[String(status)];
+  return response?.content?.['application/json']?.schema;
+}
+
+/**
+ * The access an operation declares. Every operation must name one, so that none is left open by
+ * forgetting: start-up stops on an operation without a valid `x-permission`, and `public` is only
+ * for operations that need no caller (no security).
+ */
+export function accessProblems(operation: Operation, secured: boolean): string[] {
+  const where = `${operation.method.toUpperCase()} ${operation.path} (${operation.operationId ?? 'no operationId'})`;
+  const declared = (operation as Record<string, unknown>)['x-permission'];
+  const problems: string[] = [];
+  if (declared === undefined) problems.push(`${where}: no x-permission`);
+  else if (!isOperationAccess(declared)) problems.push(`${where}: x-permission ${JSON.stringify(declared)} is no permission`);
+  else if ((declared === 'public') === secured) problems.push(`${where}: x-permission public must go with security: [] and only with it`);
+  const byAccept = (operation as Record<string, unknown>)['x-permission-by-accept'];
+  if (byAccept !== undefined) {
+    if (typeof byAccept !== 'object' || byAccept === null || Array.isArray(byAccept)) problems.push(`${where}: x-permission-by-accept is not a map`);
+    else
+      for (const [type, permission] of Object.entries(byAccept))
+        if (!isPermission(permission)) problems.push(`${where}: x-permission-by-accept ${type} is no permission`);
+  }
+  return problems;
+}
+
 export interface Contract {
   /** openapi-backend over openapi.yaml, for anything else that reads the contract (the tests' response checker). */
   readonly api: OpenAPIBackend;
@@ -136,7 +174,8 @@ export function readSpecDocument(specPath = SPEC_PATH, parsedPath = PARSED_SPEC_
   } catch {
     // Not generated (or unreadable): the YAML itself is the answer.
   }
-  return parseYaml(text) as Document;
+  // The YAML parser is loaded only here: the parsed copy spares every other start the module too.
+  return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text) as Document;
 }
 
 export async function loadContract(definition: Document = readSpecDocument()): Promise<Contract> {
@@ -155,36 +194,56 @@ export async function loadContract(definition: Document = readSpecDocument()): P
   const problems = api.getOperations().flatMap(unsupportedParameters);
   if (problems.length > 0) throw new Error(`openapi.yaml uses parameters the request shaping does not handle:\n${problems.join('\n')}`);
   const defaultSecurity = (api.definition as { security?: unknown[] }).security ?? [];
+  const isSecured = (operation: Operation) => (operation.security ?? defaultSecurity).length > 0;
+  const accessIssues = api.getOperations().flatMap((operation) => accessProblems(operation, isSecured(operation)));
+  if (accessIssues.length > 0) throw new Error(`openapi.yaml: every operation must declare the permission it needs:\n${accessIssues.join('\n')}`);
   const operations = api.getOperations().map((operation): ContractOperation => {
     if (!operation.operationId) throw new Error(`openapi.yaml: ${operation.method.toUpperCase()} ${operation.path} has no operationId`);
     // Compiled on first use (or by warmUp), so start-up does not wait for every operation's validators.
     let validators: ReturnType<typeof api.validator.getRequestValidatorsForOperation> | undefined;
     const compiled = () => (validators ??= api.validator.getRequestValidatorsForOperation(operation.operationId!) ?? []);
+    const serializers = new Map<number, Serializer | undefined>();
+    const serializerFor = (status: number) => {
+      if (!serializers.has(status)) serializers.set(status, compileSerializer(jsonResponseSchema(operation, status)));
+      return serializers.get(status);
+    };
+    const statuses = Object.keys(operation.responses ?? {}).map(Number);
     return {
       operationId: operation.operationId,
       method: operation.method.toUpperCase(),
       path: operation.path,
-      secured: (operation.security ?? defaultSecurity).length > 0,
+      secured: isSecured(operation),
+      permission: (operation as Record<string, unknown>)['x-permission'] as OperationAccess,
+      permissionByAccept: ((operation as Record<string, unknown>)['x-permission-by-accept'] ?? {}) as Record<string, Permission>,
       bodySchema: jsonBodySchema(operation),
-      statuses: Object.keys(operation.responses ?? {}).map(Number),
+      statuses,
       validate(request) {
         const errors: ErrorObject[] = [];
         for (const validate of compiled()) if (!validate(request)) errors.push(...(validate.errors ?? []));
         return errors;
       },
-      compile: () => void compiled(),
+      serializerFor,
+      compile() {
+        compiled();
+        for (const status of statuses) if (status < 300) serializerFor(status);
+      },
     };
   });
   return { api, operations };
 }
 
 /**
- * Compiles every operation's validators once the server is listening, one operation per turn of
- * the event loop, so requests arriving meanwhile wait for one compilation at most.
+ * Compiles every operation's validators in the background once the server has started: after
+ * `afterMs`, so the start-up's own work (the first requests, a demo key) does not wait behind it,
+ * then one operation per turn of the event loop, so requests arriving meanwhile wait for one
+ * compilation at most. An operation asked for before then compiles its own on first use.
+ * Stops when `signal` aborts (the service is closing).
  */
-export async function warmUp(contract: Contract): Promise<void> {
+export async function warmUp(contract: Contract, options: { afterMs?: number; signal?: AbortSignal } = {}): Promise<void> {
+  if (options.afterMs) await new Promise((resolve) => setTimeout(resolve, options.afterMs).unref());
   for (const operation of contract.operations) {
     await new Promise((resolve) => setImmediate(resolve));
+    if (options.signal?.aborted) return;
     operation.compile();
   }
 }

@@ -29,6 +29,17 @@ export class UnauthenticatedError extends HttpError {
   }
 }
 
+/** The caller is known but lacks the permission the operation (or the answer asked for) needs. */
+export class ForbiddenError extends HttpError {
+  constructor(readonly permission: string) {
+    super(403, `This key or role lacks the ${permission} permission.`);
+  }
+
+  override body(): Record<string, unknown> {
+    return { message: this.message, required_permission: this.permission };
+  }
+}
+
 export class NotFoundError extends HttpError {
   constructor(message = 'Not found.') {
     super(404, message);

@@ -5,6 +5,8 @@
 // Handlers never throw HTTP errors; the statuses the HTTP layer produces itself (401, 405, 413, 414,
 // 415, 422, 429, 500) are checked against the spec at start-up (see contract.ts).
 import type { operations } from '../../generated/openapi.js';
+import type { Actor } from '../domain/actors.js';
+import type { Permission } from '../domain/permissions.js';
 import type { FieldErrors } from '../domain/rules.js';
 
 /** The API's operations; the webhooks the service sends (operationIds ending in Webhook) are documented there too. */
@@ -70,6 +72,8 @@ export interface OperationRequest<K extends OperationId> {
   /** Content negotiation on the Accept header: the first of `types` the caller prefers, or false. */
   accepts(...types: string[]): string | false;
   business: CallerBusiness;
+  /** Who calls (a key, a member) and what they may do: for operations that hand on power (making keys). */
+  caller: { actor: Actor; permissions: ReadonlySet<Permission> };
 }
 
 /** A check the schema cannot express; it sees the raw body (possibly invalid) and reports field errors. */

@@ -1,15 +1,18 @@
 // The one way in from openapi.yaml to a handler. At start-up every operation of the contract's
 // table becomes a route on @koa/router (and every handler must have an operation, every operation a
-// handler). Per request: 401 for a secured operation without a valid key, then problems with the
+// handler). Per request: 401 for a secured operation without a valid key, 403 for a caller without
+// the operation's permission (x-permission), then problems with the
 // body (not JSON, too large), then the operation's own validators (422 with Laravel's texts), then
 // the handler, under an Idempotency-Key when the request carries one.
 import Router from '@koa/router';
 import type Koa from 'koa';
+import type { Actor } from '../domain/actors.js';
 import { laravelInput } from '../domain/input.js';
+import type { Permission } from '../domain/permissions.js';
 import type { FieldErrors } from '../domain/rules.js';
 import { readJsonBody } from './body.js';
 import { API_ROOT, type Contract, type ContractOperation, type ShapedRequest } from './contract.js';
-import { MethodNotAllowedError, NotFoundError, UnauthenticatedError, ValidationError, type HttpError } from './errors.js';
+import { ForbiddenError, MethodNotAllowedError, NotFoundError, UnauthenticatedError, ValidationError, toErrorResponse, type HttpError } from './errors.js';
 import { responderFor, type ApiReply, type BodyRule, type CallerBusiness, type Handler, type Handlers, type OperationId } from './operations.js';
 import { parseQuery } from './query.js';
 import { laravelErrors, mergeFieldErrors } from './validation-errors.js';
@@ -24,16 +27,50 @@ export interface IdempotentRequest {
   atomicPhases?: boolean;
 }
 
+/** The audit log's entry for a write, drafted by the router before anything of the request is read. */
+export interface AuditDraft {
+  businessId: number;
+  actor: Actor;
+  /** The operationId. */
+  action: string;
+  /** The ids in the path; the scope adds the id of what the write created. */
+  targetIds: string[];
+  clientAddress: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+}
+
+/**
+ * A write's audit entry as its request goes. The scope records it in the transaction that commits the
+ * change (`pendingId`, `recordedId` once that committed); whatever did not record it (a refusal, a
+ * failure, a replay) is recorded on its own by `settle`, so every write leaves exactly one event.
+ */
+export interface AuditTrail {
+  draft: AuditDraft;
+  pendingId?: string;
+  recordedId?: string;
+}
+
 /** Where handlers get their scope (use cases and executor) from; provided by the composition root. */
 export interface Scopes<Scope> {
-  /** The scope of requests without an Idempotency-Key. */
+  /** The scope of reads. */
   readonly plain: Scope;
   /**
-   * Runs `work` so that its writes and the reply kept for retries of the key commit together (or
-   * replays the kept reply); with `atomicPhases`, each of its transactions commits with the reply it makes true.
+   * Runs `work` so that its writes, its audit entry and the reply kept for retries of the key commit
+   * together (or replays the kept reply); with `atomicPhases`, each of its transactions commits with
+   * the reply it makes true, the first with the audit entry.
    */
-  idempotent(request: IdempotentRequest, work: (scope: Scope) => Promise<ApiReply>): Promise<ApiReply>;
+  idempotent(request: IdempotentRequest, trail: AuditTrail, work: (scope: Scope) => Promise<ApiReply>): Promise<ApiReply>;
+  /**
+   * A write without an Idempotency-Key: one transaction holds its changes and its audit entry; with
+   * `atomicPhases`, the first of its own transactions records the entry.
+   */
+  write(trail: AuditTrail, atomicPhases: boolean, work: (scope: Scope) => Promise<ApiReply>): Promise<ApiReply>;
+  /** Records the trail's entry on its own, answered with `status`, unless a committed transaction holds it. */
+  settle(trail: AuditTrail, status: number): Promise<void>;
 }
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The methods openapi.yaml may use, in the order an Allow header lists them. */
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -74,15 +111,44 @@ export function shapeRequest(raw: RawRequest): ShapedRequest {
   return request;
 }
 
+/** A body Koa would write as JSON: an object that is neither bytes nor a stream. */
+function isJsonBody(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';
+}
+
+/** What the router needs of the caller the gate found: the business, and what the caller may do. */
+interface RoutedCaller {
+  business: CallerBusiness;
+  actor: Actor;
+  permissions: ReadonlySet<Permission>;
+}
+
+/**
+ * The permission check, the same for keys and members: keyed on what the caller holds alone, before
+ * anything of the request is read. An answer in another media type may need one more permission
+ * (the payments list as CSV needs `exports:read`), negotiated as the handler negotiates it.
+ */
+function assertPermitted(operation: ContractOperation, caller: RoutedCaller | undefined, accepts: (...types: string[]) => string | false): void {
+  if (operation.permission === 'public') return;
+  if (!caller) throw new UnauthenticatedError();
+  if (operation.permission === 'authenticated') return;
+  if (!caller.permissions.has(operation.permission)) throw new ForbiddenError(operation.permission);
+  const types = Object.keys(operation.permissionByAccept);
+  if (types.length === 0) return;
+  const chosen = accepts('application/json', ...types);
+  const further = chosen ? operation.permissionByAccept[chosen] : undefined;
+  if (further && !caller.permissions.has(further)) throw new ForbiddenError(further);
+}
+
 function operationMiddleware<Scope>(operation: ContractOperation, handler: Handler<OperationId, Scope>, scopes: Scopes<Scope>): Koa.Middleware {
   const respond = responderFor<OperationId>(operation.statuses);
   const route = API_ROOT + operation.path;
   const idempotent = operation.method === 'POST' || operation.method === 'PUT';
-  return async (ctx) => {
-    ctx.state.route = route;
-    const business = (ctx.state.caller as { business: CallerBusiness } | undefined)?.business;
-    if (operation.secured && !business) throw new UnauthenticatedError();
-    // Problems with the body wait until the caller is known to be authenticated.
+  const audited = WRITES.has(operation.method);
+
+  const answer = async (ctx: Koa.Context, caller: RoutedCaller | undefined, trail: AuditTrail | undefined): Promise<ApiReply> => {
+    assertPermitted(operation, caller, (...types) => ctx.accepts(...types));
+    // Problems with the body wait until the caller is known to be authenticated and permitted.
     await readJsonBody(ctx);
     const bodyError = ctx.state.bodyError as HttpError | undefined;
     if (bodyError) throw bodyError;
@@ -103,19 +169,64 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
       query: request.query as never,
       rawQuery: ctx.querystring,
       accepts: (...types: string[]) => ctx.accepts(...types),
-      business: business!,
+      business: caller?.business as CallerBusiness,
+      caller: caller as RoutedCaller,
     };
+    const work = (scope: Scope) => handler.handle(input, scope, respond);
     const key = ctx.get('idempotency-key');
-    const reply: ApiReply =
-      idempotent && key && business
-        ? await scopes.idempotent(
-            { businessId: business.id, key, method: operation.method, path: ctx.path, body: request.requestBody, atomicPhases: handler.atomicPhases },
-            (scope) => handler.handle(input, scope, respond),
-          )
-        : await handler.handle(input, scopes.plain, respond);
+    if (trail && idempotent && key) {
+      const keyed = {
+        businessId: trail.draft.businessId,
+        key,
+        method: operation.method,
+        path: ctx.path,
+        body: request.requestBody,
+        atomicPhases: handler.atomicPhases,
+      };
+      return scopes.idempotent(keyed, trail, work);
+    }
+    if (trail) return scopes.write(trail, handler.atomicPhases ?? false, work);
+    return work(scopes.plain);
+  };
+
+  return async (ctx) => {
+    ctx.state.route = route;
+    const caller = ctx.state.caller as RoutedCaller | undefined;
+    if (operation.secured && !caller) throw new UnauthenticatedError();
+    // A write by a known caller is audited whatever comes of it, refusals included; a request without
+    // a caller is not (it can do nothing, and a flood of them would flood the log).
+    const trail: AuditTrail | undefined =
+      audited && caller
+        ? {
+            draft: {
+              businessId: caller.business.id,
+              actor: caller.actor,
+              action: operation.operationId,
+              targetIds: Object.values(ctx.params as Record<string, string>),
+              clientAddress: ctx.ip || null,
+              userAgent: ctx.get('user-agent') || null,
+              requestId: (ctx.state.requestId as string | undefined) ?? null,
+            },
+          }
+        : undefined;
+    let reply: ApiReply;
+    try {
+      reply = await answer(ctx, caller, trail);
+    } catch (error) {
+      if (trail) await scopes.settle(trail, toErrorResponse(error).status);
+      throw error;
+    }
+    if (trail) await scopes.settle(trail, reply.status);
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
-    ctx.body = reply.body;
+    const serialize = isJsonBody(reply.body) && !ctx.response.get('Content-Type') ? operation.serializerFor(reply.status) : undefined;
+    if (serialize) {
+      // As Koa would label the object, written by the serializer compiled from the answer's schema.
+      ctx.type = 'application/json';
+      ctx.body = serialize(reply.body);
+    } else {
+      ctx.body = reply.body;
+    }
   };
 }
 

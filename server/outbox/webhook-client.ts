@@ -2,10 +2,17 @@
 // or a refused connection is an error the worker retries. Redirects are not followed: the business
 // registered this URL, not wherever it points to. Where the URL may lead is webhook-target.ts's call,
 // made before the request and again by the socket's own name lookup.
-import { Agent, fetch, type Response } from 'undici';
+import { createRequire } from 'node:module';
+import type { Response } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { signedBody, type StoredEvent } from './messages.js';
 import { checkWebhookUrl, guardedLookup, RefusedAddressError, type WebhookPolicy } from './webhook-target.js';
+
+/** undici, loaded with the first delivery: an instance that sends no webhooks never pays for it. */
+let undici: typeof import('undici') | undefined;
+function loadUndici(): typeof import('undici') {
+  return (undici ??= createRequire(import.meta.url)('undici') as typeof import('undici'));
+}
 
 /**
  * A failed attempt. Its message is what the business reads (the attempt's `error` in /api/events,
@@ -115,6 +122,7 @@ export async function sendWebhook(target: WebhookTarget, event: StoredEvent, opt
   const now = new Date();
   const signature = target.secrets.map((secret) => new Webhook(secret).sign(event.id, now, body)).join(' ');
   // One agent per delivery: its sockets resolve through the guard, and none outlives the delivery.
+  const { Agent, fetch } = loadUndici();
   const agent = new Agent({ connect: { lookup: guardedLookup(options.policy, check.port) } });
   let response: Response;
   try {

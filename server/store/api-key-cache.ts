@@ -1,26 +1,41 @@
 // Who is behind an API key, looked up once per request. Lookups are kept for a few seconds in a
 // bounded cache, so a busy key costs no query per request, while a revoked key stops working within
-// the cache's lifetime (API_KEY_CACHE_MS, default 5 s) on every instance.
+// the cache's lifetime (API_KEY_CACHE_MS, default 5 s) on every instance; an expiring key stops at
+// its expiry, cached or not. A key's last use is written at most once a minute per key and instance,
+// after the lookup and without waiting for it.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { findCallerByKey, type Caller } from './api-keys.js';
+import { findCallerByKey, markKeyUsed, type Caller } from './api-keys.js';
 import type { Executor } from './executor.js';
 
 export const DEFAULT_CALLER_CACHE_MS = 5_000;
+/** How stale a key's `last_used_at` may be. */
+export const LAST_USED_EVERY_MS = 60_000;
 
 export class CallerCache {
   /** Keyed by the key's hash, so keys themselves never outlive their request in memory. `false`: no such key. */
   private readonly cache: LRUCache<string, Caller | false> | undefined;
+  /** When each key's use was last written from here. */
+  private readonly usageWritten = new LRUCache<number, number>({ max: 10_000 });
 
   /** `ttlMs` 0 turns caching off: every request looks its key up. */
   constructor(
     private readonly db: Executor,
     ttlMs = DEFAULT_CALLER_CACHE_MS,
+    private readonly onError: (error: unknown) => void = () => {},
   ) {
     this.cache = ttlMs > 0 ? new LRUCache({ max: 10_000, ttl: ttlMs }) : undefined;
   }
 
   async find(key: string): Promise<Caller | undefined> {
+    const caller = await this.lookUp(key);
+    if (!caller) return undefined;
+    if (caller.expiresAtMs !== undefined && caller.expiresAtMs <= Date.now()) return undefined;
+    if (caller.keyId !== undefined) this.noteUse(caller.keyId);
+    return caller;
+  }
+
+  private async lookUp(key: string): Promise<Caller | undefined> {
     if (!this.cache) return findCallerByKey(this.db, key);
     const id = createHash('sha256').update(key).digest('base64');
     const known = this.cache.get(id);
@@ -28,5 +43,13 @@ export class CallerCache {
     const caller = await findCallerByKey(this.db, key);
     this.cache.set(id, caller ?? false);
     return caller;
+  }
+
+  private noteUse(keyId: number): void {
+    const now = Date.now();
+    const last = this.usageWritten.get(keyId);
+    if (last !== undefined && now - last < LAST_USED_EVERY_MS) return;
+    this.usageWritten.set(keyId, now);
+    void markKeyUsed(this.db, keyId, LAST_USED_EVERY_MS, new Date(now)).catch(this.onError);
   }
 }

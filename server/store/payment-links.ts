@@ -1,8 +1,8 @@
 import type { DateRange } from '../domain/time.js';
 import { newId } from '../domain/ids.js';
-import type { Executor } from './executor.js';
+import { fixedQuery, type Executor } from './executor.js';
 import { notExpiredAt } from './expiry.js';
-import { fetchPage, listedThrough, whereCreatedBetween } from './pagination.js';
+import { fetchFixedPage, listedThrough } from './pagination.js';
 import type { Page, PageRequest } from '../domain/paging.js';
 import { PAYMENT_LINK_COUNTS } from './counters/declaration.js';
 import { countOf } from './record-counts.js';
@@ -93,15 +93,37 @@ function live(db: Executor, businessId: number) {
   return db.sql(TABLE).where({ business_id: businessId }).whereNull('deleted_at');
 }
 
+/** The columns an insert binds per call; a new link is always Active and unpaid. */
+const INSERTED = COLUMNS.filter((column) => column !== 'status' && column !== 'paid') as (keyof PaymentLinkRecord)[];
+
 export async function insertPaymentLink(db: Executor, businessId: number, fields: PaymentLinkFields): Promise<PaymentLinkRecord> {
   const now = nowIso();
-  const row = { _id: newId(), business_id: businessId, ...fields, status: 'Active', paid: false, created_at: now, updated_at: now };
-  await db.run(db.sql(TABLE).insert(row));
-  return toRecord(row as PaymentLinkRecord);
+  const row: PaymentLinkRecord = { _id: newId(), business_id: businessId, ...fields, status: 'Active', paid: false, created_at: now, updated_at: now };
+  await db.run(
+    fixedQuery(
+      db,
+      'payment_links insert',
+      (sql, param) => sql(TABLE).insert({ ...Object.fromEntries(INSERTED.map((column) => [column, param(column)])), status: 'Active', paid: false }),
+      row,
+    ),
+  );
+  return toRecord(row);
 }
 
 export async function findPaymentLink(db: Executor, businessId: number, id: string): Promise<PaymentLinkRecord | undefined> {
-  const row = await db.first<PaymentLinkRecord>(live(db, businessId).select(COLUMNS).where({ _id: id }));
+  const row = await db.first<PaymentLinkRecord>(
+    fixedQuery(
+      db,
+      'payment_links by id',
+      (sql, param) =>
+        sql(TABLE)
+          .where({ business_id: param('businessId') })
+          .whereNull('deleted_at')
+          .select(COLUMNS)
+          .where({ _id: param('id') }),
+      { businessId, id },
+    ),
+  );
   return row ? toRecord(row) : undefined;
 }
 
@@ -174,16 +196,37 @@ export async function deletePaymentLink(db: Executor, businessId: number, id: st
   return row ? { outcome: 'changed', record: toRecord(row) } : whyUnchanged(db, businessId, id);
 }
 
+const TEXT_AND_STATUS_FILTERS = ['reference', 'reference_2', 'email', 'status'] as const;
+
 export async function listPaymentLinks(db: Executor, businessId: number, filters: PaymentLinkFilters, page: PageRequest): Promise<Page<PaymentLinkRecord>> {
-  const filter = (['reference', 'reference_2', 'email', 'status'] as const).find((name) => filters[name] !== undefined);
-  const index = filter ? `${TABLE}_${filter}_page_index` : `${TABLE}_business_id_created_at__id_index`;
-  const query = listedThrough(db, TABLE, index).where({ business_id: businessId }).whereNull('deleted_at').select(COLUMNS);
-  if (filters.status !== undefined) query.where('status', filters.status);
-  if (filters.reference !== undefined) query.where('reference', filters.reference);
-  if (filters.reference_2 !== undefined) query.where('reference_2', filters.reference_2);
-  if (filters.email !== undefined) query.where('email', filters.email);
-  whereCreatedBetween(query, filters.createdBetween);
-  return fetchPage(db, query, page, toRecord, await knownTotal(db, businessId, filters));
+  const set = TEXT_AND_STATUS_FILTERS.filter((name) => filters[name] !== undefined);
+  const index = set.length > 0 ? `${TABLE}_${set[0]}_page_index` : `${TABLE}_business_id_created_at__id_index`;
+  const dated = filters.createdBetween !== undefined;
+  return fetchFixedPage(
+    db,
+    `payment_links list ${set.join(',')}${dated ? ' dated' : ''}`,
+    (_sql, param) => {
+      const query = listedThrough(db, TABLE, index)
+        .where({ business_id: param('businessId') })
+        .whereNull('deleted_at')
+        .select(COLUMNS);
+      for (const name of set) query.where(name, param(name));
+      if (dated) query.where('created_at', '>=', param('createdFrom')).andWhere('created_at', '<=', param('createdTo'));
+      return query;
+    },
+    {
+      businessId,
+      status: filters.status,
+      reference: filters.reference,
+      reference_2: filters.reference_2,
+      email: filters.email,
+      createdFrom: filters.createdBetween?.start,
+      createdTo: filters.createdBetween?.end,
+    },
+    page,
+    toRecord,
+    await knownTotal(db, businessId, filters),
+  );
 }
 
 /**

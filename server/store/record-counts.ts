@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { DateRange } from '../domain/time.js';
 import { coverByPeriods } from './count-periods.js';
 import { byDay, byYear, MONTH_COLUMNS, type Counter } from './counters/declaration.js';
-import type { Executor } from './executor.js';
+import { fixedQuery, type Executor } from './executor.js';
 
 /** Values of a counter's columns to count: one value, any of several, or (undefined) any. */
 export type CountMatch = Record<string, string | number | readonly (string | number)[] | undefined>;
@@ -26,7 +26,24 @@ export async function countOf(db: Executor, counter: Counter, businessId: number
     return query;
   };
   if (!range) {
-    const row = await db.first<{ live: number | string | null }>(rows(byYear(counter)).sum({ live: 'live' }));
+    const matched = Object.entries(match).filter(([, value]) => value !== undefined);
+    for (const [name] of matched) if (!columns.has(name)) throw new Error(`${counter.name} does not count by ${name}`);
+    // A whole history's total, asked by every unfiltered list: compiled once per counter and columns matched.
+    const scalar = matched.every(([, value]) => !Array.isArray(value));
+    const row = await db.first<{ live: number | string | null }>(
+      scalar
+        ? fixedQuery<string>(
+            db,
+            `${counter.name} total ${matched.map(([name]) => name).join(',')}`,
+            (sql, param) => {
+              const query = sql(byYear(counter)).where('business_id', param(' business'));
+              for (const [name] of matched) query.where(name, param(name));
+              return query.sum({ live: 'live' });
+            },
+            { ...Object.fromEntries(matched), ' business': businessId },
+          )
+        : rows(byYear(counter)).sum({ live: 'live' }),
+    );
     return Number(row?.live ?? 0);
   }
   const { years, months, days } = coverByPeriods(range.from, range.to);

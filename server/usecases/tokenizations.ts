@@ -5,6 +5,7 @@ import { isId } from '../domain/ids.js';
 import { hasPendingCharge } from '../store/payments.js';
 import { findSavedCardReference, findToken, forgetSavedCard, insertToken, lockToken, type TokenFields, type TokenRecord } from '../store/tokens.js';
 import type { UseCaseContext } from './context.js';
+import { phase, type KeepAnswer } from './idempotency.js';
 import { notifyTokenCardRemoved } from './notify.js';
 
 export type { TokenFields, TokenRecord };
@@ -26,12 +27,15 @@ export type CardRemoval =
   /** The acquirer did not let go of the card (no answer, or a refusal): nothing changed here. */
   | { result: 'acquirer_unavailable'; error: unknown };
 
+/** What the removal's transaction can end with, and its answer says. */
+export type CardRemovalSettled = Extract<CardRemoval, { result: 'removed' | 'no_card' | 'charge_pending' }>;
+
 /**
  * Removes the token's saved card. The acquirer is asked first, outside any transaction: a failure
  * there leaves the card saved (and the request can be sent again), never a card forgotten here but
  * still chargeable there. Safe to repeat: a token without a card answers as it is.
  */
-export async function removeSavedCard(ctx: UseCaseContext, businessId: number, tokenId: string): Promise<CardRemoval> {
+export async function removeSavedCard(ctx: UseCaseContext, businessId: number, tokenId: string, keep?: KeepAnswer<CardRemovalSettled>): Promise<CardRemoval> {
   const token = isId(tokenId) ? await findToken(ctx.db, businessId, tokenId) : undefined;
   if (!token) return { result: 'not_found' };
   if (!token.card) return { result: 'no_card', token };
@@ -45,17 +49,16 @@ export async function removeSavedCard(ctx: UseCaseContext, businessId: number, t
       return { result: 'acquirer_unavailable', error };
     }
   }
-  const removed = await ctx.db.transaction(async (tx) => {
+  // One phase: the card forgotten here and the answer (and audit entry) that says so commit together.
+  const outcome = await phase(ctx, keep, async (tx): Promise<CardRemovalSettled> => {
     // A charge takes the same lock to record itself: either it is recorded first and seen here, or it
     // finds the card gone.
     await lockToken(tx, businessId, token._id);
-    if (await hasPendingCharge(tx, businessId, token._id)) return 'charge_pending' as const;
+    if (await hasPendingCharge(tx, businessId, token._id)) return { result: 'charge_pending' };
     const at = await forgetSavedCard(tx, businessId, token._id, saved?.reference ?? null);
     if (at) await notifyTokenCardRemoved(tx, businessId, { _id: token._id, card_brand: card.brand, card_last4: card.last4, removed_at: at });
-    return at;
+    return { result: at ? 'removed' : 'no_card', token: (await findToken(tx, businessId, token._id))! };
   });
-  if (removed === 'charge_pending') return { result: 'charge_pending' };
-  if (removed) ctx.outbox.nudge();
-  const now = (await findToken(ctx.db, businessId, token._id))!;
-  return { result: removed ? 'removed' : 'no_card', token: now };
+  if (outcome.result === 'removed') ctx.outbox.nudge();
+  return outcome;
 }

@@ -21,8 +21,9 @@ export const KIND_OF_PARAM: Record<string, Kind> = {
   payment_id: 'payment',
   event_id: 'event',
   webhook_endpoint_id: 'webhookEndpoint',
+  api_key_id: 'apiKey',
 };
-export type Kind = 'token' | 'openLink' | 'paymentLink' | 'payment' | 'event' | 'webhookEndpoint';
+export type Kind = 'token' | 'openLink' | 'paymentLink' | 'payment' | 'event' | 'webhookEndpoint' | 'apiKey';
 
 export interface TenantRecords {
   /** Every id of each kind, live, paid, active or deleted. */
@@ -85,6 +86,7 @@ export async function oneOfEach(t: TestService, tenant: Tenant = t.a): Promise<R
     payment_id: await payThroughPage(t, paid.payment_url as string, {}),
     event_id: (await t.sql('outbox').where({ business_id: tenant.business.id, channel: 'webhook' }).orderBy('id', 'desc').first('event_id')).event_id as string,
     webhook_endpoint_id: (await t.sql('webhook_endpoints').where({ business_id: tenant.business.id }).orderBy('id').first('_id'))._id as string,
+    api_key_id: (await create('/api/api-keys', { name: 'Reporting', permissions: ['payments:read'] }))._id as string,
   };
 }
 
@@ -265,6 +267,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
   const attemptIds = (await t.sql('payments').whereIn('_id', paymentIds).pluck('attempt_id')) as string[];
   const eventIds = (await t.sql('outbox').where({ business_id: tenant.business.id, channel: 'webhook' }).orderBy('id').pluck('event_id')) as string[];
   expect(eventIds.length).toBeGreaterThan(0);
+  const apiKey = await created(t, tenant, '/api-keys', { name: `Reporting ${tag}`, permissions: ['payments:read'] });
   const endpointIds = (await t.sql('webhook_endpoints').where({ business_id: tenant.business.id }).orderBy('id').pluck('_id')) as string[];
   return {
     ids: {
@@ -274,6 +277,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
       payment: paymentIds,
       event: eventIds,
       webhookEndpoint: endpointIds,
+      apiKey: [apiKey._id as string],
     },
     live: {
       paymentLink: unpaid._id as string,
@@ -282,6 +286,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
       payment: paymentIds[0]!,
       event: eventIds[0]!,
       webhookEndpoint: endpoint._id as string,
+      apiKey: apiKey._id as string,
     },
     tokenValues: [pending, active].map((r) => r.token as string),
     paymentIds,
@@ -327,6 +332,7 @@ export function allIdsOf(records: TenantRecords): string[] {
     ...records.refundIds,
     ...records.ids.event,
     ...records.ids.webhookEndpoint,
+    ...records.ids.apiKey,
   ];
 }
 
@@ -340,6 +346,15 @@ function maximumOf(operation: SpecOperation, name: string): number | undefined {
  * id, for every id of the tenant (deleted ones included, so an "undelete" would show), with the
  * largest report the spec allows. Response data only: `meta` carries the clock; an image as its text.
  */
+/** What a read shows that moves by itself as the tenant makes requests: when each key was last used. */
+const VOLATILE_IN_API: Record<string, string[]> = { listApiKeys: ['last_used_at'] };
+
+function withoutVolatile<T>(operationId: string, data: T): T {
+  const volatile = VOLATILE_IN_API[operationId];
+  if (!volatile || !Array.isArray(data)) return data;
+  return data.map((item: Json) => Object.fromEntries(Object.entries(item).filter(([field]) => !volatile.includes(field)))) as T;
+}
+
 export async function apiView(t: TestService, tenant: Tenant, records: TenantRecords): Promise<Json> {
   const spec = await loadSpec();
   const view: Json = {};
@@ -357,7 +372,7 @@ export async function apiView(t: TestService, tenant: Tenant, records: TenantRec
             const response = await api(t, tenant.key, 'GET', path);
             expect(response.status, `${path}: ${response.text}`).toBe(200);
             const data = (response.body as { data: { data: unknown[]; next_page_url: string | null } }).data;
-            pages.push(data);
+            pages.push(withoutVolatile(operation.operationId, data));
             if (!data.next_page_url) break;
           }
           view[operation.operationId] = pages;
@@ -413,6 +428,8 @@ const VOLATILE: Record<string, string[]> = {
   outbox: ['status', 'attempts', 'next_attempt_at', 'lease_owner', 'lease_expires_at', 'last_error', 'updated_at', 'delivered_at'],
   // How an event's deliveries stand, moved by the outbox's status as the worker tries them.
   webhook_events: ['undelivered', 'failing', 'outcome'],
+  // When a key was last used moves with every request the key makes, refused or not.
+  api_keys: ['last_used_at'],
 };
 
 async function tableNames(db: Knex): Promise<string[]> {
@@ -467,6 +484,11 @@ export async function tenantView(t: TestService, tenant: Tenant, records: Tenant
  */
 export async function readCreated(t: TestService, key: string, resource: string, record: Json): Promise<Awaited<ReturnType<typeof api>>> {
   if (resource === 'charges') return api(t, key, 'GET', `/api/payments/${record._id}`);
+  if (resource === 'api-keys') {
+    const list = await api(t, key, 'GET', '/api/api-keys');
+    const found = list.status === 200 ? (list.body as { data: Json[] }).data.find((made) => made._id === record._id) : undefined;
+    return { ...list, status: found ? 200 : 404, body: { ...(list.body as Json), data: found } };
+  }
   if (resource === 'refunds') {
     const list = await api(t, key, 'GET', `/api/payments/${record.payment_id}/refunds`);
     const found = list.status === 200 ? (list.body as { data: Json[] }).data.find((refund) => refund._id === record._id) : undefined;

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_PAID, REFUND_NONE } from '../../server/domain/statuses.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
+import { listAuditEvents, type AuditFilters } from '../../server/store/audit-events.js';
 import { listEvents, type EventFilters } from '../../server/store/events.js';
 import { compile, type Executor, type Query } from '../../server/store/executor.js';
 import { listOpenPaymentLinks, type OpenPaymentLinkFilters } from '../../server/store/open-payment-links.js';
@@ -78,6 +79,26 @@ const LISTS: Record<string, ListCase<any>> = {
       createdBetween: { value: { createdBetween: RANGE }, selective: false },
     } satisfies Record<string, FilterCase<EventFilters>>,
     list: listEvents,
+  },
+  audit_events: {
+    table: 'audit_events',
+    filters: {
+      actorId: { value: { actorId: 'd'.repeat(24) }, column: 'actor_id', selective: true },
+      action: { value: { action: 'createPaymentLink' }, column: 'action', selective: false },
+      createdBetween: { value: { createdBetween: RANGE }, selective: false },
+    } satisfies Record<string, FilterCase<AuditFilters>>,
+    list: listAuditEvents,
+  },
+  // A target filter reads the targets' index; the event's other filters are checked on each event found.
+  audit_event_targets: {
+    table: 'audit_event_targets',
+    filters: {
+      targetId: { value: { targetId: 'e'.repeat(24) }, column: 'target_id', selective: true },
+      actorId: { value: { actorId: 'd'.repeat(24) }, selective: false },
+      action: { value: { action: 'createPaymentLink' }, selective: false },
+      createdBetween: { value: { createdBetween: RANGE }, selective: false },
+    } satisfies Record<string, FilterCase<AuditFilters>>,
+    list: listAuditEvents,
   },
 };
 

@@ -201,7 +201,7 @@ describe('Idempotency-Key transactions', () => {
   // whose use cases keep the key's answer in each of their own transactions.
   it('runs in atomic phases exactly the operations that ask an acquirer, each handing its use case a way to keep its answers', () => {
     const phased = phasedHandlers(handlers);
-    expect(phased.map((handler) => handler.operation).sort()).toEqual(['createCharge', 'createRefund']);
+    expect(phased.map((handler) => handler.operation).sort()).toEqual(['createCharge', 'createRefund', 'removeTokenCard']);
     for (const handler of phased) expect(handler.source, handler.operation).toMatch(/keepingAnswers\(ctx, /);
   });
 

@@ -15,12 +15,15 @@ export async function up(knex: Knex): Promise<void> {
     t.string('actor_label', 320).nullable();
     t.string('action', 64).notNullable();
     t.string('outcome', 16).notNullable();
+    t.integer('status').nullable();
     t.string('client_address', 64).nullable();
     t.string('user_agent', 512).nullable();
     t.string('request_id', 128).nullable();
     t.index(['business_id', 'created_at', '_id']);
     t.index(['business_id', 'action', 'created_at', '_id']);
     t.index(['business_id', 'actor_id', 'created_at', '_id']);
+    // The retention sweep's: the oldest events of every business.
+    t.index(['created_at']);
   });
   await knex.schema.createTable('audit_event_targets', (t) => {
     t.string('event_id', 24).notNullable().references('_id').inTable('audit_events').onDelete('CASCADE');
