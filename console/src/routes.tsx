@@ -22,6 +22,8 @@ export const router = createBrowserRouter(
         { path: 'open-payment-links/:linkId', lazy: async () => ({ Component: (await import('./views/open-links.js')).OpenLinkDetailPage }) },
         { path: 'saved-cards', lazy: async () => ({ Component: (await import('./views/saved-cards.js')).SavedCardsPage }) },
         { path: 'saved-cards/:tokenId', lazy: async () => ({ Component: (await import('./views/saved-cards.js')).SavedCardPage }) },
+        { path: 'api-keys', lazy: async () => ({ Component: (await import('./views/api-keys.js')).ApiKeysPage }) },
+        { path: 'audit-log', lazy: async () => ({ Component: (await import('./views/audit-log.js')).AuditLogPage }) },
         { path: 'account/password', lazy: async () => ({ Component: (await import('./views/password.js')).PasswordPage }) },
         { path: '*', lazy: async () => ({ Component: (await import('./views/not-found.js')).NotFoundPage }) },
       ],

@@ -231,6 +231,28 @@ describe('the merchant console', () => {
     await screenshots(page, 'console-open-link');
   }, 60_000);
 
+  it('makes a restricted API key, shown once, revokes it, and finds both in the audit log', async () => {
+    await go('API keys');
+    await heading('API keys');
+    await page.getByLabel('Key name').fill('Reporting');
+    await page.getByRole('radio', { name: 'Restricted' }).check();
+    await page.getByRole('checkbox', { name: 'payments:read' }).check();
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    await page.getByText('Copy the key now: it is shown only once').waitFor();
+    const table = page.getByRole('table', { name: 'API keys' });
+    await expect.poll(() => table.innerText()).toContain('payments:read');
+    await noAxeViolations('API keys');
+    await page.getByRole('button', { name: 'Revoke Reporting…' }).click();
+    await page.getByRole('dialog', { name: 'Revoke this API key?' }).getByRole('button', { name: 'Revoke API key' }).click();
+    await page.getByText('The key is revoked.').waitFor();
+    await go('Audit log');
+    await heading('Audit log');
+    const log = page.getByRole('table', { name: 'Audit events' });
+    await expect.poll(() => log.innerText()).toContain('revokeApiKey');
+    expect(await log.innerText()).toContain('createApiKey');
+    await noAxeViolations('audit log');
+  }, 60_000);
+
   it('a viewer sees the payment and is offered no refund', async () => {
     session.role = 'viewer';
     await page.goto(`${t.url}/console/payments/${paymentId}`);

@@ -20,6 +20,7 @@ const STATUS_COLORS: Record<string, string> = {
   paid: 'green',
   Paid: 'green',
   succeeded: 'green',
+  refused: 'orange',
   delivered: 'green',
   Active: 'blue',
   active: 'blue',
@@ -44,8 +45,8 @@ export function StatusBadge({ status }: { status: string }) {
 
 export function Loading({ what }: { what: string }) {
   return (
-    <Center p="xl">
-      <Loader aria-label={`Loading ${what}`} />
+    <Center p="xl" role="status" aria-label={`Loading ${what}`}>
+      <Loader />
     </Center>
   );
 }

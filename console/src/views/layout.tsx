@@ -23,6 +23,8 @@ const SECTIONS = [
   { to: '/payment-links', label: 'Payment links', permission: 'payment_links:read' },
   { to: '/open-payment-links', label: 'Open payment links', permission: 'open_payment_links:read' },
   { to: '/saved-cards', label: 'Saved cards', permission: 'tokenizations:read' },
+  { to: '/api-keys', label: 'API keys', permission: 'api_keys:read' },
+  { to: '/audit-log', label: 'Audit log', permission: 'audit:read' },
 ] as const;
 
 function ThemeToggle() {
@@ -44,8 +46,8 @@ export function Layout() {
   const [opened, { toggle, close }] = useDisclosure();
   if (me.isPending)
     return (
-      <Center h="100vh">
-        <Loader aria-label="Loading the console" />
+      <Center h="100vh" role="status" aria-label="Loading the console">
+        <Loader />
       </Center>
     );
   if (me.isError)
