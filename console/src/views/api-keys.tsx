@@ -3,6 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { components } from '@payment-collection/client';
+// The server's own table of permissions (a pure module of its domain), so the form offers exactly those.
+import { PERMISSIONS as ALL_PERMISSIONS } from '../../../server/domain/permissions.js';
 import { $api } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
 import { fieldErrors } from '../lib/errors.js';
@@ -11,30 +13,6 @@ import { ConfirmModal, DataTable, EmptyState, Loading, PageHeading, QueryError }
 
 type Permission = components['schemas']['Permission'];
 type ApiKey = components['schemas']['ApiKey'];
-
-const ALL_PERMISSIONS: Permission[] = [
-  'payment_links:read',
-  'payment_links:write',
-  'open_payment_links:read',
-  'open_payment_links:write',
-  'tokenizations:read',
-  'tokenizations:write',
-  'charges:write',
-  'payments:read',
-  'refunds:write',
-  'exports:read',
-  'events:read',
-  'events:write',
-  'webhooks:read',
-  'webhooks:write',
-  'api_keys:read',
-  'api_keys:write',
-  'team:read',
-  'team:write',
-  'settings:read',
-  'settings:write',
-  'audit:read',
-];
 
 function NewKeyForm() {
   const queryClient = useQueryClient();
