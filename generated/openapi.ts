@@ -1056,6 +1056,396 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in
+         * @description Signs a member in with their e-mail and password, and with `totp_code` (or one of their
+         *     `recovery_code`s) when two-factor sign-in is on. Answers who they are (as `GET /api/auth/me`) and
+         *     sets the session cookie `pcs_session` (HttpOnly, SameSite=Strict, Path=/, Secure when the service is
+         *     served over https), a new one at every sign-in. An unknown e-mail and a wrong password get the same
+         *     401 in the same time; failed sign-ins are limited per account and per client address (429 with
+         *     `Retry-After`). A correct password without the code of an account with two-factor on answers 401
+         *     with `two_factor_required: true`.
+         */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session the request came with and clears its cookie.
+         */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in
+         * @description The signed-in member: who they are, their businesses and role in each, the current business, the
+         *     permissions of their role there, and the `csrf_token` that every POST, PUT, PATCH and DELETE made
+         *     with the session cookie must carry as `X-CSRF-Token`. `two_factor_setup_required` is true when the
+         *     current business requires two-factor sign-in and the member has not set it up: until they do, they
+         *     may do nothing there (`permissions` is empty).
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/business": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Switch the current business
+         * @description Makes another of the member's businesses the one the session acts in. The session gets a new id
+         *     (a new cookie), since the role in effect changes.
+         */
+        post: operations["switchBusiness"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my sessions
+         * @description The member's live sessions, newest first (at most 100), the one the request came with marked `current`.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The session's `_id` (24 hex digits).
+                 * @example 6284ff16d4b1c2a3e4f50071
+                 */
+                session_id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of my sessions
+         * @description Ends one of the member's sessions (signs that browser out).
+         */
+        delete: operations["deleteSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change my password
+         * @description Sets a new password (at least 12 characters, not a common or easily guessed one) given the current
+         *     one. Every other session of the member ends; this one gets a new id (a new cookie).
+         */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up two-factor sign-in
+         * @description A new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 seconds), as text, as an `otpauth://` URI and as a
+         *     QR code (SVG) for an authenticator app. Two-factor sign-in is not on until
+         *     `POST /api/auth/totp/confirm` receives a code made with it. Asking again replaces the secret offered.
+         */
+        post: operations["startTotp"];
+        /**
+         * Turn two-factor sign-in off
+         * @description Turns two-factor sign-in off, given a current code (`totp_code`) or a recovery code. The session gets
+         *     a new id (a new cookie) and the member's other sessions end.
+         */
+        delete: operations["disableTotp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in on
+         * @description Turns two-factor sign-in on with a code made from the secret `POST /api/auth/totp` offered, and
+         *     answers ten recovery codes, shown only now, each good for one sign-in without the app. A code is
+         *     accepted once. The session gets a new id (a new cookie) and the member's other sessions end.
+         */
+        post: operations["confirmTotp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the members
+         * @description The members of the current business and their roles (at most 1,000).
+         */
+        get: operations["listTeamMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The member's user `_id` (24 hex digits).
+                 * @example 6284ff16d4b1c2a3e4f50072
+                 */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description Removes a member from the business (their account stays, with its other businesses). The last owner
+         *     cannot be removed, and only an owner removes an owner (422). Their sessions in this business end.
+         */
+        delete: operations["removeTeamMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Gives a member another role. A business always keeps an owner, and only an owner makes or
+         *     unmakes owners (422 otherwise). The member's sessions end: they sign in again with the new role.
+         */
+        patch: operations["updateTeamMember"];
+        trace?: never;
+    };
+    "/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List open invitations
+         * @description Invitations not yet accepted, revoked or expired, newest first.
+         */
+        get: operations["listTeamInvitations"];
+        put?: never;
+        /**
+         * Invite someone
+         * @description E-mails a link (valid 72 hours, good once) to a page where the invitee sets their name and password
+         *     and joins the business with `role`. Someone who already has an account joins with their password.
+         *     Only an owner invites an owner.
+         */
+        post: operations["createTeamInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/invitations/{invitation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invitation's `_id` (24 hex digits).
+                 * @example 6284ff16d4b1c2a3e4f50073
+                 */
+                invitation_id: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Revokes an invitation not yet used: its link stops working.
+         */
+        delete: operations["revokeTeamInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Require two-factor sign-in
+         * @description With `require_two_factor: true`, every member of the business must have two-factor sign-in on to act
+         *     in it: one without it may only set it up (`GET /api/auth/me` tells them).
+         */
+        patch: operations["updateTeamSettings"];
+        trace?: never;
+    };
+    "/business": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the business profile
+         * @description What payers are shown of the business: the name on every payer page and e-mail
+         *     (`display_name`, the business's own name until set), its logo and brand colour, how to reach it,
+         *     the time zone of its receipts and the language its payers get when nothing else decides it.
+         */
+        get: operations["getBusiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the business profile
+         * @description Changes the fields given and leaves the others as they are; `null` clears a field
+         *     (`display_name` then shows the business's own name again, `time_zone` is Malaysia's and
+         *     `default_locale` English). A `brand_color` must stand out as a button on the white page, at
+         *     least 3:1 against white (WCAG 2.2 AA, non-text contrast): a paler colour is refused with the
+         *     contrast it has. The button's text is then white, or black where white would not reach
+         *     4.5:1 (`button_text_color`).
+         */
+        patch: operations["updateBusiness"];
+        trace?: never;
+    };
+    "/business/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the business's logo
+         * @description A PNG, JPEG or WebP image of at most 256 KB, base64-encoded in `image`. Its type is read from
+         *     its first bytes, whatever it claims to be: anything else (SVG among them, which can carry
+         *     script) is refused. Payer pages and e-mails show it from `logo.url`, served with the type read
+         *     here and `X-Content-Type-Options: nosniff`.
+         */
+        put: operations["putBusinessLogo"];
+        post?: never;
+        /**
+         * Remove the business's logo
+         * @description Payer pages and e-mails show the name alone again. Removing when there is no logo changes nothing.
+         */
+        delete: operations["deleteBusinessLogo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -1282,10 +1672,10 @@ export interface components {
         PermissionDenied: {
             message: string;
             /**
-             * @description The permission the caller lacks.
+             * @description The permission the caller lacks; absent when a session's request was refused for its CSRF token or origin.
              * @example payments:read
              */
-            required_permission: string;
+            required_permission?: string;
         };
         /** @enum {string} */
         Permission: "payment_links:read" | "payment_links:write" | "open_payment_links:read" | "open_payment_links:write" | "tokenizations:read" | "tokenizations:write" | "charges:write" | "payments:read" | "refunds:write" | "exports:read" | "events:read" | "events:write" | "webhooks:read" | "webhooks:write" | "api_keys:read" | "api_keys:write" | "team:read" | "team:write" | "settings:read" | "settings:write" | "audit:read";
@@ -2360,6 +2750,318 @@ export interface components {
             errors: null;
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * @example {
+         *       "email": "owner@example.com",
+         *       "password": "plum-orbit-kettle-42"
+         *     }
+         */
+        LoginRequest: {
+            email: string;
+            password: string;
+            /** @description The six digits of the authenticator app, when two-factor sign-in is on. */
+            totp_code?: string;
+            /** @description One of the recovery codes, instead of `totp_code`; each works once. */
+            recovery_code?: string;
+        };
+        /**
+         * @example {
+         *       "business_id": 2
+         *     }
+         */
+        SwitchBusinessRequest: {
+            /** Format: int32 */
+            business_id: number;
+        };
+        /**
+         * @example {
+         *       "current_password": "plum-orbit-kettle-42",
+         *       "password": "velvet-canyon-drum-77"
+         *     }
+         */
+        PasswordChangeRequest: {
+            current_password: string;
+            /** @description At least 12 characters, and not a common or easily guessed password. */
+            password: string;
+        };
+        /**
+         * @example {
+         *       "code": "492039"
+         *     }
+         */
+        TotpConfirmRequest: {
+            code: string;
+        };
+        /**
+         * @example {
+         *       "totp_code": "492039"
+         *     }
+         */
+        TotpCodeRequest: {
+            totp_code?: string;
+            recovery_code?: string;
+        };
+        /**
+         * @example {
+         *       "role": "finance"
+         *     }
+         */
+        MemberRoleRequest: {
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+        };
+        /**
+         * @example {
+         *       "email": "viewer@example.com",
+         *       "role": "viewer"
+         *     }
+         */
+        InvitationRequest: {
+            /** Format: email */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+        };
+        /**
+         * @example {
+         *       "require_two_factor": true
+         *     }
+         */
+        TeamSettingsRequest: {
+            require_two_factor: boolean;
+        };
+        TeamSettings: {
+            require_two_factor: boolean;
+        };
+        Me: {
+            user: {
+                _id: string;
+                email: string;
+                name: string | null;
+                two_factor_enabled: boolean;
+                recovery_codes_left: number;
+            };
+            business: {
+                business_id: number;
+                name: string;
+            };
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+            permissions: string[];
+            memberships: {
+                business_id: number;
+                business_name: string;
+                role: string;
+                require_two_factor: boolean;
+            }[];
+            two_factor_setup_required: boolean;
+            session_id: string;
+            /** @description Send it as `X-CSRF-Token` with every unsafe request made with the session cookie. */
+            csrf_token: string;
+        };
+        Session: {
+            _id: string;
+            current: boolean;
+            created_at: string;
+            last_seen_at: string;
+            expires_at: string;
+            client_address: string | null;
+            user_agent: string | null;
+        };
+        Member: {
+            user_id: string;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+            two_factor_enabled: boolean;
+            joined_at: string;
+        };
+        Invitation: {
+            _id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+            invited_by: string | null;
+            created_at: string;
+            expires_at: string;
+        };
+        SignInError: {
+            message: string;
+            /** @description True when the password was right and a two-factor code (or a recovery code) is needed. */
+            two_factor_required?: boolean;
+        };
+        MeEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Me"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        SignedOutEnvelope: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @constant */
+                signed_out: true;
+            };
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        SessionListEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Session"][];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        SessionEndedEnvelope: {
+            /** @constant */
+            success: true;
+            data: {
+                _id: string;
+                /** @constant */
+                ended: true;
+            };
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        PasswordChangedEnvelope: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @constant */
+                password_changed: true;
+                other_sessions_ended: number;
+            };
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        TotpSetupEnvelope: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @description The secret in base32, for apps that take it typed. */
+                secret: string;
+                otpauth_uri: string;
+                /** @description The `otpauth://` URI as a QR code, an SVG document. */
+                qr_svg: string;
+            };
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        RecoveryCodesEnvelope: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @constant */
+                two_factor_enabled: true;
+                recovery_codes: string[];
+            };
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        TwoFactorEnvelope: {
+            /** @constant */
+            success: true;
+            data: {
+                two_factor_enabled: boolean;
+            };
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        MemberListEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Member"][];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        MemberEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Member"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        InvitationListEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Invitation"][];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        InvitationEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Invitation"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        TeamSettingsEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["TeamSettings"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        /**
+         * @description A payer language: English, Bahasa Melayu or Simplified Chinese.
+         * @enum {string}
+         */
+        Locale: "en" | "ms" | "zh";
+        Business: {
+            /**
+             * Format: int32
+             * @description The business's `business_id`.
+             */
+            id: number;
+            /** @description The business's own name (set by the operator's `create-key`). */
+            name: string;
+            /** @description The name payers see; the business's own name until set. */
+            display_name: string;
+            logo: components["schemas"]["BusinessLogo"] | null;
+            /** @description The colour of the payer pages' buttons, `#rrggbb`; null for the service's own blue. */
+            brand_color: string | null;
+            /** @description The text colour on those buttons, chosen for 4.5:1 contrast; null without a brand colour. */
+            button_text_color: string | null;
+            support_email: string | null;
+            support_phone: string | null;
+            /** @description The IANA time zone of times in receipts. */
+            time_zone: string;
+            default_locale: components["schemas"]["Locale"];
+            /** @description When the profile last changed; null when it never has. */
+            updated_at: components["schemas"]["Timestamp"] | null;
+        };
+        BusinessLogo: {
+            url: string;
+            /** @enum {string} */
+            content_type: "image/png" | "image/jpeg" | "image/webp";
+        };
+        BusinessUpdate: {
+            display_name?: string | null;
+            /** @description `#rrggbb` or `#rgb`. */
+            brand_color?: string | null;
+            support_email?: string | null;
+            support_phone?: string | null;
+            /** @description An IANA time zone, e.g. `Asia/Kuala_Lumpur`. */
+            time_zone?: string | null;
+            default_locale?: components["schemas"]["Locale"] | null;
+        };
+        BusinessLogoUpload: {
+            /**
+             * Format: byte
+             * @description The image's bytes in base64 (256 KB at most once decoded).
+             */
+            image: string;
+        };
+        BusinessEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Business"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
     };
     responses: {
         /** @description The open payment link. */
@@ -2547,7 +3249,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key (or the member's role) lacks the permission the operation needs. */
+        /** @description The key (or the member's role) lacks the permission the operation needs (`required_permission` names it), or a request made with the session cookie came without its `X-CSRF-Token` or with an `Origin` other than the service's own. */
         Forbidden: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -2825,6 +3527,101 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The e-mail and password do not match an account (the same answer for an unknown e-mail), or the two-factor code is missing or wrong. */
+        SignInRefused: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "These credentials do not match our records."
+                 *     }
+                 */
+                "application/json": components["schemas"]["SignInError"];
+            };
+        };
+        /** @description No such record for this member or business. */
+        AuthNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Two-factor sign-in is already on (or not on, to turn it off). */
+        AuthConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Two-factor sign-in is already on."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Validation failed, or a rule of the team or the account refused the change. */
+        AuthInvalid: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The given data was invalid.",
+                 *       "errors": {
+                 *         "password": [
+                 *           "The password must be at least 12 characters."
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description Validation failed. */
+        BusinessInvalid: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The given data was invalid.",
+                 *       "errors": {
+                 *         "brand_color": [
+                 *           "The brand color must have a contrast of at least 3:1 against the white page (WCAG 2.2 AA, non-text contrast); #ffd400 has 1.43:1. Choose a darker shade."
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -2980,6 +3777,21 @@ export interface components {
          * @example 3
          */
         TopCollectionLimitFilter: number;
+        /**
+         * @description The session's `_id` (24 hex digits).
+         * @example 6284ff16d4b1c2a3e4f50071
+         */
+        SessionId: string;
+        /**
+         * @description The member's user `_id` (24 hex digits).
+         * @example 6284ff16d4b1c2a3e4f50072
+         */
+        UserId: string;
+        /**
+         * @description The invitation's `_id` (24 hex digits).
+         * @example 6284ff16d4b1c2a3e4f50073
+         */
+        InvitationId: string;
     };
     requestBodies: never;
     headers: {
@@ -3000,6 +3812,8 @@ export interface components {
         RequestId: string;
         /** @description `true` when this response is the stored response to an earlier request with the same Idempotency-Key. */
         IdempotentReplayed: "true";
+        /** @description The session cookie `pcs_session` (HttpOnly; SameSite=Strict; Path=/; Secure over https), or its removal. */
+        SessionCookie: string;
     };
     pathItems: never;
 }
@@ -5775,6 +6589,789 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@example.com",
+                 *       "password": "plum-orbit-kettle-42"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in; the session cookie is set. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Set-Cookie": components["headers"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["SignInRefused"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Set-Cookie": components["headers"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedOutEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    switchBusiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "business_id": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["SwitchBusinessRequest"];
+            };
+        };
+        responses: {
+            /** @description The member, in the new business. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Set-Cookie": components["headers"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AuthNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The session's `_id` (24 hex digits).
+                 * @example 6284ff16d4b1c2a3e4f50071
+                 */
+                session_id: components["parameters"]["SessionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session was ended. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionEndedEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AuthNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "plum-orbit-kettle-42",
+                 *       "password": "velvet-canyon-drum-77"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The password was changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Set-Cookie": components["headers"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordChangedEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    startTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secret to enter in an authenticator app. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetupEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["AuthConflict"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    disableTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "totp_code": "492039"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TotpCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is off. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Set-Cookie": components["headers"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["AuthConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    confirmTotp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TotpConfirmRequest"];
+            };
+        };
+        responses: {
+            /** @description Two-factor sign-in is on. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Set-Cookie": components["headers"]["SessionCookie"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["AuthConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listTeamMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The member's user `_id` (24 hex digits).
+                 * @example 6284ff16d4b1c2a3e4f50072
+                 */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member as they were. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AuthNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The member's user `_id` (24 hex digits).
+                 * @example 6284ff16d4b1c2a3e4f50072
+                 */
+                user_id: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "finance"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MemberRoleRequest"];
+            };
+        };
+        responses: {
+            /** @description The member with the new role. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AuthNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listTeamInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationListEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createTeamInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "viewer@example.com",
+                 *       "role": "viewer"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation (its link is in the e-mail only). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    revokeTeamInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The invitation's `_id` (24 hex digits).
+                 * @example 6284ff16d4b1c2a3e4f50073
+                 */
+                invitation_id: components["parameters"]["InvitationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation as it was. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AuthNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateTeamSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "require_two_factor": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["TeamSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamSettingsEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getBusiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    updateBusiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "display_name": "Kedai Kopi Ah Seng",
+                 *       "brand_color": "#0b6e4f",
+                 *       "support_email": "hello@ahseng.example.com",
+                 *       "support_phone": "+60 3-1234 5678",
+                 *       "default_locale": "ms"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BusinessUpdate"];
+            };
+        };
+        responses: {
+            /** @description The profile as changed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["BusinessInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    putBusinessLogo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "image": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+                 *     }
+                 */
+                "application/json": components["schemas"]["BusinessLogoUpload"];
+            };
+        };
+        responses: {
+            /** @description The profile with its new logo. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            409: components["responses"]["IdempotencyInFlight"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["BusinessInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    deleteBusinessLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile without a logo. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BusinessEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];

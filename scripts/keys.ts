@@ -8,6 +8,8 @@
 //                STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or asked on standard input (never arguments)
 //   set-provider --business <id or name> --provider sandbox
 //   show-business --business <id or name>     the business, its acquirer and its keys, never a secret
+//   create-user --business <id or name> --email <e-mail> --role <role>   prints a one-time link (72 h) to the
+//                page where the user sets their name and password; with NEW_USER_PASSWORD set, sets it at once
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
@@ -23,6 +25,9 @@ import { checkWebhookUrl } from '../server/outbox/webhook-target.js';
 import { openDatabase, type Database } from '../server/store/database.js';
 import { listAcquirers, setAcquirer, type AcquirerSummary } from '../server/store/acquirer-settings.js';
 import { STRIPE_WEBHOOK_EVENTS } from '../server/acquirers/stripe.js';
+import { isEmail } from '../server/domain/email.js';
+import { ROLES, isRole } from '../server/domain/permissions.js';
+import { createMember, createSetupLink } from '../server/usecases/accounts.js';
 
 class UsageError extends Error {}
 
@@ -101,6 +106,28 @@ const commands: Record<string, (db: Database, args: string[], secretsKey: Master
     console.log(`"${now.name}" (business_id ${now.business_id}) now takes payments through ${now.provider}.`);
     if (now.provider === 'stripe') printStripeSetup(now);
   },
+  async 'create-user'(db, args) {
+    refuseSecretArguments(args, ['--password'], 'set NEW_USER_PASSWORD in its environment, or leave it out for a link');
+    const { values } = parseArgs({ args, options: { business: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } } });
+    const business = await businessNamed(db, values.business);
+    const email = values.email?.trim() ?? '';
+    if (!isEmail(email)) throw new UsageError('create-user needs --email <a valid e-mail address>');
+    if (!isRole(values.role)) throw new UsageError(`create-user needs --role <${ROLES.join('|')}>`);
+    const password = process.env.NEW_USER_PASSWORD;
+    if (password) {
+      const outcome = await createMember({ db }, { businessId: business.business_id, email, role: values.role, password });
+      if (outcome.kind === 'weak_password') throw new UsageError(`NEW_USER_PASSWORD: ${outcome.message}`);
+      console.log(`${email} is now ${values.role} of "${business.name}" (business_id ${business.business_id}) and can sign in with POST /api/auth/login.`);
+      return;
+    }
+    const config = loadConfig();
+    const link = await createSetupLink(
+      { db, publicUrl: config.publicUrl ?? `http://localhost:${config.port}` },
+      { businessId: business.business_id, email, role: values.role },
+    );
+    console.error(`A one-time link (valid 72 hours) for ${email} to set their name and password and join "${business.name}" as ${values.role}:`);
+    console.log(link);
+  },
   async 'show-business'(db, args) {
     const { values } = parseArgs({ args, options: { business: { type: 'string' } } });
     const business = await businessNamed(db, values.business);
@@ -125,10 +152,10 @@ const HOW_TO_GIVE_SECRETS =
  * Secrets on the command line are seen by every user of the machine (ps, /proc/<pid>/cmdline) and kept
  * in shell history: refused, without repeating the value.
  */
-function refuseSecretArguments(args: string[]): void {
-  for (const option of ['--secret-key', '--webhook-secret']) {
+function refuseSecretArguments(args: string[], options = ['--secret-key', '--webhook-secret'], how = HOW_TO_GIVE_SECRETS): void {
+  for (const option of options) {
     if (args.some((arg) => arg === option || arg.startsWith(`${option}=`)))
-      throw new UsageError(`${option} is not taken on the command line, where other users and the shell history can read it: ${HOW_TO_GIVE_SECRETS}`);
+      throw new UsageError(`${option} is not taken on the command line, where other users and the shell history can read it: ${how}`);
   }
 }
 

@@ -11,6 +11,8 @@ import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
 import { DEFAULT_WEBHOOK_PORTS, type PortRange } from './outbox/webhook-target.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY } from './store/payer-email-counts.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './store/audit-events.js';
+import { DEFAULT_SESSION_SETTINGS, type SessionSettings } from './domain/sessions.js';
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './ratelimit/sign-in.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
 
 export interface OutboxConfig {
@@ -71,6 +73,10 @@ export interface Config {
   auditRetentionDays: number;
   /** Posts to the acquirers' notification addresses (POST /stripe/webhooks/{business}) per client address. */
   notificationLimits: NotificationLimits;
+  /** Members' sessions: idle timeout and absolute lifetime. */
+  sessions: SessionSettings;
+  /** Failed sign-ins allowed per account and per client address, per window. */
+  signInLimits: SignInLimits;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -246,6 +252,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     notificationLimits: {
       perAddress: integer(env, 'STRIPE_WEBHOOK_RATE_LIMIT_PER_ADDRESS', DEFAULT_NOTIFICATION_LIMITS.perAddress, 1, 1_000_000),
       windowSeconds: integer(env, 'STRIPE_WEBHOOK_RATE_LIMIT_WINDOW_SECONDS', DEFAULT_NOTIFICATION_LIMITS.windowSeconds, 1, 3_600),
+    },
+    sessions: {
+      idleMs: integer(env, 'SESSION_IDLE_MINUTES', DEFAULT_SESSION_SETTINGS.idleMs / 60_000, 1, 24 * 60) * 60_000,
+      lifetimeMs: integer(env, 'SESSION_LIFETIME_HOURS', DEFAULT_SESSION_SETTINGS.lifetimeMs / 3_600_000, 1, 24 * 30) * 3_600_000,
+    },
+    signInLimits: {
+      perAccount: {
+        limit: integer(env, 'LOGIN_FAILURES_PER_ACCOUNT', DEFAULT_SIGN_IN_LIMITS.perAccount.limit, 1, 1_000_000),
+        seconds: DEFAULT_SIGN_IN_LIMITS.perAccount.seconds,
+      },
+      perAddress: {
+        limit: integer(env, 'LOGIN_FAILURES_PER_ADDRESS', DEFAULT_SIGN_IN_LIMITS.perAddress.limit, 1, 1_000_000),
+        seconds: DEFAULT_SIGN_IN_LIMITS.perAddress.seconds,
+      },
     },
   };
 }

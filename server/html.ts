@@ -24,21 +24,35 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-export function page(title: string, body: Html): string {
+/** What frames a page beyond its own body: its language, extra stylesheets, a header and footer of its own. */
+export interface PageFrame {
+  /** BCP 47 tag of the page's language. */
+  lang?: string;
+  /** Stylesheets after the pages' own (a merchant's brand colours), from the site's root. */
+  stylesheets?: string[];
+  header?: Html;
+  footer?: Html;
+}
+
+export function page(title: string, body: Html, frame: PageFrame = {}): string {
   return html`<!doctype html>
-<html lang="en">
+<html lang="${frame.lang ?? 'en'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${title}</title>
 <link rel="stylesheet" href="/assets/pay.css">
-</head>
+${(frame.stylesheets ?? []).map(
+  (href) => html`<link rel="stylesheet" href="${href}">
+`,
+)}</head>
 <body>
+${frame.header ?? ''}
 <main class="card">
 ${body}
 </main>
-<footer>Payment Collection Service</footer>
+<footer>${frame.footer ?? 'Payment Collection Service'}</footer>
 </body>
 </html>
 `.value;
@@ -56,14 +70,26 @@ input{font:inherit;padding:10px 12px;border:1px solid #c4cad3;border-radius:8px;
 input[readonly]{background:#f3f5f8}
 input[aria-invalid=true]{border-color:#c62828}
 .row{display:grid;grid-template-columns:1fr 1fr;gap:12px}
-button{font:inherit;font-weight:700;padding:12px;border:0;border-radius:8px;background:#1f5eff;color:#fff;cursor:pointer}
-.error{color:#c62828;font-weight:400;font-size:.9rem}
+button{font:inherit;font-weight:700;padding:12px;border:0;border-radius:8px;background:var(--brand,#1f5eff);color:var(--on-brand,#fff);cursor:pointer}
+button:focus-visible,a:focus-visible,input:focus-visible,summary:focus-visible{outline:3px solid #1d2430;outline-offset:2px}
+.merchant{max-width:480px;margin:8px auto 0;display:flex;align-items:center;gap:12px;flex-wrap:wrap}
+.merchant img{max-height:48px;max-width:160px;width:auto;height:auto}
+.merchant-name{font-weight:700;font-size:1.1rem;margin:0}
+.languages{max-width:480px;margin:8px auto 0;font-size:.95rem}
+.languages ul{list-style:none;display:flex;gap:16px;flex-wrap:wrap;margin:0;padding:0}
+.languages a{color:#1a4fd6;display:inline-block;padding:4px 0}
+.languages a[aria-current]{color:#1d2430;font-weight:700;text-decoration:none}
+.error-summary{border:2px solid #c62828;border-radius:8px;padding:12px;margin:12px 0}
+.error-summary h2{font-size:1rem;margin:0 0 4px}
+.error-summary a{color:#8e1c1c}
+.contact{font-size:.9rem}
+.error{color:#b71c1c;font-weight:400;font-size:.9rem}
 .alert{background:#fdecea;color:#8e1c1c;border-radius:8px;padding:12px}
 .success{background:#e8f5e9;color:#1b5e20;border-radius:8px;padding:12px}
 details{margin-top:16px;font-size:.9rem}
 table{border-collapse:collapse;width:100%}td{padding:4px 0;vertical-align:top}
 code{font-size:.9em}
-footer{text-align:center;color:#8a93a0;font-size:.8rem}
+footer{text-align:center;color:#5b6472;font-size:.8rem}
 @media (max-width:420px){.card{padding:16px;margin:8px auto}.amount{font-size:1.6rem}}
 .poster{text-align:center}
 .poster h1{overflow-wrap:anywhere}
@@ -74,6 +100,7 @@ footer{text-align:center;color:#8a93a0;font-size:.8rem}
 body{background:#fff;padding:0}
 .card{max-width:none;margin:0;padding:0;box-shadow:none}
 footer,.no-print{display:none}
+.languages{display:none}
 .poster{break-inside:avoid}
 .poster h1{font-size:30pt;margin-top:10mm}
 .poster .amount{font-size:22pt}

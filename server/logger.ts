@@ -79,6 +79,9 @@ function scrubValue(value: unknown, depth = 0): unknown {
   return copy ?? value;
 }
 
+/** Fields that hold a member's password, a two-factor code or a session: never written to a log line. */
+const SECRET_FIELDS = ['password', 'current_password', 'password_confirmation', 'totp_code', 'recovery_code', 'csrf_token'];
+
 export interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go; stdout by default. Tests pass a stream to read them back. */
@@ -93,7 +96,20 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       messageKey: 'msg',
       // Authorization and cookies could only get here by mistake; they never leave the process.
-      redact: { paths: ['headers.authorization', 'headers.cookie', 'req.headers.authorization', 'req.headers.cookie', 'key', 'apiKey'], censor: '[redacted]' },
+      redact: {
+        paths: [
+          'headers.authorization',
+          'headers.cookie',
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'key',
+          'apiKey',
+          // Members' secrets, should a body or a form reach a line by mistake.
+          ...SECRET_FIELDS,
+          ...SECRET_FIELDS.map((field) => `*.${field}`),
+        ],
+        censor: '[redacted]',
+      },
       formatters: { log: (object) => scrubValue(object) as Record<string, unknown> },
       hooks: {
         logMethod(args, method) {

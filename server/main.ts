@@ -5,7 +5,9 @@ import { SandboxAcquirer } from './acquirers/sandbox.js';
 import { SecretsKeyError } from './secrets/key-source.js';
 import { startService } from './start.js';
 import { issueKey } from './store/api-keys.js';
-import { countBusinesses, findOrCreateBusiness } from './store/businesses.js';
+import { countBusinesses, findBusinessByName, findOrCreateBusiness } from './store/businesses.js';
+import { countUsers } from './store/users.js';
+import { createOwnerLink } from './usecases/accounts.js';
 
 const DEMO_BUSINESS = 'Demo Business';
 
@@ -28,6 +30,16 @@ async function main(): Promise<void> {
       `  curl -s -X POST ${service.publicUrl}/api/payment-links -H 'Accept: application/json' -H 'Content-Type: application/json' ` +
         `-H 'Authorization: Bearer ${key}' -d '{"email":"payer@example.com","currency":"MYR","amount":1000,"title":"Invoice 1001"}'\n`,
     );
+  }
+
+  if ((await countUsers(service.db)) === 0) {
+    const demo = await findBusinessByName(service.db, DEMO_BUSINESS);
+    if (demo) {
+      const link = await createOwnerLink(service.context, demo.id);
+      console.log(`No one can sign in yet. Open this one-time link (valid 72 hours) to become the owner of "${DEMO_BUSINESS}":\n\n  ${link}\n`);
+    } else {
+      console.log('No one can sign in yet: npm run create-user -- --business <id> --email <e-mail> --role owner prints a one-time link.\n');
+    }
   }
 
   // The demo key above is for the person at the terminal, printed once; from here on, JSON log lines.

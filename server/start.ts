@@ -11,6 +11,9 @@ import { eventHandlers } from './handlers/events.js';
 import { webhookEndpointHandlers } from './handlers/webhook-endpoints.js';
 import { paymentHandlers } from './handlers/payments.js';
 import { redirectSigningKeyHandlers } from './handlers/redirect-signing-keys.js';
+import { authHandlers } from './handlers/auth.js';
+import { teamHandlers } from './handlers/team.js';
+import { businessHandlers } from './handlers/business.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
 import { auditEventHandlers } from './handlers/audit-events.js';
@@ -49,6 +52,8 @@ import type { Executor } from './store/executor.js';
 import { auditEventExists, outcomeOf, recordAuditEvent, type AuditEventInput } from './store/audit-events.js';
 import { expireDueLinks } from './usecases/expiry-sweep.js';
 import { settleStalePending } from './usecases/pending-sweep.js';
+import { DEFAULT_SESSION_SETTINGS, sessionCaller, type SessionSettings } from './usecases/auth.js';
+import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './ratelimit/sign-in.js';
 import { runIdempotent } from './usecases/idempotency.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS, sweepAuditEvents } from './usecases/audit-log.js';
 import { AcquirerDirectory } from './usecases/acquirer-directory.js';
@@ -103,6 +108,10 @@ export interface StartOptions {
   payerEmailsPerDay?: number;
   /** Days audit events are kept (AUDIT_RETENTION_DAYS); 400 unless given. */
   auditRetentionDays?: number;
+  /** Members' sessions: idle timeout and absolute lifetime (DEFAULT_SESSION_SETTINGS for what is not given). */
+  sessions?: Partial<SessionSettings>;
+  /** Failed sign-ins per account and per client address (DEFAULT_SIGN_IN_LIMITS for what is not given). */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 export interface RunningService {
@@ -262,6 +271,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
       webhooks: { policy: webhookPolicy, log: logger },
       secretsKey: secrets.key,
       payerEmailsPerDay: options.payerEmailsPerDay ?? DEFAULT_PAYER_EMAILS_PER_DAY,
+      auth: {
+        sessions: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },
+        throttle: new SignInLimiter(limiter, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits }),
+      },
     };
     const handlers = {
       ...tokenizationHandlers,
@@ -273,6 +286,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...redirectSigningKeyHandlers,
       ...apiKeyHandlers,
       ...auditEventHandlers,
+      ...authHandlers,
+      ...teamHandlers,
+      ...businessHandlers,
     } satisfies Handlers<UseCaseContext>;
     let draining = false;
     const pageDeps = {
@@ -294,6 +310,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       trustProxyHops: options.trustProxyHops ?? 0,
       linger: { ...DEFAULT_LINGER, ...options.linger },
       findCaller: (key) => callers.find(key),
+      findSession: (token) => sessionCaller(ctx, token),
+      publicUrl,
       limiter,
       logger,
       ready: () => db.ping(2_000),

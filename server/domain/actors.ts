@@ -20,3 +20,11 @@ export function actorLabel(actor: Actor): string | null {
       return null;
   }
 }
+
+/** A member signed in through a session: the session, who they are, and the business they act in now. */
+export interface SignedIn {
+  sessionId: string;
+  userId: string;
+  email: string;
+  businessId: number;
+}

@@ -14,6 +14,10 @@ export const PAYER_ROUTES = {
   activation: '/tokenization/activation/:token',
   /** Back from an acquirer's page after saving a card. */
   activationReturn: '/tokenization/activation/:token/return',
+  /** A merchant's logo: `<business id>-<first 16 hex of its SHA-256>`, so a new logo is a new address. */
+  logo: '/assets/logos/:file',
+  /** The button colours of a brand colour (`/assets/brand/1f5eff.css`). */
+  brandStylesheet: '/assets/brand/:file',
 } as const;
 
 export type LinkKind = 'payment_link' | 'open_payment_link';
@@ -55,4 +59,20 @@ export function activationUrl(publicUrl: string, token: string): string {
 
 export function activationReturnUrl(publicUrl: string, token: string, query: Record<string, string>): string {
   return withQuery(`${publicUrl}${PAYER_ROUTES.activationReturn.replace(':token', token)}`, query);
+}
+
+/** A merchant's logo, from the site's root. */
+export function logoPath(businessId: number, sha256: string): string {
+  return PAYER_ROUTES.logo.replace(':file', `${businessId}-${sha256.slice(0, 16)}`);
+}
+
+/** The business id and digest prefix a logo's address names, or undefined. */
+export function parseLogoFile(file: string): { businessId: number; sha: string } | undefined {
+  const match = /^(\d{1,10})-([0-9a-f]{16})$/.exec(file);
+  return match ? { businessId: Number(match[1]), sha: match[2]! } : undefined;
+}
+
+/** The stylesheet of a brand colour (`#1f5eff`), from the site's root. */
+export function brandStylesheetPath(colour: string): string {
+  return PAYER_ROUTES.brandStylesheet.replace(':file', `${colour.slice(1)}.css`);
 }

@@ -16,7 +16,7 @@ export const apiKeyHandlers = {
   createApiKey: {
     rules: [expiresAtRule],
     async handle({ body, business, caller }, ctx, respond) {
-      const result = await createApiKey(ctx, business.id, caller, {
+      const result = await createApiKey(ctx, business.id, caller!, {
         name: body.name,
         permissions: body.permissions ?? null,
         expiresAt: body.expires_at ? new Date(body.expires_at).toISOString() : null,

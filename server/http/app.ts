@@ -5,26 +5,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import Koa from 'koa';
 import type { Logger } from '../logger.js';
 import { DOCS_PATH, SPEC_PATH } from '../file-locations.js';
-import type { Contract } from './contract.js';
-import { MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
+import { API_ROOT, type Contract } from './contract.js';
+import { RequestRefusedError, MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
 import { DEFAULT_LINGER, lingeringClose, type LingerLimits } from './linger.js';
-import type { Actor } from '../domain/actors.js';
-import type { Permission } from '../domain/permissions.js';
-import type { CallerBusiness, Handlers } from './operations.js';
+import { SESSION_COOKIE, csrfTokenMatches, isSessionToken } from '../domain/sessions.js';
+import type { Caller, Handlers } from './operations.js';
 import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
 import { requestLogging } from './request-log.js';
 import { contractRoutes, type Scopes } from './routes.js';
 
-/**
- * Who is calling: the business acted on, who acts (a key or a signed-in member), what they may do,
- * and what the API limiter counts them by (their key, or their session).
- */
-export interface Caller {
-  business: CallerBusiness;
-  actor: Actor;
-  permissions: ReadonlySet<Permission>;
-  rateKey: string;
-}
+export type { Caller };
 
 export interface HttpAppOptions<Scope> {
   contract: Contract;
@@ -34,6 +24,10 @@ export interface HttpAppOptions<Scope> {
   pages: Koa.Middleware;
   /** The caller behind an API key, if the key is live. */
   findCaller(key: string): Promise<Caller | undefined>;
+  /** The signed-in member behind a session cookie's value, if the session lives. */
+  findSession(token: string): Promise<Caller | undefined>;
+  /** PUBLIC_URL: an Origin a session's unsafe request carries must be its origin. */
+  publicUrl: string;
   limiter: RateLimiter;
   logger: Logger;
   /** Resolves when the instance can serve (its database answers). */
@@ -118,19 +112,66 @@ function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/');
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Cross-site request forgery on a session: its unsafe requests carry the X-CSRF-Token of GET
+ * /api/auth/me, and an Origin, when the browser sends one, must be the service's own. A request with
+ * an API key is never a browser's forged one, and is left alone.
+ */
+function csrfRefusal(ctx: Koa.Context, sessionToken: string, publicOrigin: string): RequestRefusedError | undefined {
+  if (SAFE_METHODS.has(ctx.method)) return undefined;
+  const origin = ctx.get('origin');
+  if (origin && origin !== publicOrigin) return new RequestRefusedError('The request came from another origin.');
+  if (!csrfTokenMatches(sessionToken, ctx.get('x-csrf-token') || undefined)) return new RequestRefusedError('The CSRF token is missing or invalid.');
+  return undefined;
+}
+
+/**
+ * Who calls: the API key when the request has one; otherwise the session cookie, whose unsafe
+ * requests must pass the CSRF check. A public operation (sign-in) is never answered as a session's.
+ */
+async function identify(
+  ctx: Koa.Context,
+  options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'findSession'>,
+  publicOrigin: string,
+  isPublic: boolean,
+): Promise<{ caller?: Caller; refusal?: RequestRefusedError }> {
+  const key = BEARER.exec(ctx.get('authorization'))?.[1];
+  if (key) return { caller: await options.findCaller(key) };
+  const token = ctx.cookies.get(SESSION_COOKIE);
+  if (isPublic) {
+    if (token && isSessionToken(token)) ctx.state.sessionToken = token;
+    // Signing in from another site's page (login CSRF) is refused as a session's request would be.
+    const origin = ctx.get('origin');
+    return !SAFE_METHODS.has(ctx.method) && origin && origin !== publicOrigin
+      ? { refusal: new RequestRefusedError('The request came from another origin.') }
+      : {};
+  }
+  if (!token || !isSessionToken(token)) return {};
+  const caller = await options.findSession(token);
+  if (!caller) return {};
+  ctx.state.sessionToken = token;
+  return { caller, refusal: csrfRefusal(ctx, token, publicOrigin) };
+}
+
 /**
  * Every /api request, routed or not: the caller is looked up once, counted against its key's limit
- * (or its address's, without a valid key), and refused early for what no route could serve.
+ * (or its session's, or its address's without either), and refused early for what no route could serve.
  */
-function apiGate(options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'limiter'>): Koa.Middleware {
+function apiGate(options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'findSession' | 'limiter' | 'publicUrl' | 'contract'>): Koa.Middleware {
+  const publicOrigin = new URL(options.publicUrl).origin;
+  const publicOperations = new Set(
+    options.contract.operations.filter((operation) => !operation.secured).map((operation) => `${operation.method} ${API_ROOT}${operation.path}`),
+  );
   return async (ctx, next) => {
     if (!isApiPath(ctx.path)) return next();
-    const key = BEARER.exec(ctx.get('authorization'))?.[1];
-    const caller = key ? await options.findCaller(key) : undefined;
+    const { caller, refusal } = await identify(ctx, options, publicOrigin, publicOperations.has(`${ctx.method} ${ctx.path}`));
     ctx.state.caller = caller;
     const limit = await options.limiter.hit(caller ? caller.rateKey : `ip:${ctx.ip}`);
     ctx.set({ 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) });
     if (!limit.allowed) throw new TooManyRequestsError(limit.retryAfter);
+    if (refusal) throw refusal;
     // Filters are short; a long query is a mistake or an attack, and it would be parsed and logged.
     if (Buffer.byteLength(ctx.querystring) > MAX_QUERY_BYTES) throw new UriTooLongError();
     // No record has an undecodable id, and the router would pass such a path parameter on undecoded.

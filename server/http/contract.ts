@@ -44,7 +44,7 @@ export function customizeAjv(_default: unknown, options: AjvOptions) {
   const existing = ajvInstances.get(signature);
   if (existing) return existing;
   const ajv = new Ajv2020.default({ ...options, strict: false, allErrors: true, verbose: true });
-  addFormats.default(ajv, ['email', 'date', 'date-time', 'int32', 'int64']);
+  addFormats.default(ajv, ['email', 'date', 'date-time', 'int32', 'int64', 'byte']);
   for (const [name, validate] of Object.entries(CUSTOM_FORMATS)) ajv.addFormat(name, validate);
   ajvInstances.set(signature, ajv);
   return ajv;
@@ -74,6 +74,11 @@ export interface ContractOperation {
    * payments list as CSV needs `exports:read`. Keyed by media type, in the order negotiated after JSON.
    */
   permissionByAccept: Readonly<Record<string, Permission>>;
+  /**
+   * `x-audit: use-case`: the operation's use case writes its own audit events (sign-in and team
+   * changes, named for what they do), so the router drafts none for it.
+   */
+  auditedByUseCase: boolean;
   /** The JSON request body's schema, when the operation takes one. */
   bodySchema: unknown;
   /** The statuses the operation declares. */
@@ -135,6 +140,8 @@ export function accessProblems(operation: Operation, secured: boolean): string[]
   if (declared === undefined) problems.push(`${where}: no x-permission`);
   else if (!isOperationAccess(declared)) problems.push(`${where}: x-permission ${JSON.stringify(declared)} is no permission`);
   else if ((declared === 'public') === secured) problems.push(`${where}: x-permission public must go with security: [] and only with it`);
+  const audit = (operation as Record<string, unknown>)['x-audit'];
+  if (audit !== undefined && audit !== 'use-case') problems.push(`${where}: x-audit ${JSON.stringify(audit)} is not use-case`);
   const byAccept = (operation as Record<string, unknown>)['x-permission-by-accept'];
   if (byAccept !== undefined) {
     if (typeof byAccept !== 'object' || byAccept === null || Array.isArray(byAccept)) problems.push(`${where}: x-permission-by-accept is not a map`);
@@ -215,6 +222,7 @@ export async function loadContract(definition: Document = readSpecDocument()): P
       secured: isSecured(operation),
       permission: (operation as Record<string, unknown>)['x-permission'] as OperationAccess,
       permissionByAccept: ((operation as Record<string, unknown>)['x-permission-by-accept'] ?? {}) as Record<string, Permission>,
+      auditedByUseCase: (operation as Record<string, unknown>)['x-audit'] === 'use-case',
       bodySchema: jsonBodySchema(operation),
       statuses,
       validate(request) {

@@ -40,6 +40,13 @@ export class ForbiddenError extends HttpError {
   }
 }
 
+/** 403: the caller is known but this request is refused (a session's request without its CSRF token, from another origin). */
+export class RequestRefusedError extends HttpError {
+  constructor(message: string) {
+    super(403, message);
+  }
+}
+
 export class NotFoundError extends HttpError {
   constructor(message = 'Not found.') {
     super(404, message);

@@ -5,7 +5,7 @@
 // Handlers never throw HTTP errors; the statuses the HTTP layer produces itself (401, 405, 413, 414,
 // 415, 422, 429, 500) are checked against the spec at start-up (see contract.ts).
 import type { operations } from '../../generated/openapi.js';
-import type { Actor } from '../domain/actors.js';
+import type { Actor, SignedIn } from '../domain/actors.js';
 import type { Permission } from '../domain/permissions.js';
 import type { FieldErrors } from '../domain/rules.js';
 
@@ -63,6 +63,28 @@ export interface CallerBusiness {
   name: string;
 }
 
+/**
+ * Who is calling: the business acted on, who acts (a key or a signed-in member), what they may do,
+ * and what the API limiter counts them by (their key, or their session).
+ */
+export interface Caller {
+  business: CallerBusiness;
+  actor: Actor;
+  permissions: ReadonlySet<Permission>;
+  rateKey: string;
+  /** The member's session, when the caller signed in rather than holding a key. */
+  signedIn?: SignedIn;
+}
+
+/** Where a request comes from: for the audit log, sign-in limits and the session a handler ends or renews. */
+export interface RequestClient {
+  address: string;
+  userAgent: string | null;
+  requestId: string | null;
+  /** The session cookie's value, when the caller signed in with one. */
+  sessionToken: string | undefined;
+}
+
 export interface OperationRequest<K extends OperationId> {
   body: RequestBody<K>;
   path: PathParams<K>;
@@ -72,8 +94,9 @@ export interface OperationRequest<K extends OperationId> {
   /** Content negotiation on the Accept header: the first of `types` the caller prefers, or false. */
   accepts(...types: string[]): string | false;
   business: CallerBusiness;
-  /** Who calls (a key, a member) and what they may do: for operations that hand on power (making keys). */
-  caller: { actor: Actor; permissions: ReadonlySet<Permission> };
+  /** The caller; undefined only on a public operation called without credentials. */
+  caller: Caller | undefined;
+  client: RequestClient;
 }
 
 /** A check the schema cannot express; it sees the raw body (possibly invalid) and reports field errors. */

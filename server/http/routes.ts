@@ -13,7 +13,7 @@ import type { FieldErrors } from '../domain/rules.js';
 import { readJsonBody } from './body.js';
 import { API_ROOT, type Contract, type ContractOperation, type ShapedRequest } from './contract.js';
 import { ForbiddenError, MethodNotAllowedError, NotFoundError, UnauthenticatedError, ValidationError, toErrorResponse, type HttpError } from './errors.js';
-import { responderFor, type ApiReply, type BodyRule, type CallerBusiness, type Handler, type Handlers, type OperationId } from './operations.js';
+import { responderFor, type ApiReply, type BodyRule, type Caller, type CallerBusiness, type Handler, type Handlers, type OperationId } from './operations.js';
 import { parseQuery } from './query.js';
 import { laravelErrors, mergeFieldErrors } from './validation-errors.js';
 
@@ -144,12 +144,12 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
   const respond = responderFor<OperationId>(operation.statuses);
   const route = API_ROOT + operation.path;
   const idempotent = operation.method === 'POST' || operation.method === 'PUT';
-  const audited = WRITES.has(operation.method);
+  const audited = WRITES.has(operation.method) && !operation.auditedByUseCase;
 
   const answer = async (ctx: Koa.Context, caller: RoutedCaller | undefined, trail: AuditTrail | undefined): Promise<ApiReply> => {
     assertPermitted(operation, caller, (...types) => ctx.accepts(...types));
     // Problems with the body wait until the caller is known to be authenticated and permitted.
-    await readJsonBody(ctx);
+    await readJsonBody(ctx, operation.bodySchema !== undefined);
     const bodyError = ctx.state.bodyError as HttpError | undefined;
     if (bodyError) throw bodyError;
 
@@ -170,7 +170,13 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
       rawQuery: ctx.querystring,
       accepts: (...types: string[]) => ctx.accepts(...types),
       business: caller?.business as CallerBusiness,
-      caller: caller as RoutedCaller,
+      caller: caller as Caller | undefined,
+      client: {
+        address: ctx.ip,
+        userAgent: ctx.get('user-agent') || null,
+        requestId: (ctx.state.requestId as string | undefined) ?? null,
+        sessionToken: ctx.state.sessionToken as string | undefined,
+      },
     };
     const work = (scope: Scope) => handler.handle(input, scope, respond);
     const key = ctx.get('idempotency-key');

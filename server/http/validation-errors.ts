@@ -38,6 +38,8 @@ function formatMessage(attribute: string, format: string): string {
       return `The ${attribute} must be a valid ISO 4217 currency code.`;
     case 'date-time':
       return `The ${attribute} is not a valid date.`;
+    case 'byte':
+      return `The ${attribute} must be a valid base64 string.`;
     default:
       return `The ${attribute} format is invalid.`;
   }

@@ -3,6 +3,7 @@
 import { html } from '../html.js';
 import { eventHash } from '../../shared/webhook-signature.js';
 import { formatUnits } from '../domain/money.js';
+import { translator, type Translator } from '../i18n/index.js';
 import { isoMicros, swipeTime } from '../domain/time.js';
 
 export interface EmailMessage {
@@ -12,13 +13,20 @@ export interface EmailMessage {
   html: string;
 }
 
-const amount = (currency: string, cents: number) => `${currency} ${formatUnits(cents)}`;
+/** Who the e-mail is from, as payers see the merchant: its name and, when it has one, its logo's address. */
+export interface EmailMerchant {
+  name: string;
+  logoUrl: string | null;
+  brand: { colour: string; text: string } | null;
+}
 
-function emailHtml(heading: string, lines: unknown[], action?: { label: string; url: string }): string {
-  return html`<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1d2430;max-width:520px;margin:auto;padding:16px">
+function emailHtml(tr: Translator, merchant: EmailMerchant, heading: string, lines: unknown[], action?: { label: string; url: string }): string {
+  const button = merchant.brand ? `background:${merchant.brand.colour};color:${merchant.brand.text}` : 'background:#1f5eff;color:#fff';
+  return html`<!doctype html><html lang="${tr.tag}"><body style="font-family:system-ui,sans-serif;color:#1d2430;max-width:520px;margin:auto;padding:16px">
+<p style="font-weight:bold;font-size:18px;margin:0 0 16px">${merchant.logoUrl ? html`<img src="${merchant.logoUrl}" alt="" style="max-height:48px;max-width:160px;vertical-align:middle;margin-right:12px">` : ''}${merchant.name}</p>
 <h2 style="margin:0 0 12px">${heading}</h2>
 ${lines.map((line) => html`<p>${line}</p>`)}
-${action ? html`<p><a href="${action.url}" style="display:inline-block;background:#1f5eff;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${action.label}</a></p><p style="color:#5b6472;font-size:13px">Or open ${action.url}</p>` : ''}
+${action ? html`<p><a href="${action.url}" style="display:inline-block;${button};padding:12px 20px;border-radius:8px;text-decoration:none;font-weight:bold">${action.label}</a></p><p style="color:#5b6472;font-size:13px">${tr.t('email.or_open', { url: action.url })}</p>` : ''}
 </body></html>`.value;
 }
 
@@ -32,44 +40,70 @@ export interface PaymentLinkForEmail {
   payment_url: string;
 }
 
-export function paymentRequestEmail(businessName: string, link: PaymentLinkForEmail): EmailMessage {
-  const due = amount(link.currency, link.amount);
-  const lines = [`${businessName} asks you to pay ${due} for "${link.title}".`, link.description, link.reference && `Reference: ${link.reference}`].filter(
-    Boolean,
-  ) as string[];
+export function paymentRequestEmail(merchant: EmailMerchant, link: PaymentLinkForEmail, tr: Translator = translator('en')): EmailMessage {
+  const due = tr.money(link.currency, link.amount);
+  const lines = [
+    tr.t('email.request.line', { merchant: merchant.name, amount: due, title: link.title }),
+    link.description,
+    link.reference && tr.t('email.request.reference', { reference: link.reference }),
+  ].filter(Boolean) as string[];
   return {
     to: link.email,
-    subject: `Payment request from ${businessName}: ${link.title} (${due})`,
-    text: `Hello,\n\n${lines.join('\n\n')}\n\nPay securely here:\n${link.payment_url}\n\nIf you were not expecting this request, you can ignore this e-mail.\n`,
-    html: emailHtml(`${link.title}: ${due}`, ['Hello,', ...lines], { label: `Pay ${due}`, url: link.payment_url }),
+    subject: tr.t('email.request.subject', { merchant: merchant.name, title: link.title, amount: due }),
+    text: `${tr.t('email.hello')}\n\n${lines.join('\n\n')}\n\n${tr.t('email.request.pay_here')}\n${link.payment_url}\n\n${tr.t('email.request.ignore')}\n`,
+    html: emailHtml(tr, merchant, `${link.title}: ${due}`, [tr.t('email.hello'), ...lines], {
+      label: tr.t('email.request.button', { amount: due }),
+      url: link.payment_url,
+    }),
   };
+}
+
+/** A card as a payer e-mail names it: its brand and last four digits. */
+export function cardName(tr: Translator, brand: string, last4: string): string {
+  return tr.t('email.card', { brand: brand.toUpperCase(), last4 });
 }
 
 export function receiptEmail(
-  businessName: string,
-  payment: { to: string; currency: string; amount: number; title: string; payment_id: string; card: string | null },
+  merchant: EmailMerchant,
+  payment: {
+    to: string;
+    currency: string;
+    amount: number;
+    title: string;
+    payment_id: string;
+    card: { brand: string; last4: string } | null;
+    paid_at?: string;
+    time_zone?: string;
+  },
+  tr: Translator = translator('en'),
 ): EmailMessage {
-  const paid = amount(payment.currency, payment.amount);
+  const paid = tr.money(payment.currency, payment.amount);
   const lines = [
-    `We received your payment of ${paid} to ${businessName} for "${payment.title}".`,
-    payment.card && `Paid with ${payment.card}.`,
-    `Payment reference: ${payment.payment_id}`,
+    tr.t('email.receipt.line', { amount: paid, merchant: merchant.name, title: payment.title }),
+    payment.card && tr.t('email.receipt.card', { card: cardName(tr, payment.card.brand, payment.card.last4) }),
+    payment.paid_at && payment.time_zone && tr.t('email.receipt.time', { time: tr.dateTime(payment.paid_at, payment.time_zone) }),
+    tr.t('email.receipt.reference', { reference: payment.payment_id }),
   ].filter(Boolean) as string[];
   return {
     to: payment.to,
-    subject: `Receipt: ${paid} to ${businessName}`,
-    text: `Hello,\n\n${lines.join('\n\n')}\n\nThank you.\n`,
-    html: emailHtml(`Payment received: ${paid}`, ['Hello,', ...lines, 'Thank you.']),
+    subject: tr.t('email.receipt.subject', { amount: paid, merchant: merchant.name }),
+    text: `${tr.t('email.hello')}\n\n${lines.join('\n\n')}\n\n${tr.t('email.thanks')}\n`,
+    html: emailHtml(tr, merchant, tr.t('email.receipt.heading', { amount: paid }), [tr.t('email.hello'), ...lines, tr.t('email.thanks')]),
   };
 }
 
-export function cardSavedEmail(businessName: string, token: { to: string; title: string; card: string }): EmailMessage {
-  const line = `Your ${token.card} is saved with ${businessName} for "${token.title}".`;
+export function cardSavedEmail(
+  merchant: EmailMerchant,
+  token: { to: string; title: string; card: { brand: string; last4: string } },
+  tr: Translator = translator('en'),
+): EmailMessage {
+  const line = tr.t('email.card_saved.line', { card: cardName(tr, token.card.brand, token.card.last4), merchant: merchant.name, title: token.title });
+  const contact = tr.t('email.card_saved.contact', { merchant: merchant.name });
   return {
     to: token.to,
-    subject: `Card saved with ${businessName}`,
-    text: `Hello,\n\n${line}\n\nIf you did not do this, contact ${businessName}.\n`,
-    html: emailHtml('Card saved', ['Hello,', line, `If you did not do this, contact ${businessName}.`]),
+    subject: tr.t('email.card_saved.subject', { merchant: merchant.name }),
+    text: `${tr.t('email.hello')}\n\n${line}\n\n${contact}\n`,
+    html: emailHtml(tr, merchant, tr.t('email.card_saved.heading'), [tr.t('email.hello'), line, contact]),
   };
 }
 
@@ -263,4 +297,20 @@ export function pingEvent(eventId: string, endpoint: { _id: string; url: string 
 export function signedBody(event: StoredEvent, signatureKey: string): string {
   const data = { ...event.body.data, hash: eventHash(signatureKey, event.body.data) };
   return JSON.stringify({ ...event.body, data });
+}
+
+/** An invitation to join a business's team: a one-time link to the page where the invitee sets their name and password. */
+export function invitationEmail(invitation: { to: string; business: string; role: string; url: string; expiresAt: string }): EmailMessage {
+  const line = `You are invited to join ${invitation.business} as ${invitation.role} on its payment collection service.`;
+  const until = `The link works once, until ${invitation.expiresAt.slice(0, 16).replace('T', ' ')} UTC.`;
+  return {
+    to: invitation.to,
+    subject: `Join ${invitation.business} on the payment collection service`,
+    text: `Hello,\n\n${line}\n\nSet your name and password here:\n${invitation.url}\n\n${until} If you were not expecting this, you can ignore this e-mail.\n`,
+    // Staff read the console in English (its own language is a matter for the console), so this e-mail is English too.
+    html: emailHtml(translator('en'), { name: invitation.business, logoUrl: null, brand: null }, `Join ${invitation.business}`, ['Hello,', line, until], {
+      label: 'Accept the invitation',
+      url: invitation.url,
+    }),
+  };
 }

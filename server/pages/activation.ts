@@ -18,6 +18,7 @@ import {
   alertBox,
   cardFields,
   checkName,
+  errorSummary,
   field,
   hiddenFields,
   isAttemptId,
@@ -31,40 +32,49 @@ import {
 } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
 import { merchantRedirectUrl } from './merchant-redirect.js';
-import { html, page, type Html } from '../html.js';
+import { html, type Html } from '../html.js';
+import type { MessageKey, Translator } from '../i18n/index.js';
+import { merchantForPayer, type Merchant } from '../usecases/business-profile.js';
+import { payerTranslator, renderPayerPage, titled } from './frame.js';
 import { tooManyAttempts } from './limits.js';
 import { CARD_DECLINED, messagePage } from './messages.js';
 import { signReturn, verifyReturn } from './signing.js';
 
-function respond(ctx: Koa.Context, status: number, title: string, body: Html, origins: string[] = []): void {
-  setPageSecurityHeaders(ctx, origins);
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = page(title, body);
+/** What every answer of this page knows: the payer's language and the merchant. */
+interface Shown {
+  tr: Translator;
+  merchant: Merchant | undefined;
 }
 
-function activationForm(token: TokenRecord, state: FormState, acquirer: PayerAcquirer): Html {
+function respond(ctx: Koa.Context, { tr, merchant }: Shown, status: number, heading: string, body: Html, origins: string[] = []): void {
+  renderPayerPage(ctx, { status, title: titled(heading, merchant), body, tr, merchant, origins });
+}
+
+function activationForm(token: TokenRecord, state: FormState, acquirer: PayerAcquirer, tr: Translator): Html {
   if (acquirer.hosted) {
     return html`<h1>${token.title}</h1>
 <p>${token.description}</p>
-<p class="muted">Save a card for ${token.email}. Nothing is charged now. You enter the card on the next page, run by our payment provider.</p>
+<p class="muted">${tr.t('activation.hosted_note', { email: token.email })}</p>
 ${alertBox(state.alert)}
 <form method="post" action="${activationPath(token.token)}" novalidate>
 ${hiddenFields(state)}
-<button type="submit">Continue to save a card</button>
+<input type="hidden" name="lang" value="${tr.locale}">
+<button type="submit">${tr.t('activation.continue')}</button>
 </form>`;
   }
   return html`<h1>${token.title}</h1>
 <p>${token.description}</p>
-<p class="muted">Save a card for ${token.email}. Nothing is charged now.</p>
+<p class="muted">${tr.t('activation.note', { email: token.email })}</p>
+${errorSummary(state.errors, tr)}
 ${alertBox(state.alert)}
 <form method="post" action="${activationPath(token.token)}" novalidate>
 ${hiddenFields(state)}
-${field({ id: 'name', label: 'Name', value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
-${cardFields(state.errors)}
-<button type="submit">Save card</button>
+<input type="hidden" name="lang" value="${tr.locale}">
+${field({ id: 'name', label: tr.t('field.name'), value: state.values.name, errors: state.errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
+${cardFields(state.errors, tr)}
+<button type="submit">${tr.t('activation.submit')}</button>
 </form>
-${sandboxCards()}`;
+${sandboxCards(tr)}`;
 }
 
 /** Where our form may post and be redirected to: the merchant's redirect origin, and a hosted acquirer's pages. */
@@ -72,11 +82,24 @@ function formOrigins(token: TokenRecord, acquirer: PayerAcquirer): string[] {
   return [...originOf(token.redirect_url), ...(acquirer.pageOrigin ? originOf(acquirer.pageOrigin) : [])];
 }
 
-function savedPage(token: TokenRecord): Html {
+function savedPage(token: TokenRecord, tr: Translator): Html {
   const card = token.card;
-  return html`<h1>Card saved</h1>
-<p class="success" role="status">${card ? `${card.brand.toUpperCase()} ending in ${card.last4} is saved` : 'Your card is saved'} for ${token.title}.</p>
-<p class="muted">You can close this page.</p>`;
+  return html`<h1>${tr.t('activation.saved.heading')}</h1>
+<p class="success" role="status">${
+    card
+      ? tr.t('activation.saved.card', { brand: card.brand.toUpperCase(), last4: card.last4, title: token.title })
+      : tr.t('activation.saved.any', { title: token.title })
+  }</p>
+<p class="muted">${tr.t('thanks.close')}</p>`;
+}
+
+function saved(ctx: Koa.Context, shown: Shown, status: number, token: TokenRecord): void {
+  respond(ctx, shown, status, shown.tr.t('activation.saved.heading'), savedPage(token, shown.tr));
+}
+
+function explained(ctx: Koa.Context, shown: Shown, status: number, heading: MessageKey, message: MessageKey): void {
+  const title = shown.tr.t(heading);
+  respond(ctx, shown, status, title, messagePage(title, shown.tr.t(message)));
 }
 
 /** Back to the activation page (it shows the saved card), or on to the merchant's redirect_url with the result, signed. */
@@ -86,19 +109,26 @@ async function afterActivation(ctx: Koa.Context, deps: PageDeps, token: TokenRec
 }
 
 const notFound = (ctx: Koa.Context) =>
-  respond(ctx, 404, 'Link not found', messagePage('Link not found', 'Check the link you were given, or ask the merchant for a new one.'));
+  explained(ctx, { tr: payerTranslator(ctx), merchant: undefined }, 404, 'activation.not_found.heading', 'refusal.not_found.message');
+
+async function shownFor(ctx: Koa.Context, deps: PageDeps, token: TokenRecord): Promise<Shown> {
+  const merchant = await merchantForPayer(deps, token.business_id);
+  return { tr: payerTranslator(ctx, null, merchant), merchant };
+}
 
 export function activationPage(deps: PageDeps) {
   const show: Koa.Middleware = async (ctx) => {
     const shown = await showActivationPage(deps, String(ctx.params.token ?? ''));
     if (shown.result === 'not_found') return notFound(ctx);
-    if (shown.result === 'saved') return respond(ctx, 200, 'Card saved', savedPage(shown.token));
+    const view = await shownFor(ctx, deps, shown.token);
+    if (shown.result === 'saved') return saved(ctx, view, 200, shown.token);
     const { token, acquirer } = shown;
     respond(
       ctx,
+      view,
       200,
-      token.title,
-      activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: {}, errors: {} }, acquirer),
+      `${view.tr.t('activation.title', { merchant: view.merchant!.name })} – ${token.title}`,
+      activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: {}, errors: {} }, acquirer, view.tr),
       formOrigins(token, acquirer),
     );
   };
@@ -109,8 +139,9 @@ export function activationPage(deps: PageDeps) {
     const attemptId = isAttemptId(body.attempt_id) && csrfValid(ctx, body.csrf_token) ? body.attempt_id : undefined;
     // Our card form's entries; a hosted acquirer's form has none, and its answer never looks at them.
     const errors: FormErrors = {};
-    const name = checkName(readField(body, 'name', errors), errors);
-    const card = readCard(body, errors);
+    const tr = payerTranslator(ctx);
+    const name = checkName(readField(body, 'name', errors, tr), errors, tr);
+    const card = readCard(body, errors, tr);
     const answer = await submitActivation(deps, {
       tokenValue,
       attemptId,
@@ -123,15 +154,15 @@ export function activationPage(deps: PageDeps) {
       returnUrlFor: (id) =>
         activationReturnUrl(deps.publicUrl, tokenValue, { attempt_id: id, signature: signReturn(deps.pageKeys.thankYou, 'activation', id) }),
     });
+    if (answer.result === 'not_found') return notFound(ctx);
+    if (answer.result === 'limited') return tooManyAttempts(ctx, answer.retryAfter, tr);
+    const merchant = 'token' in answer ? await merchantForPayer(deps, answer.token.business_id) : undefined;
+    const view: Shown = { tr, merchant };
     switch (answer.result) {
-      case 'not_found':
-        return notFound(ctx);
       case 'already_saved':
-        return respond(ctx, 409, 'Card saved', savedPage(answer.token));
-      case 'limited':
-        return tooManyAttempts(ctx, answer.retryAfter);
+        return saved(ctx, view, 409, answer.token);
       case 'invalid':
-        return formWith(ctx, answer.token, answer.acquirer, { name })(422, 'Please correct the highlighted fields.', answer.errors);
+        return formWith(ctx, view, answer.token, answer.acquirer, { name })(422, undefined, answer.errors);
       case 'to_acquirer':
         setPageSecurityHeaders(ctx, formOrigins(answer.token, answer.acquirer));
         ctx.status = 303;
@@ -141,9 +172,14 @@ export function activationPage(deps: PageDeps) {
           { err: answer.error },
           'the acquirer could not open its card page',
         );
-        return respond(ctx, 502, 'Card not saved', messagePage('Card not saved', 'Our payment provider is not answering right now. Try again in a moment.'));
+        return explained(ctx, view, 502, 'activation.unavailable.heading', 'activation.unavailable.message');
       default:
-        return answerWith(ctx, answer.token, formWith(ctx, answer.token, answer.acquirer, { name: answer.acquirer.hosted ? '' : name }))(answer.result);
+        return answerWith(
+          ctx,
+          view,
+          answer.token,
+          formWith(ctx, view, answer.token, answer.acquirer, { name: answer.acquirer.hosted ? '' : name }),
+        )(answer.result);
     }
   };
 
@@ -154,25 +190,37 @@ export function activationPage(deps: PageDeps) {
     const returnedFrom = await returnFromCardSetup(deps, String(ctx.params.token ?? ''), attemptId);
     if (returnedFrom.result === 'not_found') return notFound(ctx);
     const { result, token, acquirer } = returnedFrom;
+    const view = await shownFor(ctx, deps, token);
     // A saved card's page is shown from the token as it is now (active, with its card).
-    if (result === 'saved' && !token.redirect_url) return respond(ctx, 200, 'Card saved', savedPage(token));
-    if (result === 'in_progress') return respond(ctx, 200, 'Card being saved', messagePage('Your card is being saved', 'Refresh this page in a moment.'));
-    return answerWith(ctx, token, formWith(ctx, token, acquirer, {}))(result);
+    if (result === 'saved' && !token.redirect_url) return saved(ctx, view, 200, token);
+    if (result === 'in_progress') return explained(ctx, view, 200, 'activation.in_progress.heading', 'activation.in_progress.message');
+    return answerWith(ctx, view, token, formWith(ctx, view, token, acquirer, {}))(result);
   };
 
   /** The form again, with a new attempt id: after a decline, or with the fields to correct. */
-  function formWith(ctx: Koa.Context, token: TokenRecord, acquirer: PayerAcquirer, values: FormValues) {
-    return (status: number, alert: string, fieldErrors: FormErrors) =>
+  function formWith(ctx: Koa.Context, view: Shown, token: TokenRecord, acquirer: PayerAcquirer, values: FormValues) {
+    return (status: number, alert: MessageKey | undefined, fieldErrors: FormErrors) =>
       respond(
         ctx,
+        view,
         status,
-        token.title,
-        activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors: fieldErrors, alert }, acquirer),
+        `${view.tr.t('activation.title', { merchant: view.merchant?.name ?? '' })} – ${token.title}`,
+        activationForm(
+          token,
+          { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors: fieldErrors, ...(alert ? { alert: view.tr.t(alert) } : {}) },
+          acquirer,
+          view.tr,
+        ),
         formOrigins(token, acquirer),
       );
   }
 
-  function answerWith(ctx: Koa.Context, token: TokenRecord, form: (status: number, alert: string, fieldErrors: FormErrors) => void) {
+  function answerWith(
+    ctx: Koa.Context,
+    view: Shown,
+    token: TokenRecord,
+    form: (status: number, alert: MessageKey | undefined, fieldErrors: FormErrors) => void,
+  ) {
     return async (outcome: ActivationOutcome) => {
       switch (outcome) {
         case 'saved': {
@@ -184,9 +232,9 @@ export function activationPage(deps: PageDeps) {
         case 'declined':
           return form(402, CARD_DECLINED, {});
         case 'in_progress':
-          return respond(ctx, 409, 'Card being saved', messagePage('Your card is being saved', 'Refresh this page in a moment.'));
+          return explained(ctx, view, 409, 'activation.in_progress.heading', 'activation.in_progress.message');
         case 'form_expired':
-          return respond(ctx, 403, 'Form expired', messagePage('This form has expired', 'Reload the page and try again.'));
+          return explained(ctx, view, 403, 'refusal.form_expired.heading', 'activation.form_expired.message');
       }
     };
   }

@@ -5,6 +5,7 @@ import { EMAIL_MAX_LENGTH } from '../domain/email.js';
 import { EXPIRY_MAX_LENGTH, checkCard, type Card } from '../acquirers/cards.js';
 import { SANDBOX_TEST_CARDS } from '../acquirers/sandbox.js';
 import { html, type Html } from '../html.js';
+import { translator, type MessageKey, type Translator } from '../i18n/index.js';
 
 export type FormErrors = Partial<Record<'name' | 'email' | 'amount' | 'card_number' | 'expiry' | 'cvc', string>>;
 export type FormValues = Partial<Record<'name' | 'email' | 'amount', string>>;
@@ -41,32 +42,39 @@ export const FIELD_MAX_LENGTH: Record<FieldName, number> = {
   cvc: 4,
 };
 
-const TOO_LONG: Record<FieldName, string> = {
-  name: `The name must not be longer than ${FIELD_MAX_LENGTH.name} characters.`,
-  email: `The email must not be longer than ${FIELD_MAX_LENGTH.email} characters.`,
-  amount: 'Enter an amount, for example 25.00.',
-  card_number: 'The card number is not valid.',
-  expiry: 'Enter the expiry date as MM/YY.',
-  cvc: 'The CVC must be 3 or 4 digits.',
+const TOO_LONG: Record<FieldName, [MessageKey, Record<string, number>?]> = {
+  name: ['error.name_long', { max: FIELD_MAX_LENGTH.name }],
+  email: ['error.email_long', { max: FIELD_MAX_LENGTH.email }],
+  amount: ['error.amount_format'],
+  card_number: ['error.card_number'],
+  expiry: ['error.expiry_format'],
+  cvc: ['error.cvc_long'],
 };
+
+const ENGLISH = translator('en');
 
 /**
  * One submitted field, trimmed; '' when absent or not text. A value over the field's maximum is a
  * form error and reads as '', so it is never parsed.
  */
-export function readField(body: Record<string, unknown>, name: FieldName, errors: FormErrors): string {
+export function readField(body: Record<string, unknown>, name: FieldName, errors: FormErrors, tr: Translator = ENGLISH): string {
   const value = body[name];
   if (typeof value !== 'string') return '';
   if (value.length > FIELD_MAX_LENGTH[name]) {
-    errors[name] = TOO_LONG[name];
+    errors[name] = tr.t(...TOO_LONG[name]);
     return '';
   }
   return value.trim();
 }
 
 /** Several fields at once, each through `readField`. */
-export function readFields<N extends FieldName>(body: Record<string, unknown>, names: readonly N[], errors: FormErrors): Record<N, string> {
-  return Object.fromEntries(names.map((name) => [name, readField(body, name, errors)])) as Record<N, string>;
+export function readFields<N extends FieldName>(
+  body: Record<string, unknown>,
+  names: readonly N[],
+  errors: FormErrors,
+  tr: Translator = ENGLISH,
+): Record<N, string> {
+  return Object.fromEntries(names.map((name) => [name, readField(body, name, errors, tr)])) as Record<N, string>;
 }
 
 interface FieldOptions {
@@ -75,21 +83,40 @@ interface FieldOptions {
   value?: string;
   errors: FormErrors;
   attributes: Html;
+  /** The id of a hint the input is described by. */
+  hint?: string;
 }
 
-export function field({ id, label, value, errors, attributes }: FieldOptions): Html {
+/** A labelled input; its error, when it has one, is tied to it (aria-invalid, aria-describedby) beside any hint it already names. */
+export function field({ id, label, value, errors, attributes, hint }: FieldOptions): Html {
   const error = errors[id];
+  const described = [hint, error ? `${id}_error` : undefined].filter(Boolean).join(' ');
   return html`<label for="${id}">${label}
-<input id="${id}" name="${id}" value="${value ?? ''}" ${attributes}${error ? html` aria-invalid="true" aria-describedby="${id}_error"` : ''}>
+<input id="${id}" name="${id}" value="${value ?? ''}" ${attributes}${described ? html` aria-describedby="${described}"` : ''}${error ? html` aria-invalid="true"` : ''}>
 ${error ? html`<span class="error" id="${id}_error">${error}</span>` : ''}</label>`;
 }
 
 /** Card number, expiry and CVC: never echoed back into the page after a submit. */
-export function cardFields(errors: FormErrors): Html {
-  return html`${field({ id: 'card_number', label: 'Card number', errors, attributes: html`inputmode="numeric" autocomplete="cc-number" required maxlength="${FIELD_MAX_LENGTH.card_number}"` })}
+export function cardFields(errors: FormErrors, tr: Translator = ENGLISH): Html {
+  return html`${field({ id: 'card_number', label: tr.t('field.card_number'), errors, attributes: html`inputmode="numeric" autocomplete="cc-number" required maxlength="${FIELD_MAX_LENGTH.card_number}"` })}
 <div class="row">
-${field({ id: 'expiry', label: 'Expiry (MM/YY)', errors, attributes: html`autocomplete="cc-exp" placeholder="MM/YY" required maxlength="${FIELD_MAX_LENGTH.expiry}"` })}
-${field({ id: 'cvc', label: 'CVC', errors, attributes: html`inputmode="numeric" autocomplete="cc-csc" required maxlength="${FIELD_MAX_LENGTH.cvc}"` })}
+${field({ id: 'expiry', label: tr.t('field.expiry'), errors, attributes: html`autocomplete="cc-exp" placeholder="MM/YY" required maxlength="${FIELD_MAX_LENGTH.expiry}"` })}
+${field({ id: 'cvc', label: tr.t('field.cvc'), errors, attributes: html`inputmode="numeric" autocomplete="cc-csc" required maxlength="${FIELD_MAX_LENGTH.cvc}"` })}
+</div>`;
+}
+
+const FIELD_ORDER: FieldName[] = ['amount', 'name', 'email', 'card_number', 'expiry', 'cvc'];
+
+/**
+ * After a failed submit: what is wrong, each error a link to its field. `autofocus` moves focus here
+ * without JavaScript, so a screen reader announces the summary first.
+ */
+export function errorSummary(errors: FormErrors, tr: Translator): Html {
+  const named = FIELD_ORDER.filter((name) => errors[name]);
+  if (named.length === 0) return html``;
+  return html`<div class="error-summary" role="alert" tabindex="-1" autofocus aria-labelledby="error_summary_title">
+<h2 id="error_summary_title">${tr.t('form.fix')}</h2>
+<ul>${named.map((name) => html`<li><a href="#${name}">${errors[name]}</a></li>`)}</ul>
 </div>`;
 }
 
@@ -102,24 +129,25 @@ export function alertBox(message: string | undefined): Html {
   return message ? html`<p class="alert" role="alert">${message}</p>` : html``;
 }
 
-export function sandboxCards(): Html {
+export function sandboxCards(tr: Translator = ENGLISH): Html {
   const rows = Object.entries(SANDBOX_TEST_CARDS).map(
     ([number, card]) => html`<tr><td><code>${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code></td><td>${card.description}</td></tr>`,
   );
-  return html`<details><summary>Sandbox test cards</summary>
-<p class="muted">Any future expiry date and any CVC of the right length.</p>
+  return html`<details><summary>${tr.t('sandbox.summary')}</summary>
+<p class="muted">${tr.t('sandbox.note')}</p>
 <table>${rows}</table></details>`;
 }
 
 /** Checks the card fields of a submission; the card is only returned when all of them are valid. */
-export function readCard(body: Record<string, unknown>, errors: FormErrors): Card | undefined {
-  const fields = readFields(body, ['card_number', 'expiry', 'cvc'], errors);
+export function readCard(body: Record<string, unknown>, errors: FormErrors, tr: Translator = ENGLISH): Card | undefined {
+  const fields = readFields(body, ['card_number', 'expiry', 'cvc'], errors, tr);
   const checked = checkCard({ number: fields.card_number, expiry: fields.expiry, cvc: fields.cvc });
   if (checked.ok) return checked.card;
-  // An over-long field read as '' and keeps the error readField gave it.
-  if (checked.errors.number) errors.card_number ??= checked.errors.number;
-  if (checked.errors.expiry) errors.expiry ??= checked.errors.expiry;
-  if (checked.errors.cvc) errors.cvc ??= checked.errors.cvc;
+  // An over-long field read as '' and keeps the error readField gave it. The card checks word their
+  // findings in English for the API; the payer reads them in the page's language.
+  if (checked.errors.number) errors.card_number ??= tr.t('error.card_number');
+  if (checked.errors.expiry) errors.expiry ??= tr.t(checked.errors.expiry === 'The card has expired.' ? 'error.expiry_past' : 'error.expiry_format');
+  if (checked.errors.cvc) errors.cvc ??= tr.t('error.cvc', { digits: /\d+/.exec(checked.errors.cvc)?.[0] ?? '3' });
   return undefined;
 }
 
@@ -128,9 +156,9 @@ export function readCard(body: Record<string, unknown>, errors: FormErrors): Car
 const UNSTORABLE = /[\u0000-\u001f\u007f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The payer's name, already read with `readField`; records its error. */
-export function checkName(name: string, errors: FormErrors): string {
+export function checkName(name: string, errors: FormErrors, tr: Translator = ENGLISH): string {
   if (errors.name) return name;
-  if (!name) errors.name = 'Enter your name.';
-  else if (UNSTORABLE.test(name)) errors.name = 'The name contains characters that are not allowed.';
+  if (!name) errors.name = tr.t('error.name_required');
+  else if (UNSTORABLE.test(name)) errors.name = tr.t('error.name_chars');
   return name;
 }

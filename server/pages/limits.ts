@@ -8,8 +8,8 @@
 import { createHmac } from 'node:crypto';
 import type Koa from 'koa';
 import { clientOf, type RateLimiter } from '../rate-limiter.js';
-import { setPageSecurityHeaders } from './headers.js';
-import { page } from '../html.js';
+import type { MessageKey, Translator } from '../i18n/index.js';
+import { payerTranslator, renderPayerPage } from './frame.js';
 import { messagePage } from './messages.js';
 
 export interface PageLimits {
@@ -110,30 +110,18 @@ export class PageLimiter {
   }
 }
 
-const inMinutes = (seconds: number) => {
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? 'a minute' : `${minutes} minutes`;
-};
-
-function answer429(ctx: Koa.Context, retryAfter: number, heading: string, message: string): void {
-  setPageSecurityHeaders(ctx);
+function answer429(ctx: Koa.Context, retryAfter: number, heading: MessageKey, message: MessageKey, tr: Translator): void {
   ctx.set('Retry-After', String(retryAfter));
-  ctx.status = 429;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = page(heading, messagePage(heading, message));
+  const title = tr.t(heading);
+  renderPayerPage(ctx, { status: 429, title, body: messagePage(title, tr.t(message, { minutes: Math.ceil(retryAfter / 60) })), tr });
 }
 
 /** The 429 page: what happened and when to come back, with Retry-After. */
-export function tooManyAttempts(ctx: Koa.Context, retryAfter: number): void {
-  answer429(ctx, retryAfter, 'Too many attempts', `There have been too many attempts. Wait ${inMinutes(retryAfter)} and try again. You have not been charged.`);
+export function tooManyAttempts(ctx: Koa.Context, retryAfter: number, tr: Translator = payerTranslator(ctx)): void {
+  answer429(ctx, retryAfter, 'limit.attempts.heading', 'limit.attempts.message', tr);
 }
 
 /** The 429 page of a link whose checkouts on the acquirer's page are all taken by payers still on them. */
-export function tooManyCheckouts(ctx: Koa.Context, retryAfter: number): void {
-  answer429(
-    ctx,
-    retryAfter,
-    'Too many payments in progress',
-    `Too many payers are paying this link right now. Wait ${inMinutes(retryAfter)} and try again. You have not been charged.`,
-  );
+export function tooManyCheckouts(ctx: Koa.Context, retryAfter: number, tr: Translator = payerTranslator(ctx)): void {
+  answer429(ctx, retryAfter, 'limit.checkouts.heading', 'limit.checkouts.message', tr);
 }

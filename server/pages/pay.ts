@@ -14,6 +14,7 @@ import {
   alertBox,
   cardFields,
   checkName,
+  errorSummary,
   field,
   hiddenFields,
   isAttemptId,
@@ -26,49 +27,33 @@ import {
   type FormValues,
 } from './form.js';
 import { originOf, setPageSecurityHeaders } from './headers.js';
+import { payerTranslator, renderPayerPage, titled } from './frame.js';
 import { merchantRedirectUrl } from './merchant-redirect.js';
-import { html, page } from '../html.js';
+import { html } from '../html.js';
+import type { MessageKey, Translator } from '../i18n/index.js';
 import { tooManyAttempts, tooManyCheckouts } from './limits.js';
 import { CARD_DECLINED, messagePage } from './messages.js';
 import { signReturn, signThankYou } from './signing.js';
 
 interface Refusal {
   status: number;
-  heading: string;
-  message: string;
+  heading: MessageKey;
+  message: MessageKey;
+  /** Said after the message: that the payer was not charged. */
+  notCharged?: boolean;
 }
 
-const notFound: Refusal = {
-  status: 404,
-  heading: 'Payment link not found',
-  message: 'Check the link you were given, or ask the merchant for a new one.',
-};
-const expiredForm: Refusal = { status: 403, heading: 'This form has expired', message: 'Reload the payment page and try again. You have not been charged.' };
+const notFound: Refusal = { status: 404, heading: 'refusal.not_found.heading', message: 'refusal.not_found.message' };
+const expiredForm: Refusal = { status: 403, heading: 'refusal.form_expired.heading', message: 'refusal.form_expired.message' };
 
 /** What a payer is told of a link that cannot be paid now. */
 const REFUSALS: Record<LinkRefusal, Refusal> = {
   not_found: notFound,
-  withdrawn: {
-    status: 410,
-    heading: 'Payment link no longer available',
-    message: 'The merchant has withdrawn this link. Ask them for a new one if you still need to pay.',
-  },
-  paid: { status: 409, heading: 'Already paid', message: 'This payment link has already been paid. Nothing more is due.' },
-  paused: {
-    status: 410,
-    heading: 'Payment link paused',
-    message: 'The merchant has paused this link: it takes no payment for now. Ask them when it will be open again.',
-  },
-  expired: {
-    status: 410,
-    heading: 'Payment link expired',
-    message: 'This link has expired and takes no payment. Ask the merchant for a new one.',
-  },
-  closed: {
-    status: 410,
-    heading: 'Payment link closed',
-    message: 'This link has taken all the payments it was open for and takes no more. Ask the merchant if you still need to pay.',
-  },
+  withdrawn: { status: 410, heading: 'refusal.withdrawn.heading', message: 'refusal.withdrawn.message' },
+  paid: { status: 409, heading: 'refusal.paid.heading', message: 'refusal.paid.message' },
+  paused: { status: 410, heading: 'refusal.paused.heading', message: 'refusal.paused.message' },
+  expired: { status: 410, heading: 'refusal.expired.heading', message: 'refusal.expired.message' },
+  closed: { status: 410, heading: 'refusal.closed.heading', message: 'refusal.closed.message' },
 };
 
 /**
@@ -77,54 +62,55 @@ const REFUSALS: Record<LinkRefusal, Refusal> = {
  * payer's authorisation was let go. Only a link that reads as payable again by now gives no reason.
  */
 function notTaken(now: LinkRefusal | undefined): Refusal {
-  if (!now) return { status: 409, heading: 'Payment not taken', message: 'This link can no longer be paid. You have not been charged.' };
-  const refusal = REFUSALS[now];
-  return { ...refusal, message: `${refusal.message} You have not been charged.` };
+  if (!now) return { status: 409, heading: 'refusal.not_taken.heading', message: 'refusal.not_taken.message' };
+  return { ...REFUSALS[now], notCharged: true };
 }
 
-const money = (currency: string, cents: number) => `${currency} ${formatUnits(cents)}`;
-
-function payForm(link: PayableLink, state: FormState) {
+function payForm(link: PayableLink, state: FormState, tr: Translator) {
   const { target } = link;
   const { values, errors } = state;
+  const minimum = link.minimumAmount !== undefined ? tr.money(target.currency, link.minimumAmount) : '';
   const heading =
     link.fixedAmount !== undefined
-      ? html`<p class="amount">${money(target.currency, link.fixedAmount)}</p>`
-      : html`<p class="muted">Pay any amount from <strong>${money(target.currency, link.minimumAmount ?? 0)}</strong>.</p>`;
+      ? html`<p class="amount">${tr.money(target.currency, link.fixedAmount)}</p>`
+      : html`<p class="muted">${tr.t('pay.any_amount', { minimum })}</p>`;
   const amountField =
     link.minimumAmount !== undefined
-      ? field({
+      ? html`${field({
           id: 'amount',
-          label: 'Amount',
+          label: tr.t('field.amount'),
           value: values.amount,
           errors,
-          attributes: html`inputmode="decimal" required maxlength="${FIELD_MAX_LENGTH.amount}" aria-describedby="amount_hint"`,
-        })
+          hint: 'amount_hint',
+          attributes: html`inputmode="decimal" autocomplete="transaction-amount" required maxlength="${FIELD_MAX_LENGTH.amount}"`,
+        })}<span class="muted" id="amount_hint">${tr.t('pay.amount_hint', { currency: target.currency, minimum })}</span>`
       : html``;
   const emailField =
     link.payerEmail !== undefined
-      ? field({ id: 'email', label: 'Email', value: maskEmail(link.payerEmail), errors, attributes: html`readonly` })
+      ? field({ id: 'email', label: tr.t('field.email'), value: maskEmail(link.payerEmail), errors, attributes: html`readonly` })
       : field({
           id: 'email',
-          label: 'Email',
+          label: tr.t('field.email'),
           value: values.email,
           errors,
-          attributes: html`type="email" autocomplete="email" required maxlength="${FIELD_MAX_LENGTH.email}"`,
+          attributes: html`type="email" inputmode="email" autocomplete="email" required maxlength="${FIELD_MAX_LENGTH.email}"`,
         });
   return html`<h1>${target.title}</h1>
 ${link.description ? html`<p>${link.description}</p>` : ''}
 ${heading}
+${errorSummary(errors, tr)}
 ${alertBox(state.alert)}
 <form method="post" action="${payPath(target.kind, target.id)}" novalidate>
 ${hiddenFields(state)}
-${amountField}${link.minimumAmount !== undefined ? html`<span class="muted" id="amount_hint">In ${target.currency}, at least ${formatUnits(link.minimumAmount)}.</span>` : ''}
-${field({ id: 'name', label: 'Name', value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
+<input type="hidden" name="lang" value="${tr.locale}">
+${amountField}
+${field({ id: 'name', label: tr.t('field.name'), value: values.name, errors, attributes: html`autocomplete="cc-name" required maxlength="${FIELD_MAX_LENGTH.name}"` })}
 ${emailField}
-${link.acquirer.hosted ? html`<p class="muted">You pay on the next page, run by our payment provider: by card, FPX online banking or GrabPay.</p>` : cardFields(errors)}
-<button type="submit">${link.acquirer.hosted ? 'Continue to payment' : 'Pay'}</button>
+${link.acquirer.hosted ? html`<p class="muted">${tr.t('pay.hosted_note')}</p>` : cardFields(errors, tr)}
+<button type="submit">${link.acquirer.hosted ? tr.t('pay.continue') : tr.t('pay.submit')}</button>
 </form>
-${link.minimumAmount !== undefined ? html`<p><a href="${posterPath(target.id)}">Print a poster with a QR code</a></p>` : ''}
-${link.acquirer.hosted ? '' : sandboxCards()}`;
+${link.minimumAmount !== undefined ? html`<p><a href="${posterPath(target.id)}">${tr.t('pay.poster_link')}</a></p>` : ''}
+${link.acquirer.hosted ? '' : sandboxCards(tr)}`;
 }
 
 /** Where our forms may post and be redirected to: the merchant's redirect origin, and a hosted acquirer's pages. */
@@ -132,29 +118,36 @@ function formOrigins(link: PayableLink): string[] {
   return [...originOf(link.redirectUrl), ...(link.acquirer.pageOrigin ? originOf(link.acquirer.pageOrigin) : [])];
 }
 
-function respond(ctx: Koa.Context, status: number, title: string, body: ReturnType<typeof html>, origins: string[] = []): void {
-  setPageSecurityHeaders(ctx, origins);
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = page(title, body);
+/** A refusal in the payer's language, in the merchant's frame when the link is known. */
+export function refuse(ctx: Koa.Context, refusal: Refusal | LinkRefusal, link?: PayableLink): void {
+  const { status, heading, message, notCharged } = typeof refusal === 'string' ? REFUSALS[refusal] : refusal;
+  const tr = payerTranslator(ctx, link?.locale, link?.merchant);
+  const text = notCharged ? `${tr.t(message)} ${tr.t('refusal.not_charged')}` : tr.t(message);
+  renderPayerPage(ctx, { status, title: titled(tr.t(heading), link?.merchant), body: messagePage(tr.t(heading), text), tr, merchant: link?.merchant });
 }
 
-export function refuse(ctx: Koa.Context, refusal: Refusal | LinkRefusal): void {
-  const { status, heading, message } = typeof refusal === 'string' ? REFUSALS[refusal] : refusal;
-  respond(ctx, status, heading, messagePage(heading, message));
+function showForm(ctx: Koa.Context, link: PayableLink, status: number, state: Omit<FormState, 'csrf' | 'attemptId'>, tr: Translator): void {
+  renderPayerPage(ctx, {
+    status,
+    title: `${tr.t('pay.title', { merchant: link.merchant.name })} – ${link.target.title}`,
+    body: payForm(link, { ...state, csrf: csrfToken(ctx), attemptId: newAttemptId() }, tr),
+    tr,
+    merchant: link.merchant,
+    origins: formOrigins(link),
+  });
 }
 
 /** The amount in cents: the link's own, or the payer's (already read with `readField`) for an open link. */
-function readAmount(link: PayableLink, amount: string, errors: FormErrors): number {
+function readAmount(link: PayableLink, amount: string, errors: FormErrors, tr: Translator): number {
   if (link.fixedAmount !== undefined) return link.fixedAmount;
   if (errors.amount) return 0;
   const minimum = link.minimumAmount ?? 0;
   const parsed = parseUnits(amount.replace(/,/g, ''));
   const currency = link.target.currency;
-  if (parsed.kind === 'not-a-number') errors.amount = 'Enter an amount, for example 25.00.';
-  else if (parsed.kind === 'too-precise') errors.amount = 'Enter the amount with at most two decimals.';
-  else if (parsed.cents < BigInt(minimum)) errors.amount = `The amount must be at least ${money(currency, minimum)}.`;
-  else if (parsed.cents > BigInt(AMOUNT_MAX_CENTS)) errors.amount = `The amount must not be more than ${money(currency, AMOUNT_MAX_CENTS)}.`;
+  if (parsed.kind === 'not-a-number') errors.amount = tr.t('error.amount_format');
+  else if (parsed.kind === 'too-precise') errors.amount = tr.t('error.amount_precision');
+  else if (parsed.cents < BigInt(minimum)) errors.amount = tr.t('error.amount_min', { minimum: tr.money(currency, minimum) });
+  else if (parsed.cents > BigInt(AMOUNT_MAX_CENTS)) errors.amount = tr.t('error.amount_max', { maximum: tr.money(currency, AMOUNT_MAX_CENTS) });
   return parsed.kind === 'ok' ? Number(parsed.cents) : 0;
 }
 
@@ -167,12 +160,13 @@ function checkEntries(
   body: Record<string, unknown>,
   values: Required<FormValues>,
   errors: FormErrors,
+  tr: Translator,
 ): { entries: PayerEntries } | { errors: FormErrors } {
-  const amount = readAmount(link, values.amount, errors);
-  const name = checkName(values.name, errors);
+  const amount = readAmount(link, values.amount, errors, tr);
+  const name = checkName(values.name, errors, tr);
   const email = link.payerEmail ?? values.email;
-  if (link.payerEmail === undefined && !errors.email && !isEmail(email)) errors.email = 'Enter a valid email address.';
-  const card = link.acquirer.hosted ? undefined : readCard(body, errors);
+  if (link.payerEmail === undefined && !errors.email && !isEmail(email)) errors.email = tr.t('error.email');
+  const card = link.acquirer.hosted ? undefined : readCard(body, errors, tr);
   if (Object.keys(errors).length > 0) return { errors };
   return { entries: { amount, name, email, ...(card ? { card } : {}) } };
 }
@@ -180,9 +174,9 @@ function checkEntries(
 function pageFor(deps: PageDeps, kind: LinkKind) {
   const show: Koa.Middleware = async (ctx) => {
     const { link, refusal } = await showPaymentPage(deps, kind, String(ctx.query.id ?? ''));
-    if (!link || refusal) return refuse(ctx, refusal ?? 'not_found');
+    if (!link || refusal) return refuse(ctx, refusal ?? 'not_found', link);
     const values = link.minimumAmount !== undefined ? { amount: formatUnits(link.minimumAmount) } : {};
-    respond(ctx, 200, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors: {} }), formOrigins(link));
+    showForm(ctx, link, 200, { values, errors: {} }, payerTranslator(ctx, link.locale, link.merchant));
   };
 
   const pay: Koa.Middleware = async (ctx) => {
@@ -191,17 +185,19 @@ function pageFor(deps: PageDeps, kind: LinkKind) {
     // Every field is capped before anything parses it (an over-long one is an error from here on);
     // fields this link's form does not have are ignored, unread.
     const errors: FormErrors = {};
+    // Our form posts the language it was shown in, so the answer is in the same one.
+    const tr = payerTranslator(ctx);
     const values = {
-      name: readField(body, 'name', errors),
-      email: kind === 'open_payment_link' ? readField(body, 'email', errors) : '',
-      amount: kind === 'open_payment_link' ? readField(body, 'amount', errors) : '',
+      name: readField(body, 'name', errors, tr),
+      email: kind === 'open_payment_link' ? readField(body, 'email', errors, tr) : '',
+      amount: kind === 'open_payment_link' ? readField(body, 'amount', errors, tr) : '',
     };
     const browser = browserCookie(ctx);
     const outcome = await submitPayment(deps, {
       kind,
       linkId: String(ctx.query.id ?? ''),
       attemptId,
-      read: (link) => checkEntries(link, body, values, errors),
+      read: (link) => checkEntries(link, body, values, errors, tr),
       limits: {
         card: (id, card) => deps.pageLimiter.cardAttempt(id, card.number),
         declined: (id) => deps.pageLimiter.declined(id),
@@ -211,12 +207,14 @@ function pageFor(deps: PageDeps, kind: LinkKind) {
       browser: browser ? deps.pageLimiter.browserKey(browser) : null,
       returnUrlFor: (paymentId) => returnUrlOf(deps, paymentId),
     });
-    return render(ctx, outcome, values);
+    return render(ctx, outcome, values, tr);
   };
 
-  const render = async (ctx: Koa.Context, outcome: SubmitOutcome<FormErrors>, values: FormValues): Promise<void> => {
-    const form = (link: PayableLink, status: number, alert: string, errors: FormErrors = {}) =>
-      respond(ctx, status, link.target.title, payForm(link, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors, alert }), formOrigins(link));
+  const render = async (ctx: Koa.Context, outcome: SubmitOutcome<FormErrors>, values: FormValues, tr: Translator): Promise<void> => {
+    const form = (link: PayableLink, status: number, alert: MessageKey | undefined, errors: FormErrors = {}) => {
+      const tr = payerTranslator(ctx, link.locale, link.merchant);
+      showForm(ctx, link, status, { values, errors, ...(alert ? { alert: tr.t(alert) } : {}) }, tr);
+    };
     const redirect = (link: PayableLink, url: string) => {
       setPageSecurityHeaders(ctx, formOrigins(link));
       ctx.status = 303;
@@ -228,11 +226,12 @@ function pageFor(deps: PageDeps, kind: LinkKind) {
       case 'form_expired':
         return refuse(ctx, expiredForm);
       case 'invalid':
-        return form(outcome.link, 422, 'Please correct the highlighted fields.', outcome.errors);
+        // The error summary says what to correct.
+        return form(outcome.link, 422, undefined, outcome.errors);
       case 'limited':
-        return tooManyAttempts(ctx, outcome.retryAfter);
+        return tooManyAttempts(ctx, outcome.retryAfter, tr);
       case 'busy':
-        return tooManyCheckouts(ctx, outcome.retryAfter);
+        return tooManyCheckouts(ctx, outcome.retryAfter, tr);
       case 'paid':
         return redirectAfterPayment(ctx, deps, outcome.link.target.id, outcome.link.redirectUrl, outcome.payment);
       case 'declined':
@@ -240,7 +239,7 @@ function pageFor(deps: PageDeps, kind: LinkKind) {
       case 'not_taken':
         return refuse(ctx, notTaken(outcome.refusal));
       case 'in_progress':
-        return refuse(ctx, { status: 409, heading: 'Payment in progress', message: 'Your payment is still being processed. Refresh this page in a moment.' });
+        return refuse(ctx, { status: 409, heading: 'refusal.in_progress.heading', message: 'refusal.in_progress.message' });
       case 'to_acquirer':
         return redirect(outcome.link, outcome.url);
       case 'ended':
@@ -251,11 +250,7 @@ function pageFor(deps: PageDeps, kind: LinkKind) {
           { err: outcome.error },
           'the acquirer could not open its payment page',
         );
-        return refuse(ctx, {
-          status: 502,
-          heading: 'Payment not started',
-          message: 'Our payment provider is not answering right now. You have not been charged. Try again in a moment.',
-        });
+        return refuse(ctx, { status: 502, heading: 'refusal.unavailable.heading', message: 'refusal.unavailable.message' });
     }
   };
   return { show, pay };

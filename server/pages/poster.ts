@@ -4,36 +4,37 @@
 // script: printing is the browser's own command). Unknown, deleted and inactive links are refused
 // as the pay page refuses them: a poster of a link nobody can pay is of no use.
 import type Koa from 'koa';
-import { formatUnits } from '../domain/money.js';
 import { openPaymentUrl, payPath } from '../domain/payer-urls.js';
 import { showPaymentPage } from '../usecases/payer-checkout.js';
-import { Html, html, page } from '../../server/html.js';
+import { Html, html } from '../html.js';
 import { qrSvg } from '../qr.js';
 import type { PageDeps } from './deps.js';
-import { setPageSecurityHeaders } from './headers.js';
+import { payerTranslator, renderPayerPage } from './frame.js';
 import { refuse } from './pay.js';
 
 export function posterPage(deps: PageDeps): Koa.Middleware {
   return async (ctx) => {
     const { link, refusal } = await showPaymentPage(deps, 'open_payment_link', String(ctx.query.id ?? ''));
-    if (!link || refusal) return refuse(ctx, refusal ?? 'not_found');
-    const { target } = link;
+    if (!link || refusal) return refuse(ctx, refusal ?? 'not_found', link);
+    const { target, merchant } = link;
+    const tr = payerTranslator(ctx, link.locale, merchant);
     const url = openPaymentUrl(deps.publicUrl, target.id);
     // qrcode's SVG holds only path data drawn from the URL, never the link's text: it is markup we made.
     const code = new Html(await qrSvg(url));
-    setPageSecurityHeaders(ctx);
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page(
-      target.title,
-      html`<div class="poster">
+    renderPayerPage(ctx, {
+      status: 200,
+      title: `${tr.t('pay.title', { merchant: merchant.name })} – ${target.title}`,
+      tr,
+      merchant,
+      body: html`<div class="poster">
 <h1>${target.title}</h1>
-<p class="amount">Pay at least ${target.currency} ${formatUnits(link.minimumAmount ?? 0)}</p>
-<div class="qr" role="img" aria-label="QR code of the payment page">${code}</div>
-<p>Scan the code with your phone's camera, or open</p>
+<p class="amount">${tr.t('poster.minimum', { minimum: tr.money(target.currency, link.minimumAmount ?? 0) })}</p>
+<div class="qr" role="img" aria-label="${tr.t('poster.qr_label')}">${code}</div>
+<p>${tr.t('poster.scan')}</p>
 <p class="url">${url}</p>
 </div>
-<p class="no-print muted">Print this page with your browser's Print command: the poster fits one A4 page.</p>
-<p class="no-print"><a href="${payPath(target.kind, target.id)}">Go to the payment page</a></p>`,
-    );
+<p class="no-print muted">${tr.t('poster.print_note')}</p>
+<p class="no-print"><a href="${payPath(target.kind, target.id)}">${tr.t('poster.to_page')}</a></p>`,
+    });
   };
 }

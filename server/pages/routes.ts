@@ -3,11 +3,14 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type Koa from 'koa';
 import { PAYER_ROUTES } from '../domain/payer-urls.js';
+import { accountSetupPage } from './account.js';
 import { activationPage } from './activation.js';
+import { ACCOUNT_SETUP_PATH } from '../domain/sessions.js';
+import { brandStylesheetRoute, logoRoute } from './brand.js';
 import type { PageDeps } from './deps.js';
-import { setPageSecurityHeaders } from './headers.js';
+import { payerTranslator, renderPayerPage } from './frame.js';
 import { tooManyAttempts } from './limits.js';
-import { STYLESHEET, page } from '../html.js';
+import { STYLESHEET } from '../html.js';
 import { messagePage } from './messages.js';
 import { openLinkPage, paymentLinkPage } from './pay.js';
 import { posterPage } from './poster.js';
@@ -30,11 +33,9 @@ export function pageRoutes(deps: PageDeps) {
       const error = ctx.state.formError as { status?: number } | undefined;
       if (!error) return next();
       const tooLarge = error.status === 413;
-      const heading = tooLarge ? 'This form is too large' : 'This form could not be read';
-      setPageSecurityHeaders(ctx);
-      ctx.status = tooLarge ? 413 : 400;
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = page(heading, messagePage(heading, 'Go back, check what you entered and try again. You have not been charged.'));
+      const tr = payerTranslator(ctx);
+      const heading = tr.t(tooLarge ? 'form_problem.too_large' : 'form_problem.unreadable');
+      renderPayerPage(ctx, { status: tooLarge ? 413 : 400, title: heading, body: messagePage(heading, tr.t('form_problem.message')), tr });
     });
   // Every post to a payer form counts against its client address, before its body is read.
   const limitByAddress: Koa.Middleware = async (ctx, next) => {
@@ -52,6 +53,8 @@ export function pageRoutes(deps: PageDeps) {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = STYLESHEET;
   });
+  router.get(PAYER_ROUTES.logo, logoRoute(deps));
+  router.get(PAYER_ROUTES.brandStylesheet, brandStylesheetRoute);
   router.get(PAYER_ROUTES.pay, paymentLink.show);
   router.post(PAYER_ROUTES.pay, limitByAddress, form, paymentLink.pay);
   router.get(PAYER_ROUTES.openLinkPay, openLink.show);
@@ -62,5 +65,8 @@ export function pageRoutes(deps: PageDeps) {
   router.get(PAYER_ROUTES.activationReturn, activation.returned);
   router.get(PAYER_ROUTES.thankYou, thankYouPage(deps));
   router.get(PAYER_ROUTES.return, returnPage(deps));
+  const accountSetup = accountSetupPage(deps);
+  router.get(ACCOUNT_SETUP_PATH, accountSetup.show);
+  router.post(ACCOUNT_SETUP_PATH, limitByAddress, form, accountSetup.save);
   return router.routes() as unknown as Koa.Middleware;
 }

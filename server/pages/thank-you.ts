@@ -3,11 +3,11 @@
 // after the payment: the page shows the payment only when the signature holds and the ids match a
 // recorded payment. Ids alone, guessed or seen, show nothing but a generic thank-you.
 import type Koa from 'koa';
-import { formatUnits } from '../domain/money.js';
 import { showThankYou } from '../usecases/payer-checkout.js';
+import { merchantForPayer } from '../usecases/business-profile.js';
 import type { PageDeps } from './deps.js';
-import { setPageSecurityHeaders } from './headers.js';
-import { html, page } from '../html.js';
+import { html } from '../html.js';
+import { payerTranslator, renderPayerPage, titled } from './frame.js';
 import { verifyThankYou } from './signing.js';
 
 export function thankYouPage(deps: PageDeps): Koa.Middleware {
@@ -19,13 +19,22 @@ export function thankYouPage(deps: PageDeps): Koa.Middleware {
     };
     const signed = verifyThankYou(deps.pageKeys.thankYou, params, ctx.query.signature);
     const payment = signed ? await showThankYou(deps, params.payment_id, params.payment_link_id) : undefined;
+    const merchant = payment ? await merchantForPayer(deps, payment.business_id) : undefined;
+    const tr = payerTranslator(ctx, null, merchant);
+    const heading = tr.t('thanks.heading');
     const body = payment
-      ? html`<h1>Thank you</h1>
-<p class="success" role="status">Payment received: <strong>${payment.currency} ${formatUnits(payment.amount)}</strong>${payment.card_last4 ? ` by ${String(payment.card_brand).toUpperCase()} ending in ${payment.card_last4}` : ''}.</p>
-<p class="muted">Reference ${payment._id}. You can close this page.</p>`
-      : html`<h1>Thank you</h1><p class="muted">You can close this page.</p>`;
-    setPageSecurityHeaders(ctx);
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = page('Thank you', body);
+      ? html`<h1>${heading}</h1>
+<p class="success" role="status">${
+          payment.card_last4
+            ? tr.t('thanks.received_card', {
+                amount: tr.money(payment.currency, payment.amount),
+                brand: String(payment.card_brand).toUpperCase(),
+                last4: payment.card_last4,
+              })
+            : tr.t('thanks.received', { amount: tr.money(payment.currency, payment.amount) })
+        }</p>
+<p class="muted">${tr.t('thanks.reference', { reference: payment._id })}</p>`
+      : html`<h1>${heading}</h1><p class="muted">${tr.t('thanks.close')}</p>`;
+    renderPayerPage(ctx, { status: 200, title: titled(heading, merchant), body, tr, merchant, keepQuery: Boolean(payment) });
   };
 }

@@ -35,7 +35,9 @@ import * as statusMethodIndex from './migrations/0029_status_method_index.js';
 import * as exportLeases from './migrations/0030_export_leases.js';
 import * as declaredCounters from './migrations/0031_declared_counters.js';
 import * as auditEvents from './migrations/0032_audit_events.js';
+import * as usersAndSessions from './migrations/0033_users_and_sessions.js';
 import * as apiKeyAccess from './migrations/0034_api_key_access.js';
+import * as businessProfile from './migrations/0035_business_profile.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -69,7 +71,9 @@ const migrations: Record<string, Knex.Migration> = {
   '0030_export_leases': exportLeases,
   '0031_declared_counters': declaredCounters,
   '0032_audit_events': auditEvents,
+  '0033_users_and_sessions': usersAndSessions,
   '0034_api_key_access': apiKeyAccess,
+  '0035_business_profile': businessProfile,
 };
 
 const source: Knex.MigrationSource<string> = {

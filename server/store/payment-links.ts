@@ -240,14 +240,17 @@ async function knownTotal(db: Executor, businessId: number, filters: PaymentLink
 }
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */
-export async function findPaymentLinkForPayer(db: Executor, id: string): Promise<(PaymentLinkRecord & { deleted: boolean }) | undefined> {
-  const row = await db.first<PaymentLinkRecord & { deleted_at: string | null }>(
+export async function findPaymentLinkForPayer(
+  db: Executor,
+  id: string,
+): Promise<(PaymentLinkRecord & { deleted: boolean; locale: string | null }) | undefined> {
+  const row = await db.first<PaymentLinkRecord & { deleted_at: string | null; locale: string | null }>(
     db
       .sql(TABLE)
-      .select([...COLUMNS, 'deleted_at'])
+      .select([...COLUMNS, 'deleted_at', 'locale'])
       .where({ _id: id }),
   );
-  return row ? { ...toRecord(row), deleted: row.deleted_at !== null } : undefined;
+  return row ? { ...toRecord(row), deleted: row.deleted_at !== null, locale: row.locale ?? null } : undefined;
 }
 
 /**

@@ -180,7 +180,7 @@ async function activateWith(ctx: UseCaseContext, token: TokenRecord, attemptId: 
       reference: saved.acquirerToken,
       acquirer: providerName,
     });
-    if (now) await notifyTokenActivated(tx, { ...token, card_brand: saved.brand, card_last4: saved.last4, activated_at: now });
+    if (now) await notifyTokenActivated(tx, { ...token, card_brand: saved.brand, card_last4: saved.last4, activated_at: now }, ctx.publicUrl);
     await settleActivation(tx, attemptId, now ? 'saved' : 'superseded');
     return now;
   });

@@ -166,7 +166,7 @@ async function settleCharge(
   const outcome = await phase(ctx, keep, async (tx): Promise<SettledCharge> => {
     if (answer.outcome === 'paid') {
       const payment = await markPaymentPaid(tx, pending._id, answer.chargeId, card);
-      await notifyPaymentSucceeded(tx, payment, { ...target, title: payment.description ?? token.title });
+      await notifyPaymentSucceeded(tx, payment, { ...target, title: payment.description ?? token.title }, ctx.publicUrl);
       return { result: 'paid', payment };
     }
     const payment = await markPaymentFailed(tx, pending._id, { code: answer.code, message: answer.message }, card);

@@ -8,6 +8,7 @@ import type { WebhookPolicy } from '../outbox/webhook-target.js';
 import type { MasterKey } from '../secrets/master-key.js';
 import type { Executor } from '../store/executor.js';
 import type { Acquirers } from './acquirer-directory.js';
+import type { AuthContext } from './auth.js';
 
 export interface UseCaseContext {
   db: Executor;
@@ -30,6 +31,8 @@ export interface UseCaseContext {
    * transaction of the use case, so that it commits with what makes it true. Absent otherwise.
    */
   keep?: KeepReply;
+  /** Members' sessions and the sign-in throttle (usecases/auth.ts). */
+  auth?: AuthContext;
 }
 
 /** The answer kept for an Idempotency-Key and replayed to a retry with the same key. */

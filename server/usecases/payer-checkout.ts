@@ -50,6 +50,7 @@ import type { UseCaseContext } from './context.js';
 import { hostedStateOf } from './hosted-checkout.js';
 import { notifyPaymentFailed, notifyPaymentSucceeded } from './notify.js';
 import { acquirerForPayer, type PayerAcquirer } from './payer.js';
+import { merchantFor, type Merchant } from './business-profile.js';
 import { LINK_UNAVAILABLE, settleHostedPayment } from './settlement.js';
 
 export interface PaymentTarget {
@@ -75,6 +76,10 @@ export interface PayableLink {
   payerEmail?: string;
   /** Card form here, or the acquirer's own page (Stripe Checkout). */
   acquirer: PayerAcquirer;
+  /** Who asks for the money, as payers see it. */
+  merchant: Merchant;
+  /** The language the link's payer is expected to read, when the merchant said. */
+  locale: string | null;
 }
 
 /** Why a link cannot be paid now. */
@@ -120,6 +125,7 @@ async function payable(
     business_id: number;
     description: string | null;
     redirect_url: string | null;
+    locale: string | null;
   },
 ): Promise<PayableLink> {
   return {
@@ -135,6 +141,8 @@ async function payable(
     description: link.description,
     redirectUrl: link.redirect_url,
     acquirer: await acquirerForPayer(ctx, link.business_id),
+    merchant: await merchantFor(ctx.db, link.business_id),
+    locale: link.locale,
   };
 }
 
@@ -375,7 +383,7 @@ export async function payByCard(ctx: UseCaseContext, request: LinkAttempt & { ca
     const claimed = target.kind === 'payment_link' ? await claimPaymentLinkAsPaid(trx, target.id, at) : await claimOpenPaymentLink(trx, target.id, at);
     if (!claimed) return undefined;
     const payment = await markPaymentPaid(trx, pending._id, authorization.authorizationId, cardSummary, at);
-    await notifyPaymentSucceeded(trx, payment, { ...linkFields, title: target.title });
+    await notifyPaymentSucceeded(trx, payment, { ...linkFields, title: target.title }, ctx.publicUrl);
     await provider.capture(authorization.authorizationId);
     return payment;
   });

@@ -138,7 +138,7 @@ export async function settleHostedPayment(
       // Settled meanwhile by another path: nothing of this one may stand, the claim included.
       if (!paid) throw new SettledElsewhere();
       if (claimed) {
-        await notifyPaymentSucceeded(tx, paid, target);
+        await notifyPaymentSucceeded(tx, paid, target, ctx.publicUrl);
         return { payment: paid, refund: undefined };
       }
       // The link could not take it: the money goes back, in full, recorded before the acquirer is asked.

@@ -12,7 +12,7 @@ import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, useService } from '../support/service.js';
 
 /** Ids of business A's records, used wherever a path needs one. */
-const ids = { token: '', activeToken: '', openLink: '', paymentLink: '', payment: '', event: '', endpoint: '' };
+const ids = { token: '', activeToken: '', openLink: '', paymentLink: '', payment: '', event: '', endpoint: '', apiKey: '' };
 let revokedKey = '';
 
 const MiB = 1024 * 1024;
@@ -25,13 +25,14 @@ const chargeBody = { amount: 1000, currency: 'MYR' };
 const refundBody = { amount: 1 };
 const endpointBody = { url: 'http://127.0.0.1:9/hooks/more', enabled_events: ['payment.created'] };
 const endpointUpdateBody = { description: 'Bookkeeping' };
+const apiKeyBody = { name: 'Reporting', permissions: ['payments:read' as const] };
 
 type Headers = Record<string, string | null>;
 type Result = { response: Response; error?: unknown };
 
 interface Op {
   operationId: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Concrete path under /api, with A's ids. */
   path(): string;
   /** A valid body for operations that take one. */
@@ -40,6 +41,9 @@ interface Op {
   required?: string[];
   call(client: PaymentsClient, headers?: Headers, body?: unknown): Promise<Result>;
 }
+
+/** A 1x1 PNG. */
+const logoBody = { image: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==' };
 
 const ops: Op[] = [
   {
@@ -157,6 +161,32 @@ const ops: Op[] = [
     call: (c, headers) => c.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: ids.token } }, headers }),
   },
   {
+    operationId: 'createApiKey',
+    method: 'POST',
+    path: () => '/api-keys',
+    body: apiKeyBody,
+    required: ['name'],
+    call: (c, headers, body = apiKeyBody) => c.POST('/api-keys', { body: body as never, headers }),
+  },
+  {
+    operationId: 'listApiKeys',
+    method: 'GET',
+    path: () => '/api-keys',
+    call: (c, headers) => c.GET('/api-keys', { headers }),
+  },
+  {
+    operationId: 'revokeApiKey',
+    method: 'DELETE',
+    path: () => `/api-keys/${ids.apiKey}`,
+    call: (c, headers) => c.DELETE('/api-keys/{api_key_id}', { params: { path: { api_key_id: ids.apiKey } }, headers }),
+  },
+  {
+    operationId: 'listAuditEvents',
+    method: 'GET',
+    path: () => '/audit-events',
+    call: (c, headers) => c.GET('/audit-events', { headers }),
+  },
+  {
     operationId: 'getRedirectSigningKey',
     method: 'GET',
     path: () => '/redirect-signing-key',
@@ -167,6 +197,34 @@ const ops: Op[] = [
     method: 'POST',
     path: () => '/redirect-signing-key/rotate',
     call: (c, headers) => c.POST('/redirect-signing-key/rotate', { headers }),
+  },
+  {
+    operationId: 'getBusiness',
+    method: 'GET',
+    path: () => '/business',
+    call: (c, headers) => c.GET('/business', { headers }),
+  },
+  {
+    operationId: 'updateBusiness',
+    method: 'PATCH',
+    path: () => '/business',
+    body: { display_name: 'Changed' },
+    required: [],
+    call: (c, headers, body = {}) => c.PATCH('/business', { body: body as never, headers }),
+  },
+  {
+    operationId: 'putBusinessLogo',
+    method: 'PUT',
+    path: () => '/business/logo',
+    body: logoBody,
+    required: ['image'],
+    call: (c, headers, body = logoBody) => c.PUT('/business/logo', { body: body as never, headers }),
+  },
+  {
+    operationId: 'deleteBusinessLogo',
+    method: 'DELETE',
+    path: () => '/business/logo',
+    call: (c, headers) => c.DELETE('/business/logo', { headers }),
   },
   ...(['pause', 'resume'] as const).flatMap((verb): Op[] => [
     {
@@ -361,6 +419,7 @@ beforeAll(async () => {
   const activation = await payer.open(new URL(active.activation_url).pathname);
   expect((await payer.submit(activation, { name: 'Payer', ...GOOD_CARD })).status).toBe(303);
   ids.activeToken = active._id;
+  ids.apiKey = (await t.a.client.POST('/api-keys', { body: apiKeyBody })).data!.data._id;
 
   // A key that worked, then was revoked.
   revokedKey = (await issueKey(t.service.db, t.a.business.id)).key;

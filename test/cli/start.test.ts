@@ -177,6 +177,45 @@ describe('npm start on an empty database', () => {
     expect(key).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
   });
 
+  it(
+    'prints a one-time link whose page makes the demo business owner, who then signs in',
+    async () => {
+      const url = started.stdout.match(/become the owner of "Demo Business":\s+(\S+)/)![1]!;
+      expect(url).toMatch(new RegExp(`^${started.origin}/account/setup\\?token=[A-Za-z0-9_-]{43}$`));
+      const shown = await fetch(url);
+      expect(shown.status).toBe(200);
+      const cookie = shown.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('pcs_csrf='))!
+        .split(';')[0]!;
+      const html = await shown.text();
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
+      const password = 'plum-orbit-kettle-42';
+      const posted = await fetch(`${started.origin}/account/setup`, {
+        method: 'POST',
+        headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          csrf_token: field('csrf_token'),
+          token: field('token'),
+          email: 'owner@example.com',
+          name: 'Owner',
+          password,
+          password_confirmation: password,
+        }),
+      });
+      expect(posted.status).toBe(200);
+      expect((await fetch(url)).status).toBe(410);
+      const login = await fetch(`${started.origin}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'owner@example.com', password }),
+      });
+      expect(login.status).toBe(200);
+      expect(((await login.json()) as { data: { role: string } }).data.role).toBe('owner');
+    },
+    SLOW,
+  );
+
   it('prints a curl line that uses that key against this server', () => {
     curl = started.stdout.match(CURL_LINE)![1]!.trim();
     expect(curl).toContain(`Bearer ${key}`);

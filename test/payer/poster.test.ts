@@ -23,7 +23,7 @@ describe('the poster', () => {
     const page = await new Payer(t.url).get(posterOf(link._id));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.html).toContain('<title>Surau roof fund</title>');
+    expect(page.html).toContain('<title>Pay Business A – Surau roof fund</title>');
     expect(page.html).toContain('<h1>Surau roof fund</h1>');
     expect(page.html).toContain('Pay at least MYR 10.00');
     expect(page.html).toContain(`<p class="url">${link.payment_url}</p>`);

@@ -141,6 +141,14 @@ describe('string lengths', () => {
   /** A valid value of exactly `length` characters for a field, from its format or its example. */
   function valueOfLength(field: string, schema: Schema, example: unknown, length: number): string {
     if (schema.format === 'email') return `${'a'.repeat(length - '@example.com'.length)}@example.com`;
+    // Base64 of an image (a logo): a PNG's signature padded with zeros to the bytes that many characters carry.
+    if (schema.format === 'byte') {
+      const png = Buffer.from(String(example), 'base64');
+      const bytes = Math.ceil(length / 4) * 3 - (length % 4 === 0 ? 2 : 0);
+      return Buffer.concat([png, Buffer.alloc(Math.max(0, bytes - png.length))])
+        .toString('base64')
+        .slice(0, length);
+    }
     // On the example's host (a webhook URL's host must resolve, which the tests' resolver does for it).
     if (schema.format === 'http-url') {
       const origin = `${typeof example === 'string' ? new URL(example).origin : 'https://example.com'}/`;

@@ -6,6 +6,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageDeps } from '../../server/pages/deps.js';
+import { createSetupLink } from '../../server/usecases/accounts.js';
 import { pageRoutes } from '../../server/pages/routes.js';
 import { signReturn, signThankYou } from '../../server/pages/signing.js';
 import { HeldProvider, submitHeld } from '../support/held-provider.js';
@@ -97,9 +98,38 @@ interface Case {
   run: () => Promise<PageResponse>;
 }
 
+/** A one-time account link's page, opened and submitted as its holder would (the set-password page). */
+async function accountSetup(fields: Json, tamper: (form: { csrf: string; attemptId: string; action: string }) => void = () => {}) {
+  const url = await createSetupLink(t.service.context, { businessId: t.a.business.id, email: `page${Date.now()}${Math.random()}@example.com`, role: 'viewer' });
+  const payer = new Payer(t.url);
+  const form = await payer.open(localPath(url));
+  tamper(form);
+  return payer.submit(form, { token: new URL(url).searchParams.get('token')!, ...(fields as Record<string, string>) });
+}
+
 /** Every route of the payer side and the states it answers in. HEAD is checked with each GET. */
 const cases: Record<string, Case[]> = {
   'GET /assets/pay.css': [],
+  'GET /account/setup': [
+    {
+      name: 'a live link',
+      status: 200,
+      run: async () => get(await createSetupLink(t.service.context, { businessId: t.a.business.id, email: 'page-get@example.com', role: 'viewer' })),
+    },
+    { name: 'an unknown token', status: 410, run: () => get(`${t.url}/account/setup?token=${'A'.repeat(43)}`) },
+  ],
+  'POST /account/setup': [
+    { name: 'an expired form (bad CSRF token)', status: 403, run: () => accountSetup({ name: 'Page', password: 'x' }, (f) => (f.csrf = 'x'.repeat(43))) },
+    { name: 'a weak password', status: 422, run: () => accountSetup({ name: 'Page', password: 'short', password_confirmation: 'short' }) },
+    {
+      name: 'a good password',
+      status: 200,
+      run: () => accountSetup({ name: 'Page', password: 'plum-orbit-kettle-42', password_confirmation: 'plum-orbit-kettle-42' }),
+    },
+  ],
+  // Not pages: a logo and a stylesheet, each with nosniff (test/api/business-profile.test.ts, test/payer/brand.test.ts).
+  'GET /assets/logos/:file': [],
+  'GET /assets/brand/:file': [],
   'GET /payment/pay': [
     { name: 'an unpaid link', status: 200, run: () => get(links.payment!.payment_url!) },
     { name: 'an unknown id', status: 404, run: () => get(`${t.url}/payment/pay?id=0123456789abcdef01234567`) },

@@ -64,6 +64,7 @@ export interface Spec {
 
 interface RawOperation {
   operationId: string;
+  security?: Record<string, unknown>[];
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema: Schema; example?: Record<string, unknown> }> };
   responses: Record<string, { content?: Record<string, { schema: Schema; example?: unknown }> }>;
@@ -80,7 +81,8 @@ export function loadSpec(): Promise<Spec> {
       const specPath: SpecPath = { template, pathParams, operations: {} };
       for (const method of HTTP_METHODS) {
         const raw = item[method.toLowerCase()] as RawOperation | undefined;
-        if (!raw) continue;
+        // A member's own operations (sign-in, session, team) take no API key: test/api/auth.test.ts and team.test.ts cover them.
+        if (!raw || (raw.security && !raw.security.some((scheme) => 'bearerAuth' in scheme))) continue;
         const parameters = [...(item.parameters ?? []), ...(raw.parameters ?? [])];
         const json = raw.requestBody?.content?.['application/json'];
         if (json && !json.example) throw new Error(`${method} ${template}: the request body has no example to build valid requests from`);
@@ -98,7 +100,7 @@ export function loadSpec(): Promise<Spec> {
           examples: Object.fromEntries(Object.entries(raw.responses).map(([status, response]) => [status, response.content?.['application/json']?.example])),
         };
       }
-      paths.push(specPath);
+      if (Object.keys(specPath.operations).length > 0) paths.push(specPath);
     }
     return { paths, operations: paths.flatMap((p) => Object.values(p.operations)) };
   })();

@@ -244,25 +244,25 @@ describe.concurrent.each([
       const { page, watch } = await watchedPage(context);
       expect((await page.goto(record.paymentLink.payment_url as string))?.status()).toBe(200);
       await expectInert(page, watch, `payment page ${JSON.stringify(probe)}`, shapes.payment);
-      expectRendered(await page.title(), sentPayment.title!, 'payment page <title>');
+      expectContained(await page.title(), `Pay Business A – ${sentPayment.title!}`, 'payment page <title>');
       expectRendered(await textOf(page, 'h1'), sentPayment.title!, 'payment page heading');
       expectRendered(await textOf(page, 'main h1 + p'), sentPayment.description!, 'payment page description');
       expectRendered(await page.locator('#email').inputValue(), maskEmail(sentPayment.email!), 'payment page e-mail (masked)');
 
       expect((await page.goto(record.openLink.payment_url as string))?.status()).toBe(200);
       await expectInert(page, watch, `open-link page ${JSON.stringify(probe)}`, shapes.open);
-      expectRendered(await page.title(), sentOpen.title!, 'open-link page <title>');
+      expectContained(await page.title(), `Pay Business A – ${sentOpen.title!}`, 'open-link page <title>');
       expectRendered(await textOf(page, 'h1'), sentOpen.title!, 'open-link page heading');
       expectRendered(await textOf(page, 'main h1 + p'), sentOpen.description!, 'open-link page description');
 
       expect((await page.goto(posterUrl(record.openLink)))?.status()).toBe(200);
       await expectInert(page, watch, `poster ${JSON.stringify(probe)}`, shapes.poster, 1);
-      expectRendered(await page.title(), sentOpen.title!, 'poster <title>');
+      expectContained(await page.title(), `Pay Business A – ${sentOpen.title!}`, 'poster <title>');
       expectRendered(await textOf(page, 'h1'), sentOpen.title!, 'poster heading');
 
       expect((await page.goto(record.token.activation_url as string))?.status()).toBe(200);
       await expectInert(page, watch, `activation page ${JSON.stringify(probe)}`, shapes.activation);
-      expectRendered(await page.title(), sentToken.title!, 'activation page <title>');
+      expectContained(await page.title(), `Save a card with Business A – ${sentToken.title!}`, 'activation page <title>');
       expectRendered(await textOf(page, 'h1'), sentToken.title!, 'activation page heading');
       expectRendered(await textOf(page, 'main h1 + p'), sentToken.description!, 'activation page description');
       expectContained(await textOf(page, 'main p.muted'), sentToken.email!, 'activation page e-mail');

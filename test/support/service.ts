@@ -69,6 +69,10 @@ export interface TestServiceOptions {
   database?: StartOptions['database'];
   /** The console build served at /console (console/dist unless given). */
   consoleDir?: string;
+  /** Members' session timeouts. */
+  sessions?: StartOptions['sessions'];
+  /** Failed sign-ins per account and per address (raised unless a test sets its own). */
+  signInLimits?: StartOptions['signInLimits'];
 }
 
 /**
@@ -121,6 +125,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     // Like the limits above: counted, raised, except where a test sets its own.
     payerEmailsPerDay: options.payerEmailsPerDay ?? 1_000_000,
     consoleDir: options.consoleDir,
+    sessions: options.sessions,
+    signInLimits: { perAccount: { limit: 1_000, seconds: 60 }, perAddress: { limit: 1_000_000, seconds: 60 }, ...options.signInLimits },
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {

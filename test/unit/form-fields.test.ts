@@ -39,7 +39,8 @@ describe('readField: capped before it is parsed', () => {
       const errors: FormErrors = {};
       const inputs = regexInputs(() => expect(readField({ [name]: payload }, name, errors)).toBe(''));
       expect(errors[name], `${name} with ${payload.length} characters`).toBeTruthy();
-      expect(inputs).toEqual([]);
+      // The message catalog's own lookups run patterns on its keys, never on what the visitor sent.
+      expect(inputs.filter((input) => input.includes(payload.slice(0, 30)))).toEqual([]);
     }
   });
 

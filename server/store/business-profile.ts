@@ -1,0 +1,101 @@
+// A business as its payers see it (migration 0035): the name and brand on its pages and e-mails, how
+// to reach it, its time zone and its payers' default language; the logo's bytes in `business_logos`.
+import type { Executor } from './executor.js';
+import { nowIso, toIsoMicros } from './timestamps.js';
+
+export interface BusinessProfileRecord {
+  id: number;
+  name: string;
+  display_name: string | null;
+  brand_color: string | null;
+  support_email: string | null;
+  support_phone: string | null;
+  time_zone: string | null;
+  default_locale: string | null;
+  profile_updated_at: string | null;
+  /** The logo's type and digest, without its bytes; null without a logo. */
+  logo: { content_type: string; sha256: string } | null;
+}
+
+export type ProfileFields = Partial<
+  Pick<BusinessProfileRecord, 'display_name' | 'brand_color' | 'support_email' | 'support_phone' | 'time_zone' | 'default_locale'>
+>;
+
+interface Row extends Omit<BusinessProfileRecord, 'logo' | 'profile_updated_at'> {
+  profile_updated_at: string | Date | null;
+  logo_type: string | null;
+  logo_sha256: string | null;
+}
+
+export async function findBusinessProfile(db: Executor, businessId: number): Promise<BusinessProfileRecord | undefined> {
+  const row = await db.first<Row>(
+    db
+      .sql('businesses as b')
+      .leftJoin('business_logos as l', 'l.business_id', 'b.id')
+      .select(
+        'b.id',
+        'b.name',
+        'b.display_name',
+        'b.brand_color',
+        'b.support_email',
+        'b.support_phone',
+        'b.time_zone',
+        'b.default_locale',
+        'b.profile_updated_at',
+        'l.content_type as logo_type',
+        'l.sha256 as logo_sha256',
+      )
+      .where('b.id', businessId),
+  );
+  if (!row) return undefined;
+  const { logo_type, logo_sha256, profile_updated_at, ...rest } = row;
+  return {
+    ...rest,
+    id: Number(rest.id),
+    profile_updated_at: profile_updated_at ? toIsoMicros(profile_updated_at) : null,
+    logo: logo_type && logo_sha256 ? { content_type: logo_type, sha256: logo_sha256 } : null,
+  };
+}
+
+export async function updateBusinessProfile(db: Executor, businessId: number, fields: ProfileFields): Promise<void> {
+  await db.run(
+    db
+      .sql('businesses')
+      .where({ id: businessId })
+      .update({ ...fields, profile_updated_at: nowIso() }),
+  );
+}
+
+export async function putBusinessLogo(db: Executor, businessId: number, logo: { content_type: string; sha256: string; bytes: Buffer }): Promise<void> {
+  const at = nowIso();
+  await db.run(
+    db
+      .sql('business_logos')
+      .insert({ business_id: businessId, ...logo, created_at: at })
+      .onConflict('business_id')
+      .merge(['content_type', 'sha256', 'bytes', 'created_at']),
+  );
+  await db.run(db.sql('businesses').where({ id: businessId }).update({ profile_updated_at: at }));
+}
+
+/** Whether there was a logo to remove. */
+export async function deleteBusinessLogo(db: Executor, businessId: number): Promise<boolean> {
+  const removed = await db.run(db.sql('business_logos').where({ business_id: businessId }).delete());
+  if (removed > 0) await db.run(db.sql('businesses').where({ id: businessId }).update({ profile_updated_at: nowIso() }));
+  return removed > 0;
+}
+
+export async function findBusinessLogo(db: Executor, businessId: number): Promise<{ content_type: string; sha256: string; bytes: Buffer } | undefined> {
+  const row = await db.first<{ content_type: string; sha256: string; bytes: Buffer | Uint8Array }>(
+    db.sql('business_logos').select('content_type', 'sha256', 'bytes').where({ business_id: businessId }),
+  );
+  return row ? { ...row, bytes: Buffer.from(row.bytes) } : undefined;
+}
+
+const LOCALE_TABLES = { payment_link: 'payment_links', open_payment_link: 'open_payment_links', tokenization: 'tokens' } as const;
+
+/** The language a link's or token's payer is expected to read, when the merchant said. */
+export async function findTargetLocale(db: Executor, kind: keyof typeof LOCALE_TABLES, id: string): Promise<string | null> {
+  const row = await db.first<{ locale: string | null }>(db.sql(LOCALE_TABLES[kind]).select('locale').where({ _id: id }));
+  return row?.locale ?? null;
+}

@@ -1,0 +1,284 @@
+// Members signing in and their sessions: sign-in (password, then a TOTP or recovery code when
+// two-factor is on), who is signed in, sign-out, the session list, a password change, and the current
+// business. An unknown e-mail and a wrong password get the same outcome after the same work (a dummy
+// hash is checked for an unknown e-mail); failures are counted per account and per client address by
+// the throttle the composition root hands in (the shared rate limiter). Every sign-in, failed one
+// and change is recorded in the audit log in the transaction that makes it.
+import type { Actor, SignedIn } from '../domain/actors.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../domain/passwords.js';
+import { permissionsOf, type Permission, type Role } from '../domain/permissions.js';
+import { DEFAULT_SESSION_SETTINGS, csrfTokenOf, newSessionToken, type SessionSettings } from '../domain/sessions.js';
+import { recordAuditEvent } from '../store/audit-events.js';
+import type { Executor } from '../store/executor.js';
+import {
+  deleteSession,
+  deleteSessionsOf,
+  findSessionByToken,
+  insertSession,
+  listSessions,
+  rotateSessionToken,
+  setSessionBusiness,
+  touchSession,
+  type UserSession,
+} from '../store/user-sessions.js';
+import { countUnusedRecoveryCodes, findUser, findUserByEmail, membershipsOf, updateUser, type Membership, type User } from '../store/users.js';
+import type { UseCaseContext } from './context.js';
+import { acceptRecoveryCode, acceptTotpCode } from './two-factor.js';
+
+export { DEFAULT_SESSION_SETTINGS, type SessionSettings };
+
+/** Counts failed sign-ins per account and per client address (server/ratelimit/sign-in.ts). */
+export interface SignInThrottle {
+  /** Seconds until another attempt is allowed, or undefined when one is. */
+  blocked(email: string, address: string, now: number): Promise<number | undefined>;
+  failed(email: string, address: string, now: number): Promise<void>;
+}
+
+export interface AuthContext {
+  sessions: SessionSettings;
+  throttle: SignInThrottle;
+}
+
+/** Where a request comes from, for the audit log and the sign-in limits. */
+export interface RequestMeta {
+  address: string;
+  userAgent: string | null;
+  requestId: string | null;
+}
+
+export type { SignedIn };
+
+/** What the API gate makes of a session cookie: a caller of the same shape as a key's. */
+export interface SessionCaller {
+  business: { id: number; name: string };
+  actor: Actor;
+  permissions: ReadonlySet<Permission>;
+  rateKey: string;
+  signedIn: SignedIn;
+}
+
+function settings(ctx: UseCaseContext): AuthContext {
+  if (!ctx.auth) throw new Error('the use-case context has no auth settings');
+  return ctx.auth;
+}
+
+/** What the member may do in the business: nothing while the business requires two-factor and they have not set it up. */
+function effectivePermissions(membership: Membership, user: User): ReadonlySet<Permission> {
+  return membership.requireTwoFactor && !user.totpEnabledAt ? new Set() : permissionsOf(membership.role);
+}
+
+/** The caller behind a session cookie while the session lives; an ended session is deleted. */
+export async function sessionCaller(ctx: UseCaseContext, token: string, now = new Date()): Promise<SessionCaller | undefined> {
+  const { sessions } = settings(ctx);
+  const session = await findSessionByToken(ctx.db, token);
+  if (!session) return undefined;
+  const idleSince = now.getTime() - Date.parse(session.lastSeenAt);
+  if (Date.parse(session.expiresAt) <= now.getTime() || idleSince >= sessions.idleMs) {
+    await deleteSession(ctx.db, session.id);
+    return undefined;
+  }
+  const [user, memberships] = await Promise.all([findUser(ctx.db, session.userId), membershipsOf(ctx.db, session.userId)]);
+  const membership = memberships.find((m) => m.businessId === session.businessId) ?? memberships[0];
+  if (!user || !membership) {
+    await deleteSession(ctx.db, session.id);
+    return undefined;
+  }
+  if (membership.businessId !== session.businessId) await setSessionBusiness(ctx.db, session.id, membership.businessId);
+  // A write per request would cost every request a commit: the idle clock is kept to within a small part of its length.
+  if (idleSince > Math.min(60_000, sessions.idleMs / 10)) await touchSession(ctx.db, session.id, now);
+  return {
+    signedIn: { sessionId: session.id, userId: user.id, email: user.email, businessId: membership.businessId },
+    business: { id: membership.businessId, name: membership.businessName },
+    actor: { kind: 'user', id: user.id, email: user.email },
+    permissions: effectivePermissions(membership, user),
+    rateKey: `user:${user.id}`,
+  };
+}
+
+export interface LoginInput {
+  email: string;
+  password: string;
+  totpCode?: string | undefined;
+  recoveryCode?: string | undefined;
+  /** The session cookie the request came with, ended by the sign-in (a new id every time). */
+  previousToken?: string | undefined;
+}
+
+export type LoginOutcome =
+  | { kind: 'signed_in'; token: string; me: Me }
+  | { kind: 'refused' }
+  | { kind: 'two_factor_required' }
+  | { kind: 'two_factor_invalid' }
+  | { kind: 'throttled'; retryAfter: number };
+
+async function failed(
+  ctx: UseCaseContext,
+  input: LoginInput,
+  meta: RequestMeta,
+  user: User | undefined,
+  businessId: number | null,
+  now: number,
+): Promise<void> {
+  await settings(ctx).throttle.failed(input.email, meta.address, now);
+  await recordAuditEvent(ctx.db, {
+    businessId,
+    actor: { kind: 'anonymous', email: input.email.slice(0, 254) },
+    action: 'auth.login_failed',
+    targetIds: user ? [user.id] : [],
+    outcome: 'failed',
+    clientAddress: meta.address,
+    userAgent: meta.userAgent,
+    requestId: meta.requestId,
+  });
+}
+
+export async function login(ctx: UseCaseContext, input: LoginInput, meta: RequestMeta, now = Date.now()): Promise<LoginOutcome> {
+  const { throttle, sessions } = settings(ctx);
+  const retryAfter = await throttle.blocked(input.email, meta.address, now);
+  if (retryAfter !== undefined) return { kind: 'throttled', retryAfter };
+  const user = await findUserByEmail(ctx.db, input.email);
+  const passwordOk = await verifyPassword(input.password, user?.passwordHash);
+  const memberships = user && passwordOk ? await membershipsOf(ctx.db, user.id) : [];
+  if (!user || !passwordOk || memberships.length === 0) {
+    await failed(ctx, input, meta, user, null, now);
+    return { kind: 'refused' };
+  }
+  const previous = input.previousToken ? await findSessionByToken(ctx.db, input.previousToken) : undefined;
+  const business = memberships.find((m) => previous?.userId === user.id && m.businessId === previous.businessId) ?? memberships[0]!;
+  const outcome = await ctx.db.transaction(async (tx): Promise<LoginOutcome> => {
+    if (user.totpEnabledAt) {
+      if (!input.totpCode && !input.recoveryCode) return { kind: 'two_factor_required' };
+      const accepted = input.totpCode ? await acceptTotpCode(ctx, tx, user, input.totpCode, now) : await acceptRecoveryCode(tx, user.id, input.recoveryCode!);
+      if (!accepted) return { kind: 'two_factor_invalid' };
+    }
+    if (previous) await deleteSession(tx, previous.id);
+    const token = newSessionToken();
+    const sessionId = await insertSession(tx, {
+      token,
+      userId: user.id,
+      businessId: business.businessId,
+      expiresAt: new Date(now + sessions.lifetimeMs),
+      clientAddress: meta.address,
+      userAgent: meta.userAgent,
+    });
+    await recordAuditEvent(tx, {
+      businessId: business.businessId,
+      actor: { kind: 'user', id: user.id, email: user.email },
+      action: 'auth.login',
+      targetIds: [user.id, sessionId],
+      outcome: 'succeeded',
+      clientAddress: meta.address,
+      userAgent: meta.userAgent,
+      requestId: meta.requestId,
+    });
+    return {
+      kind: 'signed_in',
+      token,
+      me: await describe(tx, { sessionId, userId: user.id, email: user.email, businessId: business.businessId }, csrfTokenOf(token)),
+    };
+  });
+  // Counted once the transaction is over: the audit row of a failure is written on its own.
+  if (outcome.kind === 'two_factor_invalid') await failed(ctx, input, meta, user, business.businessId, now);
+  return outcome;
+}
+
+export interface Me {
+  user: { id: string; email: string; name: string | null; twoFactor: boolean; recoveryCodesLeft: number };
+  memberships: { businessId: number; businessName: string; role: Role; requireTwoFactor: boolean }[];
+  business: { id: number; name: string };
+  role: Role;
+  permissions: Permission[];
+  /** The business requires two-factor and the member has not set it up: they may do nothing there until they do. */
+  twoFactorSetupRequired: boolean;
+  sessionId: string;
+  csrfToken: string;
+}
+
+async function describe(db: Executor, signedIn: SignedIn, csrfToken: string): Promise<Me> {
+  const [user, memberships] = await Promise.all([findUser(db, signedIn.userId), membershipsOf(db, signedIn.userId)]);
+  const membership = memberships.find((m) => m.businessId === signedIn.businessId) ?? memberships[0]!;
+  return {
+    user: {
+      id: user!.id,
+      email: user!.email,
+      name: user!.name,
+      twoFactor: Boolean(user!.totpEnabledAt),
+      recoveryCodesLeft: user!.totpEnabledAt ? await countUnusedRecoveryCodes(db, user!.id) : 0,
+    },
+    memberships,
+    business: { id: membership.businessId, name: membership.businessName },
+    role: membership.role,
+    permissions: [...effectivePermissions(membership, user!)],
+    twoFactorSetupRequired: membership.requireTwoFactor && !user!.totpEnabledAt,
+    sessionId: signedIn.sessionId,
+    csrfToken,
+  };
+}
+
+export async function whoAmI(ctx: UseCaseContext, me: SignedIn, sessionToken: string): Promise<Me> {
+  return describe(ctx.db, me, csrfTokenOf(sessionToken));
+}
+
+function userAudit(me: SignedIn, meta: RequestMeta) {
+  return {
+    businessId: me.businessId,
+    actor: { kind: 'user' as const, id: me.userId, email: me.email },
+    outcome: 'succeeded' as const,
+    clientAddress: meta.address,
+    userAgent: meta.userAgent,
+    requestId: meta.requestId,
+  };
+}
+
+export async function logout(ctx: UseCaseContext, me: SignedIn, meta: RequestMeta): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    await deleteSession(tx, me.sessionId);
+    await recordAuditEvent(tx, { ...userAudit(me, meta), action: 'auth.logout', targetIds: [me.userId, me.sessionId] });
+  });
+}
+
+export async function sessionsOf(ctx: UseCaseContext, me: SignedIn): Promise<UserSession[]> {
+  return listSessions(ctx.db, me.userId);
+}
+
+/** Ends one of the member's own sessions; false when they have none with that id. */
+export async function endSession(ctx: UseCaseContext, me: SignedIn, sessionId: string, meta: RequestMeta): Promise<boolean> {
+  return ctx.db.transaction(async (tx) => {
+    if ((await deleteSession(tx, sessionId, me.userId)) === 0) return false;
+    await recordAuditEvent(tx, { ...userAudit(me, meta), action: 'auth.session_ended', targetIds: [me.userId, sessionId] });
+    return true;
+  });
+}
+
+export type PasswordChange =
+  { kind: 'changed'; sessionToken: string; otherSessionsEnded: number } | { kind: 'wrong_password' } | { kind: 'weak'; message: string };
+
+/** A new password, given the current one: every other session of the member ends, and this one gets a new id. */
+export async function changePassword(ctx: UseCaseContext, me: SignedIn, current: string, next: string, meta: RequestMeta): Promise<PasswordChange> {
+  const user = (await findUser(ctx.db, me.userId))!;
+  if (!(await verifyPassword(current, user.passwordHash))) return { kind: 'wrong_password' };
+  const problem = passwordProblem(next, [user.email, user.name ?? '']);
+  if (problem) return { kind: 'weak', message: problem };
+  const hash = await hashPassword(next);
+  return ctx.db.transaction(async (tx) => {
+    await updateUser(tx, user.id, { passwordHash: hash });
+    const otherSessionsEnded = await deleteSessionsOf(tx, user.id, me.sessionId);
+    const sessionToken = newSessionToken();
+    await rotateSessionToken(tx, me.sessionId, sessionToken);
+    await recordAuditEvent(tx, { ...userAudit(me, meta), action: 'auth.password_changed', targetIds: [me.userId] });
+    return { kind: 'changed', sessionToken, otherSessionsEnded };
+  });
+}
+
+/** Makes `businessId` the session's current business (with a new session id: the role in effect changes); undefined when not a member. */
+export async function switchBusiness(ctx: UseCaseContext, me: SignedIn, businessId: number, meta: RequestMeta): Promise<{ token: string; me: Me } | undefined> {
+  return ctx.db.transaction(async (tx) => {
+    const memberships = await membershipsOf(tx, me.userId);
+    if (!memberships.some((m) => m.businessId === businessId)) return undefined;
+    await setSessionBusiness(tx, me.sessionId, businessId);
+    const token = newSessionToken();
+    await rotateSessionToken(tx, me.sessionId, token);
+    await recordAuditEvent(tx, { ...userAudit(me, meta), businessId, action: 'auth.business_switched', targetIds: [me.userId, me.sessionId] });
+    return { token, me: await describe(tx, { ...me, businessId }, csrfTokenOf(token)) };
+  });
+}

@@ -1,0 +1,136 @@
+// Two-factor sign-in with TOTP (RFC 6238, the `otpauth` library): a secret offered, turned on by a
+// valid code with ten single-use recovery codes (kept as hashes), turned off with a current code. A
+// code is accepted once: the time step it was good for is recorded, and an equal or earlier one refused.
+import { randomBytes } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
+import { newSessionToken } from '../domain/sessions.js';
+import { openSecret, sealSecret } from '../secrets/seal.js';
+import { recordAuditEvent } from '../store/audit-events.js';
+import { rotateSessionToken, deleteSessionsOf } from '../store/user-sessions.js';
+import { claimTotpStep, findUser, replaceRecoveryCodes, updateUser, useRecoveryCode, type User } from '../store/users.js';
+import type { Executor } from '../store/executor.js';
+import type { UseCaseContext } from './context.js';
+import type { SignedIn } from '../domain/actors.js';
+import type { RequestMeta } from './auth.js';
+
+const PERIOD = 30;
+const ISSUER = 'Payment Collection Service';
+export const RECOVERY_CODE_COUNT = 10;
+
+const secretContext = (userId: string) => `users.totp_secret:${userId}`;
+
+function totpFor(secret: string, label: string): TOTP {
+  return new TOTP({ issuer: ISSUER, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secret) });
+}
+
+function openTotp(ctx: UseCaseContext, user: User): TOTP | undefined {
+  return user.totpSecret ? totpFor(openSecret(ctx.secretsKey, user.totpSecret, secretContext(user.id)), user.email) : undefined;
+}
+
+/**
+ * Whether `code` is the user's current code (one step either side, for clocks a little apart), and
+ * not one already used: the step it matched is claimed, so a second use of the same code fails.
+ */
+export async function acceptTotpCode(ctx: UseCaseContext, db: Executor, user: User, code: string, now = Date.now()): Promise<boolean> {
+  const totp = openTotp(ctx, user);
+  if (!totp || !/^\d{6}$/.test(code)) return false;
+  const delta = totp.validate({ token: code, timestamp: now, window: 1 });
+  if (delta === null) return false;
+  return claimTotpStep(db, user.id, Math.floor(now / 1000 / PERIOD) + delta);
+}
+
+/** A recovery code as shown: ten characters in two groups, from an alphabet without look-alikes. */
+function newRecoveryCode(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyz23456789';
+  const bytes = randomBytes(10);
+  const chars = [...bytes].map((byte) => alphabet[byte % alphabet.length]);
+  return `${chars.slice(0, 5).join('')}-${chars.slice(5).join('')}`;
+}
+
+export function normalRecoveryCode(code: string): string {
+  const compact = code.trim().toLowerCase().replace(/[\s-]/g, '');
+  return compact.length === 10 ? `${compact.slice(0, 5)}-${compact.slice(5)}` : compact;
+}
+
+export async function acceptRecoveryCode(db: Executor, userId: string, code: string): Promise<boolean> {
+  return useRecoveryCode(db, userId, normalRecoveryCode(code));
+}
+
+export interface TotpOffer {
+  secret: string;
+  uri: string;
+  qrSvg: string;
+}
+
+export type TotpOutcome<T> = { kind: 'done'; value: T } | { kind: 'already_enabled' } | { kind: 'not_enabled' } | { kind: 'invalid_code' };
+
+/** A new secret for the user, pending until confirmed (replacing one offered before). */
+export async function offerTotp(ctx: UseCaseContext, me: SignedIn): Promise<TotpOutcome<TotpOffer>> {
+  const user = (await findUser(ctx.db, me.userId))!;
+  if (user.totpEnabledAt) return { kind: 'already_enabled' };
+  const secret = new Secret({ size: 20 }).base32;
+  await updateUser(ctx.db, user.id, { totpSecret: sealSecret(ctx.secretsKey, secret, secretContext(user.id)), totpLastStep: null });
+  const uri = totpFor(secret, user.email).toString();
+  return { kind: 'done', value: { secret, uri, qrSvg: await QRCode.toString(uri, { type: 'svg', margin: 2 }) } };
+}
+
+/** Turns two-factor on with a valid code: ten recovery codes, the session's id renewed, the user's other sessions ended. */
+export async function confirmTotp(
+  ctx: UseCaseContext,
+  me: SignedIn,
+  code: string,
+  meta: RequestMeta,
+): Promise<TotpOutcome<{ recoveryCodes: string[]; sessionToken: string }>> {
+  return ctx.db.transaction(async (tx) => {
+    const user = (await findUser(tx, me.userId))!;
+    if (user.totpEnabledAt) return { kind: 'already_enabled' };
+    if (!(await acceptTotpCode(ctx, tx, user, code))) return { kind: 'invalid_code' };
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await updateUser(tx, user.id, { totpEnabledAt: new Date().toISOString() });
+    await replaceRecoveryCodes(tx, user.id, recoveryCodes);
+    const sessionToken = newSessionToken();
+    await rotateSessionToken(tx, me.sessionId, sessionToken);
+    await deleteSessionsOf(tx, user.id, me.sessionId);
+    await recordAuditEvent(tx, { ...auditBase(me, meta), action: 'auth.totp_enabled' });
+    return { kind: 'done', value: { recoveryCodes, sessionToken } };
+  });
+}
+
+/** Turns two-factor off with a current code (or a recovery code). */
+export async function disableTotp(
+  ctx: UseCaseContext,
+  me: SignedIn,
+  codes: { totpCode?: string; recoveryCode?: string },
+  meta: RequestMeta,
+): Promise<TotpOutcome<{ sessionToken: string }>> {
+  return ctx.db.transaction(async (tx) => {
+    const user = (await findUser(tx, me.userId))!;
+    if (!user.totpEnabledAt) return { kind: 'not_enabled' };
+    const accepted = codes.totpCode
+      ? await acceptTotpCode(ctx, tx, user, codes.totpCode)
+      : codes.recoveryCode
+        ? await acceptRecoveryCode(tx, user.id, codes.recoveryCode)
+        : false;
+    if (!accepted) return { kind: 'invalid_code' };
+    await updateUser(tx, user.id, { totpSecret: null, totpEnabledAt: null, totpLastStep: null });
+    await replaceRecoveryCodes(tx, user.id, []);
+    const sessionToken = newSessionToken();
+    await rotateSessionToken(tx, me.sessionId, sessionToken);
+    await deleteSessionsOf(tx, user.id, me.sessionId);
+    await recordAuditEvent(tx, { ...auditBase(me, meta), action: 'auth.totp_disabled' });
+    return { kind: 'done', value: { sessionToken } };
+  });
+}
+
+function auditBase(me: SignedIn, meta: RequestMeta) {
+  return {
+    businessId: me.businessId,
+    actor: { kind: 'user' as const, id: me.userId, email: me.email },
+    targetIds: [me.userId],
+    outcome: 'succeeded' as const,
+    clientAddress: meta.address,
+    userAgent: meta.userAgent,
+    requestId: meta.requestId,
+  };
+}
