@@ -6,8 +6,8 @@ import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'client/dist/', 'generated/', 'data/', 'bench/', 'test-artifacts/'] },
-  { files: ['server/**/*.ts', 'client/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts', 'tools/**/*.ts'] },
+  { ignores: ['node_modules/', 'dist/', 'client/dist/', 'console/dist/', 'generated/', 'data/', 'bench/', 'test-artifacts/'] },
+  { files: ['server/**/*.ts', 'client/**/*.ts', 'console/**/*.ts', 'console/**/*.tsx', 'scripts/**/*.ts', 'test/**/*.ts', 'tools/**/*.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   regexp.configs['flat/recommended'],

@@ -50,3 +50,33 @@ export function createPaymentsClient({ baseUrl, apiKey, headers, ...options }: P
 export function isValidationError(error: unknown): error is ValidationErrorBody {
   return typeof error === 'object' && error !== null && 'errors' in error && typeof (error as ValidationErrorBody).errors === 'object';
 }
+
+export interface SessionClientOptions extends Omit<ClientOptions, 'baseUrl' | 'credentials'> {
+  /** The API base as the page sees it, e.g. `/api` for the merchant console served by the service. */
+  baseUrl: string;
+  /** The signed-in member's `csrf_token` (from `GET /api/auth/me`), sent on every unsafe request. */
+  csrfToken(): string | undefined;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A client for a page of the service's own origin signed in with the session cookie (the merchant
+ * console): the cookie goes with every request, and POST, PUT, PATCH and DELETE carry `X-CSRF-Token`.
+ */
+export function createSessionClient({ baseUrl, csrfToken, headers, ...options }: SessionClientOptions): PaymentsClient {
+  const client = createClient<paths>({
+    ...options,
+    baseUrl: withoutTrailingSlashes(baseUrl),
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json', ...(headers as Record<string, string> | undefined) },
+  });
+  client.use({
+    onRequest({ request }) {
+      const token = csrfToken();
+      if (!SAFE_METHODS.has(request.method) && token !== undefined) request.headers.set('X-CSRF-Token', token);
+      return request;
+    },
+  });
+  return client;
+}

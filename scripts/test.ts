@@ -94,12 +94,14 @@ if (!args.includes('--only-tests')) {
   check('swagger-parser validates openapi.yaml', run('swagger-parser validates openapi.yaml', 'tsx', ['scripts/validate-contract.ts']));
   check('generated files are fresh', run('generated files are fresh', 'tsx', ['scripts/generate.ts', '--check']));
   check('type check', run('type check', 'tsc', ['--noEmit']));
-  check('lint code (eslint)', run('lint code (eslint)', 'eslint', ['server', 'client', 'scripts', 'test', 'tools']));
+  check('type check (console)', run('type check (console)', 'tsc', ['-p', 'console', '--noEmit']));
+  check('lint code (eslint)', run('lint code (eslint)', 'eslint', ['server', 'client', 'console', 'scripts', 'test', 'tools']));
   check('format (prettier)', run('format (prettier)', 'prettier', ['--check', '.', '--log-level', 'warn']));
   check(
     'no import circles (dpdm)',
     run('no import circles (dpdm)', 'dpdm', [
       ...['server', 'shared', 'client', 'scripts', 'test', 'tools'].map((folder) => `${folder}/**/*.ts`),
+      'console/src/**/*.{ts,tsx}',
       '--no-tree',
       '--no-warning',
       '--no-progress',

@@ -19,3 +19,5 @@ export const SPEC_PATH = join(PROJECT_ROOT, 'openapi.yaml');
 export const DOCS_PATH = join(PROJECT_ROOT, 'generated', 'docs.html');
 /** openapi.yaml already parsed, written by `npm run generate` beside the docs; used only while its hash matches. */
 export const PARSED_SPEC_PATH = join(PROJECT_ROOT, 'generated', 'openapi.json');
+/** The merchant console's build (`console/`, built by `npm ci`), served at /console. */
+export const CONSOLE_DIST_PATH = join(PROJECT_ROOT, 'console', 'dist');

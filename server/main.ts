@@ -48,12 +48,13 @@ async function main(): Promise<void> {
       url: service.url,
       database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@'),
       api: `${service.publicUrl}/api`,
+      console: `${service.publicUrl}/console`,
       reference: `${service.publicUrl}/docs`,
       contract: `${service.publicUrl}/openapi.yaml`,
       mail: service.mailer.describe,
       outbox_worker: Boolean(service.worker),
     },
-    `Payment collection service listening on ${service.url}`,
+    `Payment collection service listening on ${service.url}; the merchant console is at ${service.publicUrl}/console`,
   );
 
   let stopping = false;

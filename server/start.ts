@@ -32,6 +32,8 @@ import { createMailer, type Mailer } from './outbox/mailer.js';
 import type { Resolver } from './outbox/webhook-target.js';
 import { OutboxWorker } from './outbox/worker.js';
 import { pageRoutes } from './pages/routes.js';
+import { consoleRoutes } from './console.js';
+import { CONSOLE_DIST_PATH } from './file-locations.js';
 import { acquirerRoutes } from './acquirer-notifications/endpoint.js';
 import type { CardFormAcquirer } from './acquirers/acquirer.js';
 import { SandboxAcquirer } from './acquirers/sandbox.js';
@@ -100,6 +102,8 @@ export interface StartOptions {
   trustProxyHops?: number;
   /** How webhook hosts are resolved; the system resolver unless a test stubs it. */
   resolve?: Resolver;
+  /** The merchant console's build served at /console; console/dist unless a test gives another. */
+  consoleDir?: string;
   /** Payer e-mails a business's API calls may have sent per UTC day (PAYER_EMAILS_PER_DAY); 1,000 unless given. */
   payerEmailsPerDay?: number;
   /** Days audit events are kept (AUDIT_RETENTION_DAYS); 400 unless given. */
@@ -293,6 +297,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       pageLimiter: new PageLimiter(limiter, { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits }, keys.cardFingerprint),
     };
     const payerPages = pageRoutes(pageDeps);
+    const merchantConsole = consoleRoutes({ root: options.consoleDir ?? CONSOLE_DIST_PATH });
     const acquirers = acquirerRoutes({
       ...ctx,
       notificationLimiter: new NotificationLimiter(limiter, { ...DEFAULT_NOTIFICATION_LIMITS, ...options.notificationLimits }),
@@ -301,7 +306,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       contract,
       handlers,
       scopes: scopesOver(ctx),
-      pages: (koa, next) => payerPages(koa, () => acquirers(koa, next)),
+      pages: (koa, next) => merchantConsole(koa, () => payerPages(koa, () => acquirers(koa, next))),
       trustProxyHops: options.trustProxyHops ?? 0,
       linger: { ...DEFAULT_LINGER, ...options.linger },
       findCaller: (key) => callers.find(key),

@@ -67,6 +67,8 @@ export interface TestServiceOptions {
   payerEmailsPerDay?: number;
   /** PostgreSQL's pool and statement timeout. */
   database?: StartOptions['database'];
+  /** The console build served at /console (console/dist unless given). */
+  consoleDir?: string;
   /** Members' session timeouts. */
   sessions?: StartOptions['sessions'];
   /** Failed sign-ins per account and per address (raised unless a test sets its own). */
@@ -122,6 +124,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     pendingSweep: options.pendingSweep,
     // Like the limits above: counted, raised, except where a test sets its own.
     payerEmailsPerDay: options.payerEmailsPerDay ?? 1_000_000,
+    consoleDir: options.consoleDir,
     sessions: options.sessions,
     signInLimits: { perAccount: { limit: 1_000, seconds: 60 }, perAddress: { limit: 1_000_000, seconds: 60 }, ...options.signInLimits },
   });

@@ -1,0 +1,22 @@
+// The API's 422 answers (Laravel's shape: `errors` maps each field to its messages) shown on the form's
+// fields; a message for a field the form does not show goes in the form's general message.
+export interface FieldErrors {
+  fields: Record<string, string>;
+  general: string | undefined;
+}
+
+export function fieldErrors(error: unknown, shownFields: readonly string[]): FieldErrors {
+  const body = (error ?? {}) as { message?: unknown; errors?: unknown };
+  const fields: Record<string, string> = {};
+  const elsewhere: string[] = [];
+  if (typeof body.errors === 'object' && body.errors !== null) {
+    for (const [field, messages] of Object.entries(body.errors as Record<string, unknown>)) {
+      const text = Array.isArray(messages) ? messages.map(String).join(' ') : String(messages);
+      if (shownFields.includes(field)) fields[field] = text;
+      else elsewhere.push(text);
+    }
+  }
+  const message = typeof body.message === 'string' ? body.message : undefined;
+  const general = elsewhere.length > 0 ? elsewhere.join(' ') : Object.keys(fields).length === 0 ? message : undefined;
+  return { fields, general };
+}

@@ -1,0 +1,33 @@
+// The console's pages. Each view is its own chunk, loaded when first visited, so the first screen
+// downloads the shell and the sign-in page only.
+import { createBrowserRouter } from 'react-router';
+import { Layout } from './views/layout.js';
+import { SignInPage } from './views/sign-in.js';
+
+export const router = createBrowserRouter(
+  [
+    { path: '/sign-in', Component: SignInPage },
+    {
+      path: '/',
+      Component: Layout,
+      children: [
+        { index: true, lazy: async () => ({ Component: (await import('./views/overview.js')).OverviewPage }) },
+        { path: 'payments', lazy: async () => ({ Component: (await import('./views/payments.js')).PaymentsPage }) },
+        { path: 'payments/:paymentId', lazy: async () => ({ Component: (await import('./views/payment-detail.js')).PaymentDetailPage }) },
+        { path: 'payment-links', lazy: async () => ({ Component: (await import('./views/payment-links.js')).PaymentLinksPage }) },
+        { path: 'payment-links/new', lazy: async () => ({ Component: (await import('./views/payment-links.js')).NewPaymentLinkPage }) },
+        { path: 'payment-links/:linkId', lazy: async () => ({ Component: (await import('./views/payment-links.js')).PaymentLinkDetailPage }) },
+        { path: 'open-payment-links', lazy: async () => ({ Component: (await import('./views/open-links.js')).OpenLinksPage }) },
+        { path: 'open-payment-links/new', lazy: async () => ({ Component: (await import('./views/open-links.js')).NewOpenLinkPage }) },
+        { path: 'open-payment-links/:linkId', lazy: async () => ({ Component: (await import('./views/open-links.js')).OpenLinkDetailPage }) },
+        { path: 'saved-cards', lazy: async () => ({ Component: (await import('./views/saved-cards.js')).SavedCardsPage }) },
+        { path: 'saved-cards/:tokenId', lazy: async () => ({ Component: (await import('./views/saved-cards.js')).SavedCardPage }) },
+        { path: 'api-keys', lazy: async () => ({ Component: (await import('./views/api-keys.js')).ApiKeysPage }) },
+        { path: 'audit-log', lazy: async () => ({ Component: (await import('./views/audit-log.js')).AuditLogPage }) },
+        { path: 'account/password', lazy: async () => ({ Component: (await import('./views/password.js')).PasswordPage }) },
+        { path: '*', lazy: async () => ({ Component: (await import('./views/not-found.js')).NotFoundPage }) },
+      ],
+    },
+  ],
+  { basename: '/console' },
+);

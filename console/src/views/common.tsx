@@ -1,0 +1,179 @@
+// Pieces every view uses: the page heading that also names the tab, status badges, the loading,
+// error and empty states, and a confirmation before anything that cannot be undone.
+import { Alert, Badge, Button, Center, Group, Loader, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+
+export function PageHeading({ title, actions }: { title: string; actions?: ReactNode }) {
+  useDocumentTitle(`${title} · Console`);
+  return (
+    <Group justify="space-between" mb="md" wrap="wrap">
+      <Title order={1} size="h2">
+        {title}
+      </Title>
+      {actions && <Group gap="xs">{actions}</Group>}
+    </Group>
+  );
+}
+
+const STATUS_COLORS: Record<string, string> = {
+  paid: 'green',
+  Paid: 'green',
+  succeeded: 'green',
+  refused: 'orange',
+  delivered: 'green',
+  Active: 'blue',
+  active: 'blue',
+  pending: 'yellow',
+  partially_refunded: 'orange',
+  refunded: 'gray',
+  Paused: 'gray',
+  paused: 'gray',
+  Expired: 'gray',
+  failed: 'red',
+  dead: 'red',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    // A coloured dot beside text of the body colour: readable in both themes whatever the status colour.
+    <Badge variant="dot" color={STATUS_COLORS[status] ?? 'gray'}>
+      {status.replaceAll('_', ' ')}
+    </Badge>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <Center p="xl" role="status" aria-label={`Loading ${what}`}>
+      <Loader />
+    </Center>
+  );
+}
+
+export function QueryError({ error }: { error: unknown }) {
+  const message = typeof error === 'object' && error !== null && 'message' in error ? String((error as { message: unknown }).message) : String(error);
+  return (
+    <Alert color="red" role="alert" title="The service refused this">
+      {message}
+    </Alert>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <Stack align="center" p="xl" gap="xs">
+      <Text fw={600}>{title}</Text>
+      {children}
+    </Stack>
+  );
+}
+
+export function ConfirmModal(props: {
+  opened: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  busy?: boolean;
+  onConfirm(): void;
+  onClose(): void;
+  color?: string;
+}) {
+  // No Modal.Header: it is a <header>, a second banner landmark beside the app's own. Escape and
+  // Cancel close it.
+  return (
+    <Modal.Root opened={props.opened} onClose={props.onClose} centered>
+      <Modal.Overlay />
+      <Modal.Content>
+        <Modal.Body pt="md">
+          <Stack>
+            <Modal.Title fw={700}>{props.title}</Modal.Title>
+            {props.children}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={props.onClose}>
+                Cancel
+              </Button>
+              <Button color={props.color ?? 'red'} loading={props.busy ?? false} onClick={props.onConfirm}>
+                {props.confirmLabel}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
+  );
+}
+
+export interface Column<Row> {
+  header: string;
+  cell(row: Row): ReactNode;
+}
+
+/** A list as a table with a name (tests and screen readers find it by it), scrolling sideways on a phone. */
+export function DataTable<Row>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  minWidth = 560,
+}: {
+  label: string;
+  columns: Column<Row>[];
+  rows: readonly Row[];
+  rowKey(row: Row): string;
+  minWidth?: number;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={minWidth}>
+      <Table striped aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            {columns.map((column) => (
+              <Table.Th key={column.header}>{column.header}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={rowKey(row)}>
+              {columns.map((column) => (
+                <Table.Td key={column.header}>{column.cell(row)}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** A record's fields as a two-column table, each row headed by its name. */
+export function Details({ label, fields }: { label: string; fields: Array<[string, ReactNode] | false> }) {
+  return (
+    <Table variant="vertical" aria-label={label}>
+      <Table.Tbody>
+        {fields
+          .filter((field): field is [string, ReactNode] => field !== false)
+          .map(([name, value]) => (
+            <Table.Tr key={name}>
+              <Table.Th w={150}>{name}</Table.Th>
+              <Table.Td>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Pages of a list, each control named for screen readers. */
+export function Pager({ total, page, onChange }: { total: number; page: number; onChange(page: number): void }) {
+  return (
+    <Pagination
+      total={total}
+      value={page}
+      onChange={onChange}
+      getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+      getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
+    />
+  );
+}

@@ -1,0 +1,127 @@
+import { Anchor, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Suspense, lazy } from 'react';
+import { Link } from 'react-router';
+import { api } from '../api/client.js';
+import { summarize, withinDays, type PaymentRow } from '../lib/collections.js';
+import { TooMany, usePayments } from './overview-data.js';
+import { addDays, dayIn } from '../lib/dates.js';
+import { formatCents, formatUnits } from '../lib/money.js';
+import { useCan } from '../session.js';
+import { DataTable, EmptyState, Loading, PageHeading, QueryError } from './common.js';
+
+function money(byCurrency: Record<string, number>): string {
+  const entries = Object.entries(byCurrency);
+  return entries.length === 0 ? formatCents(0, 'MYR') : entries.map(([currency, cents]) => formatCents(cents, currency)).join(' + ');
+}
+
+function PeriodCard({ title, rows }: { title: string; rows: PaymentRow[] }) {
+  const summary = summarize(rows);
+  return (
+    <Card withBorder component="section" aria-label={title}>
+      <Title order={2} size="h5">
+        {title}
+      </Title>
+      <Text fw={700} size="xl">
+        {money(summary.collected)}
+      </Text>
+      <Text size="sm">
+        {summary.collectedCount} paid · success rate {summary.successRate === null ? '—' : `${Math.round(summary.successRate * 100)}%`}
+      </Text>
+      <Text size="sm">
+        Refunded {money(summary.refunded)} ({summary.refundedCount})
+      </Text>
+    </Card>
+  );
+}
+
+function TopOpenLinks() {
+  const links = useQuery({
+    queryKey: ['overview-top-open-links'],
+    queryFn: async () => {
+      // The newest active links and their totals: the API has no ranking of links by what they collected.
+      const { data, error } = await api.GET('/open-payment-links', { params: { query: { per_page: 10, 'filter[status]': true } } });
+      if (error) throw error;
+      const totals = await Promise.all(
+        data.data.data.map(async (link) => {
+          const total = await api.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: link._id } } });
+          return { link, total: total.data?.data };
+        }),
+      );
+      return totals.filter((entry) => entry.total !== undefined).sort((a, b) => b.total!.total_amount - a.total!.total_amount);
+    },
+  });
+  if (links.isPending) return <Loading what="open payment links" />;
+  if (links.isError) return <QueryError error={links.error} />;
+  if (links.data.length === 0) return <Text size="sm">No active open payment links.</Text>;
+  return (
+    <DataTable
+      label="Top open payment links"
+      rows={links.data}
+      rowKey={({ link }) => link._id}
+      minWidth={360}
+      columns={[
+        {
+          header: 'Open payment link',
+          cell: ({ link }) => (
+            <Anchor component={Link} to={`/open-payment-links/${link._id}`}>
+              {link.title}
+            </Anchor>
+          ),
+        },
+        { header: 'Collected', cell: ({ total }) => formatUnits(total!.total_amount, total!.currency) },
+        { header: 'Payments', cell: ({ total }) => total!.total_count },
+      ]}
+    />
+  );
+}
+
+// The chart (Recharts, the date picker) is the heaviest part of the console: it loads after the figures.
+const CollectionsChart = lazy(async () => ({ default: (await import('./collections-chart.js')).CollectionsChart }));
+
+export function OverviewPage() {
+  const today = dayIn(new Date());
+  const month = usePayments(addDays(today, -29), today);
+  const canOpenLinks = useCan('open_payment_links:read');
+  return (
+    <>
+      <PageHeading title="Overview" />
+      <Stack>
+        {month.isPending ? (
+          <Loading what="the figures" />
+        ) : month.isError ? (
+          <QueryError error={month.error} />
+        ) : !month.data.complete ? (
+          <TooMany total={month.data.total} />
+        ) : month.data.rows.length === 0 ? (
+          <EmptyState title="No payments in the last 30 days">
+            <Text size="sm">
+              Create a{' '}
+              <Anchor component={Link} to="/payment-links/new">
+                payment link
+              </Anchor>{' '}
+              and send it to a payer: what they pay shows here.
+            </Text>
+          </EmptyState>
+        ) : (
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <PeriodCard title="Today" rows={withinDays(month.data.rows, today, today)} />
+            <PeriodCard title="Last 7 days" rows={withinDays(month.data.rows, addDays(today, -6), today)} />
+            <PeriodCard title="Last 30 days" rows={month.data.rows} />
+          </SimpleGrid>
+        )}
+        <Suspense fallback={<Loading what="the chart" />}>
+          <CollectionsChart today={today} />
+        </Suspense>
+        {canOpenLinks && (
+          <Card withBorder component="section" aria-label="Top open payment links">
+            <Title order={2} size="h4" mb="sm">
+              Top open payment links
+            </Title>
+            <TopOpenLinks />
+          </Card>
+        )}
+      </Stack>
+    </>
+  );
+}

@@ -1,0 +1,155 @@
+import { Anchor, Button, Group, Progress, Select, Stack, Text, TextInput } from '@mantine/core';
+import { DatePickerInput, type DatesRangeValue } from '@mantine/dates';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { $api, api, type ListQuery } from '../api/client.js';
+import { formatDateTime } from '../lib/dates.js';
+import { readWithProgress, type ExportProgress } from '../lib/csv-export.js';
+import { apiQuery, filtersFrom, searchFor, type Filters } from '../lib/filters.js';
+import { formatCents } from '../lib/money.js';
+import { useCan } from '../session.js';
+import { DataTable, EmptyState, Loading, PageHeading, Pager, QueryError, StatusBadge } from './common.js';
+
+const FILTERS = ['status', 'method', 'payment_link_id', 'open_payment_link_id', 'tokenization_id', 'email', 'reference', 'created_at_between'] as const;
+const PER_PAGE = 50;
+
+type PaymentQuery = ListQuery<'/payments'>;
+
+function rangeValue(range: string | undefined): DatesRangeValue<string> {
+  const [from, to] = range?.split(',') ?? [];
+  return [from ?? null, to ?? null];
+}
+
+function ExportButton({ query }: { query: PaymentQuery }) {
+  const [progress, setProgress] = useState<ExportProgress>();
+  async function run() {
+    setProgress({ bytes: 0, lines: 0 });
+    try {
+      const { response } = await api.GET('/payments', { params: { query }, headers: { Accept: 'text/csv' }, parseAs: 'stream' });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => ({}))) as { message?: string };
+        notifications.show({ color: 'red', message: body.message ?? `The export failed (HTTP ${response.status}).` });
+        return;
+      }
+      const blob = await readWithProgress(response, setProgress);
+      const url = URL.createObjectURL(blob);
+      const anchor = document.createElement('a');
+      anchor.href = url;
+      anchor.download = `payments-${new Date().toISOString().slice(0, 10)}.csv`;
+      anchor.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      notifications.show({ color: 'green', message: 'The export is downloaded.' });
+    } finally {
+      setProgress(undefined);
+    }
+  }
+  return (
+    <Group gap="xs">
+      <Button variant="default" onClick={run} loading={progress !== undefined}>
+        Export CSV
+      </Button>
+      {progress && (
+        <Stack gap={2} w={160}>
+          <Progress value={100} animated aria-label="Export progress" />
+          <Text size="xs" aria-live="polite">
+            {Math.max(progress.lines - 1, 0)} lines read
+          </Text>
+        </Stack>
+      )}
+    </Group>
+  );
+}
+
+export function PaymentsPage() {
+  const [search, setSearch] = useSearchParams();
+  const filters = filtersFrom(search, FILTERS);
+  const page = Number(search.get('page') ?? '1') || 1;
+  const query = { ...apiQuery(filters), page, per_page: PER_PAGE } as PaymentQuery;
+  const payments = $api.useQuery('get', '/payments', { params: { query } });
+  const canExport = useCan('exports:read');
+  const setFilter = (name: string, value: string | null) => setSearch(searchFor({ ...filters, [name]: value ?? '' } as Filters));
+  const [email, setEmail] = useState(filters.email ?? '');
+
+  return (
+    <>
+      <PageHeading title="Payments" actions={canExport && <ExportButton query={{ ...apiQuery(filters) } as PaymentQuery} />} />
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          setFilter('email', email);
+        }}
+        aria-label="Filters"
+      >
+        <Group align="flex-end" mb="md" wrap="wrap">
+          <TextInput label="Payer e-mail" type="search" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+          <Select
+            label="Status"
+            clearable
+            data={['paid', 'pending', 'failed', 'partially_refunded', 'refunded']}
+            value={filters.status ?? null}
+            onChange={(value) => setFilter('status', value)}
+          />
+          <Select label="Method" clearable data={['card', 'fpx', 'grabpay']} value={filters.method ?? null} onChange={(value) => setFilter('method', value)} />
+          <TextInput label="Payment link id" defaultValue={filters.payment_link_id ?? ''} onBlur={(e) => setFilter('payment_link_id', e.currentTarget.value)} />
+          <DatePickerInput
+            type="range"
+            label="Created between"
+            clearable
+            allowSingleDateInRange
+            value={rangeValue(filters.created_at_between)}
+            onChange={([from, to]) => setFilter('created_at_between', from && to ? `${from},${to}` : '')}
+            w={240}
+          />
+          <Button type="submit">Search</Button>
+        </Group>
+      </form>
+      {payments.isPending ? (
+        <Loading what="payments" />
+      ) : payments.isError ? (
+        <QueryError error={payments.error} />
+      ) : payments.data.data.data.length === 0 ? (
+        <EmptyState title={Object.keys(filters).length > 0 ? 'No payment matches these filters' : 'No payments yet'}>
+          <Text size="sm">
+            Payments appear here once a payer pays one of your{' '}
+            <Anchor component={Link} to="/payment-links">
+              payment links
+            </Anchor>
+            .
+          </Text>
+        </EmptyState>
+      ) : (
+        <>
+          <DataTable
+            label="Payments"
+            minWidth={640}
+            rows={payments.data.data.data}
+            rowKey={(payment) => payment._id}
+            columns={[
+              {
+                header: 'Created',
+                cell: (payment) => (
+                  <Anchor component={Link} to={`/payments/${payment._id}`}>
+                    {formatDateTime(payment.created_at)}
+                  </Anchor>
+                ),
+              },
+              { header: 'Amount', cell: (payment) => formatCents(payment.amount, payment.currency) },
+              { header: 'Status', cell: (payment) => <StatusBadge status={payment.status} /> },
+              { header: 'Method', cell: (payment) => `${payment.method ?? '—'}${payment.card_last4 ? ` ·${payment.card_last4}` : ''}` },
+              { header: 'Payer', cell: (payment) => payment.payer_email ?? '—' },
+              { header: 'Reference', cell: (payment) => payment.reference ?? '—' },
+            ]}
+          />
+          <Group justify="space-between" mt="md">
+            <Text size="sm">
+              {payments.data.data.total_is_lower_bound ? 'More than ' : ''}
+              {payments.data.data.total.toLocaleString('en-MY')} payments
+            </Text>
+            <Pager total={payments.data.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
+          </Group>
+        </>
+      )}
+    </>
+  );
+}

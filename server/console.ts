@@ -1,0 +1,91 @@
+// The merchant console (console/, a React app built by Vite) served at /console: files of its build
+// through @koa/send, the client routes answered with its index.html, and a page that says how to build
+// it when the build is missing (a server-only install) rather than a crash or a bare 404.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { send } from '@koa/send';
+import type Koa from 'koa';
+
+export const CONSOLE_PATH = '/console';
+
+/**
+ * No inline script and nothing from elsewhere. Mantine writes its theme as CSS variables in a <style>
+ * element and in style attributes at run time, which `style-src 'self'` alone would block: styles, not
+ * scripts, are allowed inline.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Vite names every file it puts in assets/ after its content's hash. */
+const HASHED_ASSET = /^\/assets\/[\w.-]{1,200}$/;
+
+function setHeaders(ctx: Koa.Context): void {
+  ctx.set({
+    'Content-Security-Policy': CONSOLE_CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'same-origin',
+  });
+}
+
+const NOT_BUILT = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>The console is not built</title></head>
+<body><main><h1>The console is not built</h1>
+<p>This install has no console/dist. Build it with <code>npm ci</code> at the project root (it builds the console),
+or <code>npm run build -w console</code>, then restart the service. The API at /api works without it.</p></main></body></html>
+`;
+
+/** `/` and everything under /console; other paths go on to the payer pages. */
+export function consoleRoutes(options: { root: string }): Koa.Middleware {
+  const index = join(options.root, 'index.html');
+  return async (ctx, next) => {
+    if (ctx.path === '/' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      ctx.redirect(`${CONSOLE_PATH}/`);
+      return;
+    }
+    if (ctx.path !== CONSOLE_PATH && !ctx.path.startsWith(`${CONSOLE_PATH}/`)) return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      ctx.status = 405;
+      ctx.set('Allow', 'GET, HEAD');
+      return;
+    }
+    setHeaders(ctx);
+    if (!existsSync(index)) {
+      ctx.status = 503;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = NOT_BUILT;
+      return;
+    }
+    const file = ctx.path.slice(CONSOLE_PATH.length) || '/';
+    if (HASHED_ASSET.test(file)) {
+      // A hashed name changes with its content: a year, and never asked again.
+      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+      const served = await send(ctx, file, { root: options.root, gzip: false, brotli: false }).catch((error: { status?: number }) => {
+        if (error.status === 404) return undefined;
+        throw error;
+      });
+      if (served) return;
+      ctx.status = 404;
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'Not found';
+      return;
+    }
+    // Any other path is one of the app's own routes (or a file of the build's root, such as its icon):
+    // index.html, asked again every time so a new build is picked up at once.
+    const rootFile = /^\/[\w-]+\.(?:ico|svg|png|txt|webmanifest)$/.test(file) && existsSync(join(options.root, file)) ? file : '/index.html';
+    ctx.set('Cache-Control', 'no-cache');
+    await send(ctx, rootFile, { root: options.root, gzip: false, brotli: false });
+  };
+}

@@ -1,0 +1,135 @@
+// The console's own logic, without a browser: money as merchants read it, business days in the
+// business's time zone, the overview's sums and per-day series, list filters, 422s on form fields,
+// which events name a payment, and the export's progress count.
+import { describe, expect, test } from 'vitest';
+import { perDay, summarize, withinDays, type PaymentRow } from '../../console/src/lib/collections.js';
+import { countLines } from '../../console/src/lib/csv-export.js';
+import { addDays, dayIn, daysBetween, utcRangeCovering } from '../../console/src/lib/dates.js';
+import { fieldErrors } from '../../console/src/lib/errors.js';
+import { eventRangeFor, namesPayment } from '../../console/src/lib/events.js';
+import { apiQuery, filtersFrom, searchFor } from '../../console/src/lib/filters.js';
+import { formatCents, formatUnits, parseAmountToCents } from '../../console/src/lib/money.js';
+
+describe('money', () => {
+  test('cents and units read as RM 1,250.50', () => {
+    expect(formatCents(125050, 'MYR')).toBe('RM 1,250.50');
+    expect(formatCents(500, 'MYR')).toBe('RM 5.00');
+    expect(formatUnits('30000', 'MYR')).toBe('RM 30,000.00');
+    expect(formatUnits(12.5, 'SGD')).toBe('S$ 12.50');
+    expect(formatCents(100, 'EUR')).toBe('EUR 1.00');
+  });
+
+  test('what a merchant types becomes cents, or nothing', () => {
+    expect(parseAmountToCents('12.5')).toBe(1250);
+    expect(parseAmountToCents(' 1,250.50 ')).toBe(125050);
+    expect(parseAmountToCents('20')).toBe(2000);
+    expect(parseAmountToCents('0.07')).toBe(7);
+    for (const bad of ['', '12.345', '-5', 'abc', '1e3', '12.']) expect(parseAmountToCents(bad), bad).toBeUndefined();
+  });
+});
+
+describe('business days', () => {
+  test('an instant falls on its Kuala Lumpur day (UTC+8)', () => {
+    expect(dayIn('2026-05-19T15:59:59Z')).toBe('2026-05-19');
+    expect(dayIn('2026-05-19T16:00:00Z')).toBe('2026-05-20');
+    expect(dayIn('2026-05-19T16:00:00Z', 'UTC')).toBe('2026-05-19');
+  });
+
+  test('day arithmetic across months and the UTC range that covers business days', () => {
+    expect(addDays('2026-02-28', 1)).toBe('2026-03-01');
+    expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
+    expect(daysBetween('2026-04-29', '2026-05-02')).toEqual(['2026-04-29', '2026-04-30', '2026-05-01', '2026-05-02']);
+    expect(utcRangeCovering('2026-05-01', '2026-05-07')).toBe('2026-04-30,2026-05-08');
+  });
+});
+
+const row = (created_at: string, status: string, amount = 1000, amount_refunded = 0, method: string | null = 'card', currency = 'MYR'): PaymentRow => ({
+  created_at,
+  status,
+  amount,
+  amount_refunded,
+  method,
+  currency,
+});
+
+describe('the overview', () => {
+  const rows = [
+    row('2026-05-01T01:00:00Z', 'paid', 5000),
+    row('2026-05-01T02:00:00Z', 'partially_refunded', 3000, 1000, 'fpx'),
+    row('2026-05-01T03:00:00Z', 'failed', 9999),
+    row('2026-05-01T04:00:00Z', 'pending', 7777),
+    row('2026-05-02T17:00:00Z', 'refunded', 2000, 2000, 'grabpay'),
+    row('2026-05-02T18:00:00Z', 'paid', 100, 0, 'card', 'SGD'),
+  ];
+
+  test('sums what was collected and refunded per currency; the success rate leaves pending out', () => {
+    const summary = summarize(rows);
+    expect(summary.collected).toEqual({ MYR: 10000, SGD: 100 });
+    expect(summary.refunded).toEqual({ MYR: 3000 });
+    expect(summary).toMatchObject({ collectedCount: 4, refundedCount: 2, failedCount: 1 });
+    expect(summary.successRate).toBeCloseTo(4 / 5);
+    expect(summarize([row('2026-05-01T00:00:00Z', 'pending')]).successRate).toBeNull();
+  });
+
+  test('keeps the payments of the business days asked', () => {
+    // 2026-05-02T17:00Z is 2026-05-03 in Kuala Lumpur.
+    expect(withinDays(rows, '2026-05-01', '2026-05-02')).toHaveLength(4);
+    expect(withinDays(rows, '2026-05-03', '2026-05-03')).toHaveLength(2);
+  });
+
+  test('per day by method: what was collected in currency units, every day present', () => {
+    const series = perDay(rows, '2026-04-30', '2026-05-03', 'method');
+    expect(series.groups).toEqual(['card', 'fpx', 'grabpay']);
+    expect(series.rows).toEqual([
+      { day: '2026-04-30', card: 0, fpx: 0, grabpay: 0 },
+      { day: '2026-05-01', card: 50, fpx: 30, grabpay: 0 },
+      { day: '2026-05-02', card: 0, fpx: 0, grabpay: 0 },
+      { day: '2026-05-03', card: 1, fpx: 0, grabpay: 20 },
+    ]);
+  });
+
+  test('per day by status: how many attempts ended so', () => {
+    const series = perDay(rows, '2026-05-01', '2026-05-01', 'status');
+    expect(series.groups).toEqual(['failed', 'paid', 'partially_refunded', 'pending']);
+    expect(series.rows).toEqual([{ day: '2026-05-01', failed: 1, paid: 1, partially_refunded: 1, pending: 1 }]);
+  });
+});
+
+describe('list filters', () => {
+  test('from the address, to the API, and back to an address', () => {
+    const filters = filtersFrom(new URLSearchParams('status=paid&email=%20a%40b.c%20&method=&page=3&other=x'), ['status', 'email', 'method']);
+    expect(filters).toEqual({ status: 'paid', email: 'a@b.c' });
+    expect(apiQuery(filters)).toEqual({ 'filter[status]': 'paid', 'filter[email]': 'a@b.c' });
+    expect(searchFor({ ...filters, method: ' ' })).toBe('?status=paid&email=a%40b.c');
+    expect(searchFor(filters, 2)).toBe('?status=paid&email=a%40b.c&page=2');
+    expect(searchFor({})).toBe('');
+  });
+});
+
+describe("the API's 422s on a form", () => {
+  test('each shown field gets its messages; the rest goes in the general message', () => {
+    const error = { message: 'The email field is required. (and 1 more error)', errors: { email: ['The email field is required.'], currency: ['The currency is invalid.'] } };
+    expect(fieldErrors(error, ['email', 'amount'])).toEqual({ fields: { email: 'The email field is required.' }, general: 'The currency is invalid.' });
+    expect(fieldErrors({ message: 'Payment not found.' }, ['email'])).toEqual({ fields: {}, general: 'Payment not found.' });
+    expect(fieldErrors({ errors: { email: ['a', 'b'] } }, ['email'])).toEqual({ fields: { email: 'a b' }, general: undefined });
+  });
+});
+
+describe("a payment's events", () => {
+  test('the days read run from the payment to a week later, not past today', () => {
+    expect(eventRangeFor('2026-05-01T10:00:00Z', '2026-06-01')).toBe('2026-05-01,2026-05-08');
+    expect(eventRangeFor('2026-05-01T10:00:00Z', '2026-05-03')).toBe('2026-05-01,2026-05-03');
+  });
+
+  test('an event names the payment in its data, or in its payload', () => {
+    expect(namesPayment({ payment_id: 'p1' }, 'p1')).toBe(true);
+    expect(namesPayment({ event: 'payment.created', data: { payment_id: 'p1' } }, 'p1')).toBe(true);
+    expect(namesPayment({ data: { payment_id: 'p2' } }, 'p1')).toBe(false);
+    expect(namesPayment(null, 'p1')).toBe(false);
+  });
+});
+
+test("the export's progress counts line ends", () => {
+  expect(countLines(new TextEncoder().encode('line,id\r\npayment,1\r\nrefund,2\r\n'))).toBe(3);
+  expect(countLines(new Uint8Array())).toBe(0);
+});
