@@ -1074,6 +1074,8 @@ export interface paths {
          *     401 in the same time; failed sign-ins are limited per account and per client address (429 with
          *     `Retry-After`). A correct password without the code of an account with two-factor on answers 401
          *     with `two_factor_required: true`.
+         *
+         *     Requires `public`.
          */
         post: operations["login"];
         delete?: never;
@@ -1094,6 +1096,8 @@ export interface paths {
         /**
          * Sign out
          * @description Ends the session the request came with and clears its cookie.
+         *
+         *     Requires `authenticated`.
          */
         post: operations["logout"];
         delete?: never;
@@ -1116,6 +1120,8 @@ export interface paths {
          *     with the session cookie must carry as `X-CSRF-Token`. `two_factor_setup_required` is true when the
          *     current business requires two-factor sign-in and the member has not set it up: until they do, they
          *     may do nothing there (`permissions` is empty).
+         *
+         *     Requires `authenticated`.
          */
         get: operations["getMe"];
         put?: never;
@@ -1139,6 +1145,8 @@ export interface paths {
          * Switch the current business
          * @description Makes another of the member's businesses the one the session acts in. The session gets a new id
          *     (a new cookie), since the role in effect changes.
+         *
+         *     Requires `authenticated`.
          */
         post: operations["switchBusiness"];
         delete?: never;
@@ -1157,6 +1165,8 @@ export interface paths {
         /**
          * List my sessions
          * @description The member's live sessions, newest first (at most 100), the one the request came with marked `current`.
+         *
+         *     Requires `authenticated`.
          */
         get: operations["listSessions"];
         put?: never;
@@ -1186,6 +1196,8 @@ export interface paths {
         /**
          * End one of my sessions
          * @description Ends one of the member's sessions (signs that browser out).
+         *
+         *     Requires `authenticated`.
          */
         delete: operations["deleteSession"];
         options?: never;
@@ -1206,6 +1218,8 @@ export interface paths {
          * Change my password
          * @description Sets a new password (at least 12 characters, not a common or easily guessed one) given the current
          *     one. Every other session of the member ends; this one gets a new id (a new cookie).
+         *
+         *     Requires `authenticated`.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -1228,12 +1242,16 @@ export interface paths {
          * @description A new TOTP secret (RFC 6238: SHA-1, 6 digits, 30 seconds), as text, as an `otpauth://` URI and as a
          *     QR code (SVG) for an authenticator app. Two-factor sign-in is not on until
          *     `POST /api/auth/totp/confirm` receives a code made with it. Asking again replaces the secret offered.
+         *
+         *     Requires `authenticated`.
          */
         post: operations["startTotp"];
         /**
          * Turn two-factor sign-in off
          * @description Turns two-factor sign-in off, given a current code (`totp_code`) or a recovery code. The session gets
          *     a new id (a new cookie) and the member's other sessions end.
+         *
+         *     Requires `authenticated`.
          */
         delete: operations["disableTotp"];
         options?: never;
@@ -1255,6 +1273,8 @@ export interface paths {
          * @description Turns two-factor sign-in on with a code made from the secret `POST /api/auth/totp` offered, and
          *     answers ten recovery codes, shown only now, each good for one sign-in without the app. A code is
          *     accepted once. The session gets a new id (a new cookie) and the member's other sessions end.
+         *
+         *     Requires `authenticated`.
          */
         post: operations["confirmTotp"];
         delete?: never;
@@ -1273,6 +1293,8 @@ export interface paths {
         /**
          * List the members
          * @description The members of the current business and their roles (at most 1,000).
+         *
+         *     Requires `team:read`.
          */
         get: operations["listTeamMembers"];
         put?: never;
@@ -1303,6 +1325,8 @@ export interface paths {
          * Remove a member
          * @description Removes a member from the business (their account stays, with its other businesses). The last owner
          *     cannot be removed, and only an owner removes an owner (422). Their sessions in this business end.
+         *
+         *     Requires `team:write`.
          */
         delete: operations["removeTeamMember"];
         options?: never;
@@ -1311,6 +1335,8 @@ export interface paths {
          * Change a member's role
          * @description Gives a member another role. A business always keeps an owner, and only an owner makes or
          *     unmakes owners (422 otherwise). The member's sessions end: they sign in again with the new role.
+         *
+         *     Requires `team:write`.
          */
         patch: operations["updateTeamMember"];
         trace?: never;
@@ -1325,6 +1351,8 @@ export interface paths {
         /**
          * List open invitations
          * @description Invitations not yet accepted, revoked or expired, newest first.
+         *
+         *     Requires `team:read`.
          */
         get: operations["listTeamInvitations"];
         put?: never;
@@ -1333,6 +1361,8 @@ export interface paths {
          * @description E-mails a link (valid 72 hours, good once) to a page where the invitee sets their name and password
          *     and joins the business with `role`. Someone who already has an account joins with their password.
          *     Only an owner invites an owner.
+         *
+         *     Requires `team:write`.
          */
         post: operations["createTeamInvitation"];
         delete?: never;
@@ -1360,6 +1390,8 @@ export interface paths {
         /**
          * Revoke an invitation
          * @description Revokes an invitation not yet used: its link stops working.
+         *
+         *     Requires `team:write`.
          */
         delete: operations["revokeTeamInvitation"];
         options?: never;
@@ -1384,6 +1416,8 @@ export interface paths {
          * Require two-factor sign-in
          * @description With `require_two_factor: true`, every member of the business must have two-factor sign-in on to act
          *     in it: one without it may only set it up (`GET /api/auth/me` tells them).
+         *
+         *     Requires `settings:write`.
          */
         patch: operations["updateTeamSettings"];
         trace?: never;
@@ -1400,6 +1434,8 @@ export interface paths {
          * @description What payers are shown of the business: the name on every payer page and e-mail
          *     (`display_name`, the business's own name until set), its logo and brand colour, how to reach it,
          *     the time zone of its receipts and the language its payers get when nothing else decides it.
+         *
+         *     Requires `settings:read`.
          */
         get: operations["getBusiness"];
         put?: never;
@@ -1415,6 +1451,8 @@ export interface paths {
          *     least 3:1 against white (WCAG 2.2 AA, non-text contrast): a paler colour is refused with the
          *     contrast it has. The button's text is then white, or black where white would not reach
          *     4.5:1 (`button_text_color`).
+         *
+         *     Requires `settings:write`.
          */
         patch: operations["updateBusiness"];
         trace?: never;
@@ -1433,12 +1471,16 @@ export interface paths {
          *     its first bytes, whatever it claims to be: anything else (SVG among them, which can carry
          *     script) is refused. Payer pages and e-mails show it from `logo.url`, served with the type read
          *     here and `X-Content-Type-Options: nosniff`.
+         *
+         *     Requires `settings:write`.
          */
         put: operations["putBusinessLogo"];
         post?: never;
         /**
          * Remove the business's logo
          * @description Payer pages and e-mails show the name alone again. Removing when there is no logo changes nothing.
+         *
+         *     Requires `settings:write`.
          */
         delete: operations["deleteBusinessLogo"];
         options?: never;
@@ -6630,6 +6672,7 @@ export interface operations {
             400: components["responses"]["BadJson"];
             401: components["responses"]["SignInRefused"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6662,6 +6705,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -6732,6 +6776,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AuthNotFound"];
+            409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6840,6 +6885,7 @@ export interface operations {
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7140,6 +7186,7 @@ export interface operations {
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7247,6 +7294,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
@@ -7289,6 +7337,7 @@ export interface operations {
             };
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7341,6 +7390,7 @@ export interface operations {
             };
             400: components["responses"]["BadJson"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
@@ -7372,6 +7422,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
