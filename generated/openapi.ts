@@ -1805,7 +1805,10 @@ export interface components {
              * @enum {string}
              */
             outcome: "succeeded" | "refused" | "failed";
-            /** @description The HTTP status the request was answered with. */
+            /**
+             * Format: int64
+             * @description The HTTP status the request was answered with.
+             */
             status: number | null;
             client_address: string | null;
             user_agent: string | null;
@@ -2881,9 +2884,11 @@ export interface components {
                 email: string;
                 name: string | null;
                 two_factor_enabled: boolean;
+                /** Format: int64 */
                 recovery_codes_left: number;
             };
             business: {
+                /** Format: int64 */
                 business_id: number;
                 name: string;
             };
@@ -2891,6 +2896,7 @@ export interface components {
             role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
             permissions: string[];
             memberships: {
+                /** Format: int64 */
                 business_id: number;
                 business_name: string;
                 role: string;
@@ -2974,6 +2980,7 @@ export interface components {
             data: {
                 /** @constant */
                 password_changed: true;
+                /** Format: int64 */
                 other_sessions_ended: number;
             };
             errors: null;

@@ -24,27 +24,10 @@ import {
 import { countUnusedRecoveryCodes, findUser, findUserByEmail, membershipsOf, updateUser, type Membership, type User } from '../store/users.js';
 import type { UseCaseContext } from './context.js';
 import { acceptRecoveryCode, acceptTotpCode } from './two-factor.js';
+import type { AuthContext, RequestMeta } from './auth-context.js';
 
 export { DEFAULT_SESSION_SETTINGS, type SessionSettings };
-
-/** Counts failed sign-ins per account and per client address (server/ratelimit/sign-in.ts). */
-export interface SignInThrottle {
-  /** Seconds until another attempt is allowed, or undefined when one is. */
-  blocked(email: string, address: string, now: number): Promise<number | undefined>;
-  failed(email: string, address: string, now: number): Promise<void>;
-}
-
-export interface AuthContext {
-  sessions: SessionSettings;
-  throttle: SignInThrottle;
-}
-
-/** Where a request comes from, for the audit log and the sign-in limits. */
-export interface RequestMeta {
-  address: string;
-  userAgent: string | null;
-  requestId: string | null;
-}
+export type { AuthContext, RequestMeta, SignInThrottle } from './auth-context.js';
 
 export type { SignedIn };
 

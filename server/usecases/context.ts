@@ -8,7 +8,7 @@ import type { WebhookPolicy } from '../outbox/webhook-target.js';
 import type { MasterKey } from '../secrets/master-key.js';
 import type { Executor } from '../store/executor.js';
 import type { Acquirers } from './acquirer-directory.js';
-import type { AuthContext } from './auth.js';
+import type { AuthContext } from './auth-context.js';
 
 export interface UseCaseContext {
   db: Executor;

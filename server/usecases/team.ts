@@ -13,7 +13,7 @@ import type { Executor } from '../store/executor.js';
 import { deleteSessionsOf } from '../store/user-sessions.js';
 import { countOwners, deleteMembership, listMembers, membershipIn, setRequireTwoFactor, setRole, type Member } from '../store/users.js';
 import type { UseCaseContext } from './context.js';
-import type { RequestMeta } from './auth.js';
+import type { RequestMeta } from './auth-context.js';
 import { notifyInvitation } from './notify.js';
 
 export const INVITATION_VALID_MS = 72 * 3_600_000;

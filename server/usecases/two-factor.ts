@@ -12,7 +12,7 @@ import { claimTotpStep, findUser, replaceRecoveryCodes, updateUser, useRecoveryC
 import type { Executor } from '../store/executor.js';
 import type { UseCaseContext } from './context.js';
 import type { SignedIn } from '../domain/actors.js';
-import type { RequestMeta } from './auth.js';
+import type { RequestMeta } from './auth-context.js';
 
 const PERIOD = 30;
 const ISSUER = 'Payment Collection Service';

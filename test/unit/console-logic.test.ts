@@ -108,7 +108,10 @@ describe('list filters', () => {
 
 describe("the API's 422s on a form", () => {
   test('each shown field gets its messages; the rest goes in the general message', () => {
-    const error = { message: 'The email field is required. (and 1 more error)', errors: { email: ['The email field is required.'], currency: ['The currency is invalid.'] } };
+    const error = {
+      message: 'The email field is required. (and 1 more error)',
+      errors: { email: ['The email field is required.'], currency: ['The currency is invalid.'] },
+    };
     expect(fieldErrors(error, ['email', 'amount'])).toEqual({ fields: { email: 'The email field is required.' }, general: 'The currency is invalid.' });
     expect(fieldErrors({ message: 'Payment not found.' }, ['email'])).toEqual({ fields: {}, general: 'Payment not found.' });
     expect(fieldErrors({ errors: { email: ['a', 'b'] } }, ['email'])).toEqual({ fields: { email: 'a b' }, general: undefined });
