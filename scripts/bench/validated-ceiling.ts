@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import Koa from 'koa';
 import { loadContract } from '../../server/http/contract.js';
 import { toErrorResponse } from '../../server/http/errors.js';
-import type { Handlers } from '../../server/http/operations.js';
+import type { Caller, Handlers } from '../../server/http/operations.js';
+import { PERMISSIONS } from '../../server/domain/permissions.js';
 import { contractRoutes, type Scopes } from '../../server/http/routes.js';
 
 const bodies = JSON.parse(readFileSync(process.env.CEILING_BODIES!, 'utf8')) as { create: unknown; get: unknown; list: unknown };
@@ -23,7 +24,8 @@ const scopes: Scopes<null> = {
   write: (_trail, _atomic, work) => work(null),
   settle: async () => {},
 };
-const caller = { keyId: 0, business: { id: 1, name: 'Bench' } };
+// A full key's caller: the permission check runs, as it does for the service, and passes.
+const caller: Caller = { business: { id: 1, name: 'Bench' }, actor: { kind: 'api_key', id: '0', name: 'bench' }, permissions: new Set(PERMISSIONS), rateKey: 'key:0' };
 const app = new Koa();
 app.use(async (ctx, next) => {
   try {
