@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { useService } from '../support/service.js';
-import { PASSWORD, call, member, signIn, totpCode, type Session } from '../support/members.js';
+import { PASSWORD, call, member, signIn, submitSetupPage, totpCode, type Session } from '../support/members.js';
 import { waitFor } from '../support/wait.js';
 
 const t = useService();
@@ -17,25 +17,6 @@ async function owner(): Promise<{ session: Session; userId: string; email: strin
 }
 
 const write = (session: Session, method: string, path: string, body?: unknown) => call(t, method, path, { cookie: session.cookie, csrf: session.csrf, body });
-
-/** The set-password page's form posted as a browser would: its CSRF cookie and field, the link's token. */
-async function submitSetupPage(url: string, fields: Record<string, string>): Promise<{ status: number; text: string }> {
-  const shown = await fetch(url);
-  expect(shown.status).toBe(200);
-  const cookie = shown.headers
-    .getSetCookie()
-    .find((c) => c.startsWith('pcs_csrf='))!
-    .split(';')[0]!;
-  const html = await shown.text();
-  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
-  const form = new URLSearchParams({ csrf_token: field('csrf_token'), token: field('token'), ...fields });
-  const posted = await fetch(new URL('/account/setup', url), {
-    method: 'POST',
-    headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: form,
-  });
-  return { status: posted.status, text: await posted.text() };
-}
 
 describe('roles', () => {
   it('keeps the last owner: neither demoted nor removed', async () => {

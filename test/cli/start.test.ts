@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPaymentsClient } from '../../client/index.js';
 import { openDatabase } from '../../server/store/database.js';
 import { secretsEnv } from '../support/secrets.js';
+import { submitSetupPage } from '../support/members.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SLOW = 60_000;
@@ -182,27 +183,8 @@ describe('npm start on an empty database', () => {
     async () => {
       const url = started.stdout.match(/become the owner of "Demo Business":\s+(\S+)/)![1]!;
       expect(url).toMatch(new RegExp(`^${started.origin}/account/setup\\?token=[A-Za-z0-9_-]{43}$`));
-      const shown = await fetch(url);
-      expect(shown.status).toBe(200);
-      const cookie = shown.headers
-        .getSetCookie()
-        .find((c) => c.startsWith('pcs_csrf='))!
-        .split(';')[0]!;
-      const html = await shown.text();
-      const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
       const password = 'plum-orbit-kettle-42';
-      const posted = await fetch(`${started.origin}/account/setup`, {
-        method: 'POST',
-        headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          csrf_token: field('csrf_token'),
-          token: field('token'),
-          email: 'owner@example.com',
-          name: 'Owner',
-          password,
-          password_confirmation: password,
-        }),
-      });
+      const posted = await submitSetupPage(url, { email: 'owner@example.com', name: 'Owner', password, password_confirmation: password });
       expect(posted.status).toBe(200);
       expect((await fetch(url)).status).toBe(410);
       const login = await fetch(`${started.origin}/api/auth/login`, {

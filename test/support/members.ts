@@ -78,3 +78,22 @@ export async function signIn(t: TestService, email: string, password = PASSWORD,
 export function totpCode(secret: string, stepsAhead = 0): string {
   return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
 }
+
+/** The set-password page's form posted as a browser would: its CSRF cookie and field, the link's token. */
+export async function submitSetupPage(url: string, fields: Record<string, string>): Promise<{ status: number; text: string }> {
+  const shown = await fetch(url);
+  expect(shown.status).toBe(200);
+  const cookie = shown.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('pcs_csrf='))!
+    .split(';')[0]!;
+  const html = await shown.text();
+  const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
+  const form = new URLSearchParams({ csrf_token: field('csrf_token'), token: field('token'), ...fields });
+  const posted = await fetch(new URL('/account/setup', url), {
+    method: 'POST',
+    headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: form,
+  });
+  return { status: posted.status, text: await posted.text() };
+}
