@@ -183,9 +183,21 @@ function notFull(db: Executor, query: Knex.QueryBuilder): Knex.QueryBuilder {
 /** Marks active open links whose expiry has passed expired, at most `limit` of them, and answers them; a paused link is left paused. */
 export async function expireDueOpenPaymentLinks(db: Executor, limit: number): Promise<OpenPaymentLinkRecord[]> {
   const now = nowIso();
-  const due = db.sql(TABLE).select('_id').where('state', 'active').where('expires_at', '<=', now).whereNull('deleted_at').limit(limit);
+  // The due ids first, then the update by id, as expireDuePaymentLinks does and says why.
+  const due = await db.all<{ _id: string }>(
+    db.sql(TABLE).select('_id').where('state', 'active').where('expires_at', '<=', now).whereNull('deleted_at').limit(limit),
+  );
+  if (due.length === 0) return [];
   const rows = await db.all<OpenPaymentLinkRecord>(
-    db.sql(TABLE).whereIn('_id', due).where('state', 'active').update({ state: 'expired', status_id: OPEN_LINK_INACTIVE, updated_at: now }).returning(COLUMNS),
+    db
+      .sql(TABLE)
+      .whereIn(
+        '_id',
+        due.map((row) => row._id),
+      )
+      .where('state', 'active')
+      .update({ state: 'expired', status_id: OPEN_LINK_INACTIVE, updated_at: now })
+      .returning(COLUMNS),
   );
   return rows.map(toRecord);
 }

@@ -183,9 +183,22 @@ async function currentFor(db: Executor, businessId: number, id: string, wanted: 
  */
 export async function expireDuePaymentLinks(db: Executor, limit: number): Promise<PaymentLinkRecord[]> {
   const now = nowIso();
-  const due = db.sql(TABLE).select('_id').where('status', 'Active').where('expires_at', '<=', now).whereNull('deleted_at').limit(limit);
+  // The due ids first, then the update by id: an UPDATE ... WHERE _id IN (subquery) read every live link's
+  // row on SQLite (its planner walked the status index for the outer statement), a stall at a million links.
+  const due = await db.all<{ _id: string }>(
+    db.sql(TABLE).select('_id').where('status', 'Active').where('expires_at', '<=', now).whereNull('deleted_at').limit(limit),
+  );
+  if (due.length === 0) return [];
   const rows = await db.all<PaymentLinkRecord>(
-    db.sql(TABLE).whereIn('_id', due).where('status', 'Active').update({ status: 'Expired', updated_at: now }).returning(COLUMNS),
+    db
+      .sql(TABLE)
+      .whereIn(
+        '_id',
+        due.map((row) => row._id),
+      )
+      .where('status', 'Active')
+      .update({ status: 'Expired', updated_at: now })
+      .returning(COLUMNS),
   );
   return rows.map(toRecord);
 }

@@ -11,9 +11,9 @@ import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { listAuditEvents, type AuditFilters } from '../../server/store/audit-events.js';
 import { listEvents, type EventFilters } from '../../server/store/events.js';
 import { compile, type Executor, type Query } from '../../server/store/executor.js';
-import { listOpenPaymentLinks, type OpenPaymentLinkFilters } from '../../server/store/open-payment-links.js';
+import { expireDueOpenPaymentLinks, listOpenPaymentLinks, type OpenPaymentLinkFilters } from '../../server/store/open-payment-links.js';
 import type { PageRequest } from '../../server/domain/paging.js';
-import { listPaymentLinks, type PaymentLinkFilters } from '../../server/store/payment-links.js';
+import { expireDuePaymentLinks, listPaymentLinks, type PaymentLinkFilters } from '../../server/store/payment-links.js';
 import { listPayments, type PaymentFilters } from '../../server/store/payment-lists.js';
 import { refundsOfPayments } from '../../server/store/refunds.js';
 import { useMigratedDatabase } from '../support/store.js';
@@ -220,6 +220,39 @@ describe('the reads behind a page seek their rows', () => {
           ? sqliteProblem(table, await sqlitePlan(sql, bindings), { allOf: [column] }, false, keyed)
           : postgresProblem(table, await postgresPlan(sql, bindings), keyed);
       if (problem) problems.push(`${table}: ${problem}`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the expiry sweep seeks its rows', () => {
+  it('finds the due links through the expiry index and updates them by id, never walking every live link', async () => {
+    const problems: string[] = [];
+    for (const [table, status, expire] of [
+      ['payment_links', 'status', expireDuePaymentLinks],
+      ['open_payment_links', 'state', expireDueOpenPaymentLinks],
+    ] as const) {
+      const statements: Query[] = [];
+      // The first read (the due links) finds one, so the update that follows runs too.
+      const answering: Executor = {
+        ...recording(store.db, statements),
+        all: async <Row>(query: Query) => (statements.push(query), (statements.length === 1 ? [{ _id: 'a'.repeat(24) }] : []) as Row[]),
+      };
+      await expire(answering, 100);
+      const compiled = statements.map(compile).filter(({ sql }) => sql.includes(table));
+      expect(
+        compiled.some(({ sql }) => /^update/i.test(sql)),
+        table,
+      ).toBe(true);
+      for (const { sql, bindings } of compiled) {
+        // An update must seek the link by id; the read of the due links, by its status and expiry.
+        const keyed = /^update/i.test(sql) ? '_id' : status;
+        const problem =
+          store.db.dialect === 'sqlite'
+            ? sqliteProblem(table, await sqlitePlan(sql, bindings), { allOf: [] }, false, keyed)
+            : postgresProblem(table, await postgresPlan(sql, bindings), keyed);
+        if (problem) problems.push(`${table}: ${problem}\n    ${sql}`);
+      }
     }
     expect(problems).toEqual([]);
   });
