@@ -33,9 +33,15 @@ export const apiKeyHandlers = {
     },
   },
   revokeApiKey: {
-    async handle({ path, business }, ctx, respond) {
-      const record = await revokeApiKey(ctx, business.id, path.api_key_id);
-      return record ? respond.with200(ok(presentApiKey(record))) : respond.with404({ message: 'API key not found.' });
+    async handle({ path, business, caller }, ctx, respond) {
+      const result = await revokeApiKey(ctx, business.id, caller!, path.api_key_id);
+      if (result.outcome === 'not_found') return respond.with404({ message: 'API key not found.' });
+      if (result.outcome === 'too_powerful')
+        return respond.with403({
+          message: `This key or role may not revoke a key holding permissions it lacks: ${result.lacking.join(', ')}.`,
+          required_permission: result.lacking[0],
+        });
+      return respond.with200(ok(presentApiKey(result.record)));
     },
   },
 } satisfies SomeHandlers<UseCaseContext>;

@@ -226,6 +226,12 @@ export async function countLiveKeys(db: Executor, businessId: number): Promise<n
 }
 
 /** Revokes one of the business's live keys by its id; the key as it is now, or undefined. */
+/** A live key of the business, by its public id. */
+export async function findLiveKey(db: Executor, businessId: number, publicId: string): Promise<ApiKeyRecord | undefined> {
+  const row = await db.first<KeyRow>(db.sql('api_keys').select(KEY_COLUMNS).where({ business_id: businessId, public_id: publicId }).whereNull('revoked_at'));
+  return row && toRecord(row);
+}
+
 export async function revokeKeyById(db: Executor, businessId: number, publicId: string): Promise<ApiKeyRecord | undefined> {
   const revoked = await db.run(
     db.sql('api_keys').where({ business_id: businessId, public_id: publicId }).whereNull('revoked_at').update({ revoked_at: nowIso() }),

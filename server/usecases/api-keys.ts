@@ -1,5 +1,6 @@
 // A business's own API keys: made, listed and revoked through the API. A key hands on no power its
-// maker lacks: a caller without some permission makes restricted keys only, within its own.
+// maker lacks: a caller without some permission makes restricted keys only, within its own, and
+// revokes only keys within its own (else a restricted key could cut off the owner's full key).
 import { actorLabel, type Actor } from '../domain/actors.js';
 import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import type { FieldErrors } from '../domain/rules.js';
@@ -54,6 +55,20 @@ export function listApiKeys(ctx: UseCaseContext, businessId: number): Promise<st
 
 const KEY_ID = /^[0-9a-f]{24}$/;
 
-export async function revokeApiKey(ctx: UseCaseContext, businessId: number, id: string): Promise<store.ApiKeyRecord | undefined> {
-  return KEY_ID.test(id) ? store.revokeKeyById(ctx.db, businessId, id) : undefined;
+export type KeyRevocation =
+  | { outcome: 'revoked'; record: store.ApiKeyRecord }
+  | { outcome: 'not_found' }
+  /** The key holds permissions the revoker lacks, in PERMISSIONS order. */
+  | { outcome: 'too_powerful'; lacking: Permission[] };
+
+export async function revokeApiKey(ctx: UseCaseContext, businessId: number, revoker: Pick<KeyMaker, 'permissions'>, id: string): Promise<KeyRevocation> {
+  if (!KEY_ID.test(id)) return { outcome: 'not_found' };
+  return ctx.db.transaction(async (db) => {
+    const key = await store.findLiveKey(db, businessId, id);
+    if (!key) return { outcome: 'not_found' };
+    const lacking = (key.permissions ?? PERMISSIONS).filter((permission) => !revoker.permissions.has(permission));
+    if (lacking.length > 0) return { outcome: 'too_powerful', lacking };
+    const record = await store.revokeKeyById(db, businessId, id);
+    return record ? { outcome: 'revoked', record } : { outcome: 'not_found' };
+  });
 }

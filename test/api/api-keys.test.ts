@@ -148,6 +148,36 @@ describe('refused keys', () => {
     expect(listed.data.map((key) => key._id)).not.toContain(made._id);
   });
 
+  it('a restricted key revokes keys within its permissions only: a more powerful key stays live (403 naming what it lacks)', async () => {
+    const manager = await make(t.a.key, { name: 'Key manager', permissions: ['api_keys:write', 'payments:read'] });
+    const full = await make(t.a.key, { name: 'Owner key' });
+    const wider = await make(t.a.key, { name: 'Wider', permissions: ['payments:read', 'refunds:write'] });
+    const narrower = await make(t.a.key, { name: 'Narrower', permissions: ['payments:read'] });
+
+    const refusedFull = await call(manager.secret, 'DELETE', `/api-keys/${full._id}`);
+    expect(refusedFull.status).toBe(403);
+    const lacking = PERMISSIONS.filter((permission) => permission !== 'api_keys:write' && permission !== 'payments:read');
+    expect(refusedFull.body).toEqual({
+      message: `This key or role may not revoke a key holding permissions it lacks: ${lacking.join(', ')}.`,
+      required_permission: lacking[0],
+    });
+    const refusedWider = await call(manager.secret, 'DELETE', `/api-keys/${wider._id}`);
+    expect(refusedWider.status).toBe(403);
+    expect(refusedWider.body).toEqual({
+      message: 'This key or role may not revoke a key holding permissions it lacks: refunds:write.',
+      required_permission: 'refunds:write',
+    });
+    expect((await call(full.secret, 'GET', '/payment-links')).status).toBe(200);
+    expect((await call(wider.secret, 'GET', '/payments')).status).toBe(200);
+
+    expect((await call(manager.secret, 'DELETE', `/api-keys/${narrower._id}`)).status).toBe(200);
+    expect((await call(narrower.secret, 'GET', '/payments')).status).toBe(401);
+    // A key may still revoke itself, and a full key any key.
+    expect((await call(t.a.key, 'DELETE', `/api-keys/${wider._id}`)).status).toBe(200);
+    expect((await call(manager.secret, 'DELETE', `/api-keys/${manager._id}`)).status).toBe(200);
+    expect((await call(t.a.key, 'DELETE', `/api-keys/${full._id}`)).status).toBe(200);
+  });
+
   it("another business's key is not found (404) and stays live", async () => {
     const theirs = await make(t.b.key, { name: 'B key' });
     expect((await call(t.a.key, 'DELETE', `/api-keys/${theirs._id}`)).status).toBe(404);
