@@ -1,19 +1,19 @@
-// Every operation of openapi.yaml x every role's permissions, and a narrow restricted key: a caller is
-// refused (403 naming the permission, before anything is read) exactly the operations whose
-// x-permission it lacks, and let through the rest. Members of each role are stood in for by
-// restricted keys holding exactly the role's permissions: the router checks the caller's permissions
-// alone, whoever the caller is.
+// Every operation of openapi.yaml x every role, and a narrow restricted key: a caller is refused (403
+// naming the permission, before anything is read) exactly the operations whose x-permission it lacks,
+// and let through the rest. Each role is a real member signed in with the session cookie (so the
+// team and settings operations only members may call are covered too); the restricted key calls
+// the operations a key may call.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, ROLE_PERMISSIONS, type Permission } from '../../server/domain/permissions.js';
+import { ROLE_PERMISSIONS, ROLES, type Permission, type Role } from '../../server/domain/permissions.js';
 import { loadContract } from '../../server/http/contract.js';
 import { assertConforms } from '../support/contract.js';
-import { useService } from '../support/service.js';
+import { member, signIn } from '../support/members.js';
+import { raw, useService } from '../support/service.js';
 import { api, oneOfEach } from './fixture.js';
 import { apiPath, loadSpec, type SpecOperation } from './spec.js';
 
 const t = useService();
 const ids: Record<string, string> = {};
-let operations: SpecOperation[];
 let required: Map<string, string>;
 
 async function restrictedKey(permissions: readonly Permission[]): Promise<string> {
@@ -25,43 +25,85 @@ async function restrictedKey(permissions: readonly Permission[]): Promise<string
 }
 
 beforeAll(async () => {
-  operations = (await loadSpec()).operations;
   required = new Map((await loadContract()).operations.map((operation) => [operation.operationId, operation.permission]));
   Object.assign(ids, await oneOfEach(t));
+  // A member the team operations may change and remove, and an invitation they may revoke.
+  ids.user_id = (await member(t, t.a.business.id, 'viewer')).userId;
+  const owner = await signIn(t, (await member(t, t.a.business.id, 'owner')).email);
+  const invited = await raw(`${t.url}/api/team/invitations`, {
+    method: 'POST',
+    headers: { Cookie: `pcs_session=${owner.cookie}`, 'X-CSRF-Token': owner.csrf, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'invitee@example.com', role: 'support' }),
+  });
+  expect(invited.status, invited.text).toBe(200);
+  ids.invitation_id = (invited.body as { data: { _id: string } }).data._id;
 });
 
-const holders: [string, readonly Permission[]][] = [
-  ...ROLES.map((role) => [`role ${role}`, ROLE_PERMISSIONS[role]] as [string, readonly Permission[]]),
-  ['a key restricted to payments:read', ['payments:read']],
-];
+// Bodies that would change how the members of this test sign in are sent as harmless ones.
+const BODIES: Record<string, unknown> = { updateTeamSettings: { require_two_factor: false } };
+
+/** Calls every operation that needs a permission as `send` does; the problems found, by operation. */
+async function refusalsOf(
+  operations: SpecOperation[],
+  held: ReadonlySet<string>,
+  send: (operation: SpecOperation, path: string, body: unknown) => Promise<Awaited<ReturnType<typeof raw>>>,
+): Promise<string[]> {
+  const wrong: string[] = [];
+  let checked = 0;
+  for (const operation of operations) {
+    const permission = required.get(operation.operationId)!;
+    // Operations open to any caller (signing out, one's own sessions) refuse nobody for a permission.
+    if (permission === 'public' || permission === 'authenticated') continue;
+    checked += 1;
+    const path = apiPath(operation.template, ids);
+    const response = await send(operation, path, BODIES[operation.operationId] ?? operation.body?.example);
+    if (!held.has(permission)) {
+      if (response.status !== 403) wrong.push(`${operation.operationId}: ${response.status}, expected 403 for lacking ${permission}`);
+      else {
+        expect(response.body).toEqual({ message: `This key or role lacks the ${permission} permission.`, required_permission: permission });
+        await assertConforms({
+          method: operation.method,
+          path,
+          status: 403,
+          contentType: response.contentType,
+          headers: Object.fromEntries(response.headers),
+          body: response.body,
+        });
+      }
+    } else if (response.status === 403) {
+      wrong.push(`${operation.operationId}: 403 although ${permission} is held: ${response.text}`);
+    }
+  }
+  expect(checked).toBeGreaterThan(40);
+  return wrong;
+}
 
 describe('each operation refuses exactly the callers without its x-permission', () => {
-  it.each(holders)('%s', async (_name, permissions) => {
-    const key = await restrictedKey(permissions);
-    const held = new Set<string>(permissions);
-    const wrong: string[] = [];
-    for (const operation of operations) {
-      const permission = required.get(operation.operationId)!;
-      const path = apiPath(operation.template, ids);
-      const response = await api(t, key, operation.method, path, operation.body?.example);
-      const refusable = permission !== 'public' && permission !== 'authenticated';
-      if (refusable && !held.has(permission)) {
-        if (response.status !== 403) wrong.push(`${operation.operationId}: ${response.status}, expected 403 for lacking ${permission}`);
-        else {
-          expect(response.body).toEqual({ message: `This key or role lacks the ${permission} permission.`, required_permission: permission });
-          await assertConforms({
-            method: operation.method,
-            path,
-            status: 403,
-            contentType: response.contentType,
-            headers: Object.fromEntries(response.headers),
-            body: response.body,
-          });
-        }
-      } else if (response.status === 403) {
-        wrong.push(`${operation.operationId}: 403 although ${permission} is held: ${response.text}`);
-      }
-    }
+  it.each(ROLES.map((role) => [role]))('a member whose role is %s, signed in', async (role: Role) => {
+    const session = await signIn(t, (await member(t, t.a.business.id, role)).email);
+    const held = new Set<string>(session.me.permissions as string[]);
+    expect([...held].sort()).toEqual([...ROLE_PERMISSIONS[role]].sort());
+    const operations = (await loadSpec({ members: true })).operations;
+    expect(operations.map((operation) => operation.operationId)).toContain('updateTeamMember');
+    const wrong = await refusalsOf(operations, held, (operation, path, body) =>
+      raw(`${t.url}${path}`, {
+        method: operation.method,
+        headers: {
+          Cookie: `pcs_session=${session.cookie}`,
+          'X-CSRF-Token': session.csrf,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    expect(wrong).toEqual([]);
+  });
+
+  it('a key restricted to payments:read', async () => {
+    const key = await restrictedKey(['payments:read']);
+    const wrong = await refusalsOf((await loadSpec()).operations, new Set(['payments:read']), (operation, path, body) =>
+      api(t, key, operation.method, path, body),
+    );
     expect(wrong).toEqual([]);
   });
 });

@@ -70,41 +70,49 @@ interface RawOperation {
   responses: Record<string, { content?: Record<string, { schema: Schema; example?: unknown }> }>;
 }
 
-let loaded: Promise<Spec> | undefined;
+const loaded = new Map<string, Promise<Spec>>();
 
-export function loadSpec(): Promise<Spec> {
-  loaded ??= (async () => {
-    const document = (await dereferencedSpec()) as { paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }> };
-    const paths: SpecPath[] = [];
-    for (const [template, item] of Object.entries(document.paths)) {
-      const pathParams = [...template.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]!);
-      const specPath: SpecPath = { template, pathParams, operations: {} };
-      for (const method of HTTP_METHODS) {
-        const raw = item[method.toLowerCase()] as RawOperation | undefined;
-        // A member's own operations (sign-in, session, team) take no API key: test/api/auth.test.ts and team.test.ts cover them.
-        if (!raw || (raw.security && !raw.security.some((scheme) => 'bearerAuth' in scheme))) continue;
-        const parameters = [...(item.parameters ?? []), ...(raw.parameters ?? [])];
-        const json = raw.requestBody?.content?.['application/json'];
-        if (json && !json.example) throw new Error(`${method} ${template}: the request body has no example to build valid requests from`);
-        const envelope = raw.responses['200']?.content?.['application/json']?.schema;
-        specPath.operations[method] = {
-          operationId: raw.operationId,
-          method,
-          template,
-          pathParams,
-          query: parameters.filter((p) => p.in === 'query'),
-          headers: parameters.filter((p) => p.in === 'header'),
-          body: json ? { schema: json.schema, example: json.example! } : undefined,
-          data: envelope?.properties?.data ?? {},
-          statuses: Object.keys(raw.responses),
-          examples: Object.fromEntries(Object.entries(raw.responses).map(([status, response]) => [status, response.content?.['application/json']?.example])),
-        };
-      }
-      if (Object.keys(specPath.operations).length > 0) paths.push(specPath);
+/**
+ * The operations an API key may call; with `{ members: true }`, also those only a signed-in member
+ * may call (the session and team operations), sign-in itself excepted.
+ */
+export function loadSpec(options: { members?: boolean } = {}): Promise<Spec> {
+  const which = options.members ? 'members' : 'keys';
+  if (!loaded.has(which)) loaded.set(which, readSpec(which === 'members'));
+  return loaded.get(which)!;
+}
+
+async function readSpec(members: boolean): Promise<Spec> {
+  const document = (await dereferencedSpec()) as { paths: Record<string, Record<string, unknown> & { parameters?: Parameter[] }> };
+  const paths: SpecPath[] = [];
+  for (const [template, item] of Object.entries(document.paths)) {
+    const pathParams = [...template.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]!);
+    const specPath: SpecPath = { template, pathParams, operations: {} };
+    for (const method of HTTP_METHODS) {
+      const raw = item[method.toLowerCase()] as RawOperation | undefined;
+      // A member's own operations (sign-in, session, team) take no API key: test/api/auth.test.ts and team.test.ts cover them.
+      const accepts = (scheme: string) => !raw?.security || raw.security.some((entry) => scheme in entry);
+      if (!raw || !(accepts('bearerAuth') || (members && accepts('sessionCookie')))) continue;
+      const parameters = [...(item.parameters ?? []), ...(raw.parameters ?? [])];
+      const json = raw.requestBody?.content?.['application/json'];
+      if (json && !json.example) throw new Error(`${method} ${template}: the request body has no example to build valid requests from`);
+      const envelope = raw.responses['200']?.content?.['application/json']?.schema;
+      specPath.operations[method] = {
+        operationId: raw.operationId,
+        method,
+        template,
+        pathParams,
+        query: parameters.filter((p) => p.in === 'query'),
+        headers: parameters.filter((p) => p.in === 'header'),
+        body: json ? { schema: json.schema, example: json.example! } : undefined,
+        data: envelope?.properties?.data ?? {},
+        statuses: Object.keys(raw.responses),
+        examples: Object.fromEntries(Object.entries(raw.responses).map(([status, response]) => [status, response.content?.['application/json']?.example])),
+      };
     }
-    return { paths, operations: paths.flatMap((p) => Object.values(p.operations)) };
-  })();
-  return loaded;
+    if (Object.keys(specPath.operations).length > 0) paths.push(specPath);
+  }
+  return { paths, operations: paths.flatMap((p) => Object.values(p.operations)) };
 }
 
 /** `/payment-links/{payment_link_id}` with its parameters filled in, under /api. */
