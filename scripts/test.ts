@@ -2,8 +2,9 @@
 // ruleset, swagger-parser), freshness of generated files, type check, code lint (ESLint), format (Prettier),
 // no import circles (dpdm, type-only imports included: two modules in a circle of types still cannot be
 // read or moved apart), then the vitest suites (vitest.config.ts: the service's on SQLite and again on
-// PostgreSQL, the Stripe stand-in's once). Ends with one line `N passed, N failed` counting the tests (a check that fails counts as one
-// failed test, so the line never reads clean when something is wrong).
+// PostgreSQL; those whose subject does not depend on the database, and the Stripe stand-in's, once).
+// Ends with one line `N passed, N failed` counting the tests (a check that fails counts as one failed
+// test, so the line never reads clean when something is wrong).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -146,8 +147,9 @@ if (postgresProblem) {
     `\n${line}\n!! PostgreSQL run SKIPPED: no PostgreSQL server reachable at ${postgresUrl.replace(/\/\/[^@/]*@/, '//***@')} (${postgresProblem}).\n!! Only the embedded SQLite run was tested. Set TEST_POSTGRES_URL or start PostgreSQL (.ci/run does).\n${line}`,
   );
 } else {
-  // Only the service's project: the stand-in's suites (tools/stripe-standin/) touch no database and ran
-  // above. With file filters that name only the stand-in's suites, this run finds none and passes.
+  // Only the service's project: the suites of the `once` project (vitest.config.ts) and the stand-in's
+  // (tools/stripe-standin/) do not depend on the database and ran above. With file filters that name
+  // only those, this run finds none and passes.
   record(
     'tests (PostgreSQL)',
     runVitest('tests (PostgreSQL)', { TEST_POSTGRES_URL: postgresUrl, TEST_RUN_ID: runId }, ['--project', 'service', '--passWithNoTests', ...vitestArgs]),
