@@ -1,8 +1,9 @@
 // What the bench's peer servers share with the service: the same database, the same key check and
 // the same payment-link handlers, use cases and store, and the same per-request work around them: a
 // request id (X-Request-Id), the rate limiter and its headers, the query-length and path checks, an
-// access line through the service's logger and its scrubbing, and an Idempotency-Key run through the
-// idempotency use case. A peer differs from the service only in the HTTP framework, its logging
+// access line through the service's logger and its scrubbing, a write's audit entry in the write's own
+// transaction, an Idempotency-Key run through the idempotency use case, and the outbox worker that
+// sends what the writes enqueue. A peer differs from the service only in the HTTP framework, its logging
 // integration and the validator in front of that work, which is what the comparison measures.
 import { loadConfig } from '../../server/config.js';
 import { paymentLinkHandlers } from '../../server/handlers/payment-links.js';
@@ -10,6 +11,9 @@ import { MAX_QUERY_BYTES, toErrorResponse, UriTooLongError } from '../../server/
 import { responderFor, type CallerBusiness } from '../../server/http/operations.js';
 import { TooManyRequestsError } from '../../server/http/rate-limit.js';
 import { createLogger } from '../../server/logger.js';
+import { createDeliverers } from '../../server/outbox/deliverers.js';
+import { createMailer } from '../../server/outbox/mailer.js';
+import { OutboxWorker } from '../../server/outbox/worker.js';
 import { createRateLimiter } from '../../server/ratelimit/limiters.js';
 import { scopesOver } from '../../server/start.js';
 import { openDatabase } from '../../server/store/database.js';
@@ -55,7 +59,24 @@ export function peerService(databaseUrl = process.env.DATABASE_URL!, publicUrl =
   const db = openDatabase(databaseUrl);
   const limiter = createRateLimiter(db, config.rateLimit);
   const callers = new CallerCache(db, config.apiKeyCacheMs);
-  const ctx = sandboxContext(db, publicUrl);
+  // The service's outbox worker, as `npm start` runs it: it polls the outbox and sends what the writes
+  // enqueue (nothing, for the bench's links, which ask for no e-mail), in the peers as in the service.
+  const sandbox = sandboxContext(db, publicUrl);
+  const worker = config.outbox.worker
+    ? new OutboxWorker(
+        db,
+        createDeliverers(db, createMailer(config.mail), {
+          webhookTimeoutMs: config.outbox.webhookTimeoutMs,
+          webhookPolicy: { allowPrivate: false, serviceUrls: [publicUrl] },
+          breaker: config.outbox.breaker,
+          logger,
+          secretsKey: sandbox.secretsKey,
+        }),
+        { ...config.outbox, logger },
+      )
+    : undefined;
+  worker?.start();
+  const ctx = { ...sandbox, outbox: { nudge: () => worker?.nudge() } };
   const respond = responderFor([200, 404, 409, 422]);
   const handle = (operation: keyof typeof paymentLinkHandlers, request: PeerRequest, scope: UseCaseContext) =>
     (paymentLinkHandlers[operation].handle as (input: unknown, scope: UseCaseContext, answer: unknown) => Promise<PeerReply>)(
@@ -65,12 +86,15 @@ export function peerService(databaseUrl = process.env.DATABASE_URL!, publicUrl =
     );
   // Under an Idempotency-Key, the service's own wrapper (which records the audit entry too) (server/start.ts) and its answers for a refusal.
   const scopes = scopesOver(ctx);
+  // A write records its audit entry in the transaction of its change, as the service's router does for every write.
   const run = async (operation: keyof typeof paymentLinkHandlers, request: PeerRequest): Promise<PeerReply> => {
-    if (!request.idempotencyKey || request.method !== 'POST') return handle(operation, request, ctx);
-    const idempotent = { businessId: request.business.id, key: request.idempotencyKey, method: 'POST', path: request.urlPath ?? '', body: request.body };
+    if (request.method !== 'POST') return handle(operation, request, ctx);
     const trail = {
       draft: { businessId: request.business.id, actor: BENCH_ACTOR, action: operation, targetIds: [], clientAddress: null, userAgent: null, requestId: null },
     };
+    if (!request.idempotencyKey)
+      return scopes.write(trail, false, (scope) => handle(operation, request, scope)).catch((error: unknown) => toErrorResponse(error));
+    const idempotent = { businessId: request.business.id, key: request.idempotencyKey, method: 'POST', path: request.urlPath ?? '', body: request.body };
     return scopes.idempotent(idempotent, trail, (scope) => handle(operation, request, scope)).catch((error: unknown) => toErrorResponse(error));
   };
   return {
