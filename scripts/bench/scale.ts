@@ -134,14 +134,20 @@ async function startService(root: string, on: 'sqlite' | 'postgres', databaseUrl
       HOST: '127.0.0.1',
       RATE_LIMIT_PER_SECOND: '1000000',
       MAIL_DIR: join(dir, 'mail'),
-      // The seeded history starts in 2020: retention would spend the run deleting its delivered events.
+      // The seeded history starts in 2020: retention would spend the run deleting its delivered events and audit events.
       OUTBOX_RETENTION_DAYS: '0',
+      AUDIT_RETENTION_DAYS: '36500',
     },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
+  // Measured once warm: after the validators no request has needed yet are compiled, just after listening.
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening on') && resolve());
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
+    let printed = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      printed = (printed + chunk.toString()).slice(-4096);
+      if (printed.includes('request validators compiled')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before its validators were compiled`)));
   });
   child.stdout!.resume();
   return {
@@ -377,8 +383,8 @@ export async function runScaleRatios({
   const databases: { drop(): Promise<void> }[] = [];
   const secretsKey = randomBytes(32).toString('hex');
   const sizes = [
-    { links: 10_000, collections: 1_000, payments: 10_000, events: 0 },
-    { links: 1_000_000, collections: 100_000, payments: 1_000_000, events: 0 },
+    { links: 10_000, collections: 1_000, payments: 10_000, events: 0, audit: 10_000 },
+    { links: 1_000_000, collections: 100_000, payments: 1_000_000, events: 0, audit: 1_000_000 },
   ];
   const results: Record<string, Record<string, { rps: number; p50: number; p99: number }>> = {};
   const exports: Record<string, CsvExport & { refundLines: number }> = {};
@@ -422,6 +428,13 @@ export async function runScaleRatios({
         paymentDeepest: '/api/payments?per_page=100&page=100',
         // Filtered by a value every payment has: no status fills 10,000 at the small size.
         paymentDeepestMethod: '/api/payments?filter%5Bmethod%5D=card&per_page=100&page=100',
+        // The audit log: unfiltered, by each filter (an actor and an action each hold a fixed share of the events, a target one), dated, deepest.
+        audit: '/api/audit-events',
+        auditActor: `/api/audit-events?filter%5Bactor_id%5D=${seeded.audit.actorId}`,
+        auditAction: '/api/audit-events?filter%5Baction%5D=createRefund',
+        auditTarget: `/api/audit-events?filter%5Btarget_id%5D=${seeded.audit.targetId}`,
+        auditDated: '/api/audit-events?filter%5Bcreated_at_between%5D=2000-01-01,2099-12-31',
+        auditDeepest: '/api/audit-events?per_page=100&page=100',
       };
       results[label] = {};
       exports[label] = await exportAll(url, seeded.key, child.pid!);

@@ -39,6 +39,8 @@ export interface Seeded {
     reference: string;
     day: string;
   };
+  /** An actor of a twentieth of the audit events, and the one target of an event from their middle. */
+  audit: { actorId: string; targetId: string };
 }
 
 export interface SeedSizes {
@@ -46,6 +48,8 @@ export interface SeedSizes {
   collections: number;
   payments: number;
   events: number;
+  /** Audit events (one target each), by 20 actors and 5 actions; none unless asked. */
+  audit?: number;
 }
 
 const hex = (prefix: string, width: number, n: number) => `${prefix}${Math.floor(n).toString(16).padStart(width, '0')}`;
@@ -241,6 +245,35 @@ export async function seedScale(db: Database, sizes: SeedSizes, log: (line: stri
     },
     log,
   );
+  const actions = ['createPaymentLink', 'updatePaymentLink', 'createRefund', 'auth.login', 'revokeApiKey'];
+  const auditId = (i: number) => hex('d', 23, i);
+  await insertAll(
+    db,
+    'audit_events',
+    sizes.audit ?? 0,
+    (i) => ({
+      _id: auditId(i),
+      business_id: business.id,
+      created_at: at(i * 60 + 33),
+      actor_kind: i % 2 === 0 ? 'api_key' : 'user',
+      actor_id: hex('9', 23, i % 20),
+      actor_label: i % 2 === 0 ? 'Back office' : `staff${i % 20}@example.com`,
+      action: actions[i % actions.length],
+      outcome: i % 50 === 0 ? 'refused' : 'succeeded',
+      status: i % 50 === 0 ? 422 : 200,
+      client_address: '127.0.0.1',
+      user_agent: 'scale-bench',
+      request_id: hex('req_', 24, i),
+    }),
+    log,
+  );
+  await insertAll(
+    db,
+    'audit_event_targets',
+    sizes.audit ?? 0,
+    (i) => ({ event_id: auditId(i), business_id: business.id, target_id: hex('', 24, i), created_at: at(i * 60 + 33) }),
+    log,
+  );
   // No ANALYZE on SQLite: a production database file has no statistics either, and the plans must hold
   // without. PostgreSQL's autovacuum analyzes a table soon after a load like this one: done here at once.
   if (db.dialect === 'postgres') await db.run(db.sql.raw('analyze'));
@@ -265,5 +298,6 @@ export async function seedScale(db: Database, sizes: SeedSizes, log: (line: stri
       reference: `REF-${Math.floor(middle / 10)}`,
       day: `${middleDay},${middleDay}`,
     },
+    audit: { actorId: hex('9', 23, 7), targetId: hex('', 24, Math.floor((sizes.audit ?? 0) / 2)) },
   };
 }
