@@ -1018,7 +1018,9 @@ export interface paths {
          * Revoke an API key
          * @description Revokes the key and returns it as it now is. Requests with it are refused (401) within
          *     `API_KEY_CACHE_MS` (5 seconds unless the operator set another) on every instance. A key may
-         *     revoke itself.
+         *     revoke itself. A caller revokes only keys within its own permissions: a restricted key (or a
+         *     member whose role lacks some permission) asked to revoke a key holding a permission it lacks
+         *     is answered 403 naming those permissions, and the key stays live.
          *
          *     Requires `api_keys:write`.
          */
