@@ -94,25 +94,31 @@ export type LoginOutcome =
   | { kind: 'two_factor_invalid' }
   | { kind: 'throttled'; retryAfter: number };
 
+/**
+ * Counts the failure and records it: in the log of each business the account belongs to, where its
+ * owners look for attempts on their members' accounts, or once without a business for an e-mail that
+ * names no member.
+ */
 async function failed(
   ctx: UseCaseContext,
   input: LoginInput,
   meta: RequestMeta,
   user: User | undefined,
-  businessId: number | null,
+  businessIds: readonly number[],
   now: number,
 ): Promise<void> {
   await settings(ctx).throttle.failed(input.email, meta.address, now);
-  await recordAuditEvent(ctx.db, {
-    businessId,
-    actor: { kind: 'anonymous', email: input.email.slice(0, 254) },
-    action: 'auth.login_failed',
-    targetIds: user ? [user.id] : [],
-    outcome: 'failed',
-    clientAddress: meta.address,
-    userAgent: meta.userAgent,
-    requestId: meta.requestId,
-  });
+  for (const businessId of businessIds.length > 0 ? businessIds : [null])
+    await recordAuditEvent(ctx.db, {
+      businessId,
+      actor: { kind: 'anonymous', email: input.email.slice(0, 254) },
+      action: 'auth.login_failed',
+      targetIds: user ? [user.id] : [],
+      outcome: 'failed',
+      clientAddress: meta.address,
+      userAgent: meta.userAgent,
+      requestId: meta.requestId,
+    });
 }
 
 export async function login(ctx: UseCaseContext, input: LoginInput, meta: RequestMeta, now = Date.now()): Promise<LoginOutcome> {
@@ -121,9 +127,17 @@ export async function login(ctx: UseCaseContext, input: LoginInput, meta: Reques
   if (retryAfter !== undefined) return { kind: 'throttled', retryAfter };
   const user = await findUserByEmail(ctx.db, input.email);
   const passwordOk = await verifyPassword(input.password, user?.passwordHash);
-  const memberships = user && passwordOk ? await membershipsOf(ctx.db, user.id) : [];
+  // Read for an unknown e-mail too (no user has the empty id), so that it costs what a wrong password does.
+  const memberships = await membershipsOf(ctx.db, user?.id ?? '');
   if (!user || !passwordOk || memberships.length === 0) {
-    await failed(ctx, input, meta, user, null, now);
+    await failed(
+      ctx,
+      input,
+      meta,
+      user,
+      memberships.map((m) => m.businessId),
+      now,
+    );
     return { kind: 'refused' };
   }
   const previous = input.previousToken ? await findSessionByToken(ctx.db, input.previousToken) : undefined;
@@ -161,7 +175,7 @@ export async function login(ctx: UseCaseContext, input: LoginInput, meta: Reques
     };
   });
   // Counted once the transaction is over: the audit row of a failure is written on its own.
-  if (outcome.kind === 'two_factor_invalid') await failed(ctx, input, meta, user, business.businessId, now);
+  if (outcome.kind === 'two_factor_invalid') await failed(ctx, input, meta, user, [business.businessId], now);
   return outcome;
 }
 

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import { recordAuditEvent } from '../../server/store/audit-events.js';
 import { sweepAuditEvents } from '../../server/usecases/audit-log.js';
+import { upsertMembership } from '../../server/store/users.js';
+import { member } from '../support/members.js';
 import { raw, useService } from '../support/service.js';
 
 const t = useService();
@@ -129,6 +131,36 @@ describe('what a write records', () => {
     const theirs = await audit('', t.b.key);
     const ours = new Set((await audit('?per_page=100')).data.map((event) => event._id));
     expect(theirs.data.filter((event) => ours.has(event._id))).toEqual([]);
+  });
+});
+
+describe('sign-ins', () => {
+  it("a failed sign-in on a member's account is in each of their businesses' logs; one with an unknown e-mail in none", async () => {
+    const { email, userId } = await member(t, t.a.business.id, 'finance');
+    await upsertMembership(t.service.db, t.b.business.id, userId, 'viewer');
+    const refused = await raw(`${t.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'audit-test' },
+      body: JSON.stringify({ email, password: 'not-the-password-1' }),
+    });
+    expect(refused.status).toBe(401);
+    const unknown = `nobody.${Date.now()}@example.com`;
+    expect(
+      (
+        await raw(`${t.url}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: unknown, password: 'not-the-password-1' }),
+        })
+      ).status,
+    ).toBe(401);
+    for (const key of [t.a.key, t.b.key]) {
+      const failures = (await audit('?filter%5Baction%5D=auth.login_failed', key)).data.filter((event) => event.target_ids.includes(userId));
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatchObject({ actor: { kind: 'anonymous', id: null, label: email }, outcome: 'failed', user_agent: 'audit-test' });
+      const all = JSON.stringify((await audit('?per_page=100', key)).data);
+      expect(all).not.toContain(unknown);
+    }
   });
 });
 
