@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { send } from '@koa/send';
 import type Koa from 'koa';
 
-export const CONSOLE_PATH = '/console';
+import { CONSOLE_PATH } from './domain/sessions.js';
 
 /**
  * No inline script and nothing from elsewhere. Mantine writes its theme as CSS variables in a <style>

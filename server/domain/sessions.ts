@@ -54,3 +54,6 @@ export function clearedSessionCookie(secure: boolean): string {
 
 /** The page where the holder of a one-time link (a new owner, an invitee) sets their name and password. */
 export const ACCOUNT_SETUP_PATH = '/account/setup';
+
+/** Where the merchant console is served: a member is sent there to sign in. */
+export const CONSOLE_PATH = '/console';

@@ -3,7 +3,7 @@
 // their password, and joins the business. A plain form with the payer pages' CSRF protection; the
 // token travels in the form, and the page sends no Referer that could carry it elsewhere.
 import type Koa from 'koa';
-import { ACCOUNT_SETUP_PATH } from '../domain/sessions.js';
+import { ACCOUNT_SETUP_PATH, CONSOLE_PATH } from '../domain/sessions.js';
 import { html, page } from '../html.js';
 import { completeAccountLink, openAccountLink, type OpenLink } from '../usecases/accounts.js';
 import { csrfToken, csrfValid } from './csrf.js';
@@ -88,7 +88,8 @@ export function accountSetupPage(deps: PageDeps) {
       }
       ctx.body = page(
         'Account ready',
-        messagePage('Your account is ready', `Sign in as ${outcome.email} with POST /api/auth/login (or the merchant console) with the password you chose.`),
+        html`${messagePage('Your account is ready', `Sign in as ${outcome.email} with the password you chose.`)}
+          <p><a href="${CONSOLE_PATH}/">Sign in to the merchant console</a> (or through the API: POST /api/auth/login).</p>`,
       );
     },
   };

@@ -95,6 +95,7 @@ describe('invitations', () => {
     const done = await submitSetupPage(url, { name: 'Vera Viewer', password: PASSWORD, password_confirmation: PASSWORD });
     expect(done.status).toBe(200);
     expect(done.text).toContain('Your account is ready');
+    expect(done.text).toContain('<a href="/console/">Sign in to the merchant console</a>');
     // Good once.
     expect((await fetch(url)).status).toBe(410);
 
