@@ -126,7 +126,8 @@ export function DataTable<Row>({
   minWidth?: number;
 }) {
   return (
-    <Table.ScrollContainer minWidth={minWidth}>
+    // Scrolled sideways on a phone: the keyboard reaches it too (a named region one can Tab to and scroll).
+    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `${label}, scrolls sideways` } }}>
       <Table striped aria-label={label}>
         <Table.Thead>
           <Table.Tr>

@@ -129,7 +129,6 @@ function LogoCard({ business, canWrite }: { business: Business; canWrite: boolea
             <FileInput
               label="Upload a logo"
               description="PNG, JPEG or WebP, at most 256 KB"
-              placeholder="Choose an image"
               accept="image/png,image/jpeg,image/webp"
               onChange={upload}
               error={error}
