@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--rows N] | --scale-ratios] [--scale-on sqlite|postgres|both] [--contention]`
+// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--rows N] | --scale-ratios] [--scale-on sqlite|postgres|both] [--contention] [--console]`
 // Measures the hot paths (create, get and list payment links) of the real service on its embedded
 // default against a bare Koa ceiling, on loopback, in the same run with the same load, and reports
 // the ratio service/ceiling. The validated ceiling (bare Koa plus the service's routes and
@@ -13,6 +13,9 @@
 // embedded database, on PostgreSQL (--scale-on postgres) or on both.
 // --contention instead measures concurrent payments of one business against the same spread over
 // businesses on PostgreSQL (see bench/contention.ts).
+// --console instead reports the merchant console's initial JavaScript gzipped (budget 250 KB) and the
+// time from navigation to the payments list rendered with 50 rows, in Chromium on loopback (see
+// bench/console.ts; it needs console/dist, `npm run build:console`). Writes bench/console.json.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +23,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { runConsoleBench } from './bench/console.js';
 import { runContention } from './bench/contention.js';
 import { runScale, runScaleRatios } from './bench/scale.js';
 import { freePort } from './soak/server.js';
@@ -34,6 +38,7 @@ const { values } = parseArgs({
     'scale-on': { type: 'string' },
     rows: { type: 'string', default: '1000000' },
     contention: { type: 'boolean', default: false },
+    console: { type: 'boolean', default: false },
     connections: { type: 'string', default: '20' },
     duration: { type: 'string' },
     runs: { type: 'string', default: '1' },
@@ -331,4 +336,12 @@ if (values.scale) {
 } else if (values['scale-ratios']) {
   for (const on of scaleDatabases) await runScaleRatios({ log, root, on });
 } else if (values.contention) await runContention({ log, seconds: values.duration ? duration : undefined });
-else await main();
+else if (values.console) {
+  const result = await runConsoleBench({ log, runs: values.runs === '1' ? 5 : runs });
+  mkdirSync(join(root, 'bench'), { recursive: true });
+  writeFileSync(join(root, 'bench', 'console.json'), `${JSON.stringify({ measuredAt: new Date().toISOString(), ...result }, null, 2)}\n`);
+  log(
+    `bench console initial-js=${(result.initialJs.gzipped / 1024).toFixed(1)}KB budget=${result.initialJs.budget / 1024}KB ${result.initialJs.met ? 'met' : 'NOT MET'} payments-50-rows cold=${result.paymentsList.coldMedianMs.toFixed(0)}ms warm=${result.paymentsList.warmMedianMs.toFixed(0)}ms`,
+  );
+  process.exitCode = result.initialJs.met ? 0 : 1;
+} else await main();

@@ -1,13 +1,9 @@
 // The business's team through members' sessions: roles (a business keeps an owner; only an owner
 // makes or unmakes one), removal, invitations from the e-mail to the set-password page to signing in,
 // and the two-factor requirement.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { useService } from '../support/service.js';
-import { PASSWORD, call, member, signIn, submitSetupPage, totpCode, type Session } from '../support/members.js';
-import { waitFor } from '../support/wait.js';
+import { PASSWORD, accountLinkMailedTo, call, member, signIn, submitSetupPage, totpCode, type Session } from '../support/members.js';
 
 const t = useService();
 
@@ -73,21 +69,7 @@ describe('invitations', () => {
     const listed = await call(t, 'GET', '/api/team/invitations', { cookie: session.cookie });
     expect(listed.body.data.map((i: { _id: string }) => i._id)).toContain(invited.body.data._id);
 
-    const mailDir = join(t.dir, 'mail');
-    const mail = await waitFor('the invitation e-mail', async () => {
-      let files: string[];
-      try {
-        files = readdirSync(mailDir).filter((name) => name.endsWith('.eml'));
-      } catch {
-        return undefined;
-      }
-      for (const file of files) {
-        const parsed = await simpleParser(readFileSync(join(mailDir, file)));
-        if ((parsed.to as { text: string }).text.includes(email)) return parsed;
-      }
-      return undefined;
-    });
-    const url = /(http:\/\/\S+\/account\/setup\?token=[A-Za-z0-9_-]+)/.exec(mail.text!)![1]!;
+    const url = await accountLinkMailedTo(t, email);
 
     const weak = await submitSetupPage(url, { name: 'Vera Viewer', password: 'password1234', password_confirmation: 'password1234' });
     expect(weak.status).toBe(422);

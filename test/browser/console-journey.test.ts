@@ -1,93 +1,79 @@
 // The merchant console (console/, served at /console) driven in Chromium through its roles and labels,
-// with axe on every view visited: sign in with the two-factor step, create a payment link (the API's
-// 422 messages on the fields first), pay it as a payer on the hosted page, find the payment, refund
-// part of it after a confirmation, export the CSV and read it back, see it in the overview and its
-// chart, an open link with its totals, both themes and a phone's width; then a viewer is offered no refund.
-//
-// NEEDS ISSUE 25 (sessions): until /api/auth/* is merged, `stubSessions` below answers those four
-// operations in the browser (shaped as i25's openapi.yaml declares them) and signs every other /api
-// request with the business's API key. Once merged, replace it with an owner made through the API and
-// a real sign-in (TOTP code from the secret POST /api/auth/totp offered): the rest of the test stays.
+// with axe on every view visited, against the real service (no stubs): the first owner sets up their
+// account on the one-time link npm start prints, signs in, turns two-factor sign-in on and signs in
+// again with a code (computed here with otpauth), creates a payment link (the API's 422 messages on
+// the fields first), a payer pays it on the hosted page, the owner finds the payment, refunds part of
+// it after a confirmation, exports the CSV and reads it back, sees it in the overview and its chart,
+// in both themes and at a phone's width; then the settings, webhooks, events and team views, an
+// invitation e-mailed to a viewer, who sets a password on its link, signs in (dark theme, 390 px),
+// sees the payment and is offered no refund.
 import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERMISSIONS, ROLE_PERMISSIONS, type Role } from '../../server/domain/permissions.js';
 import { CONSOLE_DIST_PATH } from '../../server/file-locations.js';
+import { createOwnerLink } from '../../server/usecases/accounts.js';
 import { launchBrowser, screenshots, VIEWPORTS } from '../support/browser.js';
+import { PASSWORD, accountLinkMailedTo, totpCode } from '../support/members.js';
 import { useService } from '../support/service.js';
 
 const t = useService();
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-const session = { signedIn: false, role: 'owner' as Role };
 
-const TOTP = '492039';
+const OWNER = 'nur.owner@example.com';
+const VIEWER = 'vera.viewer@example.com';
 
-function me() {
-  return {
-    user: { _id: 'usr_1', email: 'owner@example.com', name: 'Nur Owner', two_factor_enabled: true, recovery_codes_left: 10 },
-    business: { business_id: t.a.business.id, name: 'Kedai Nur' },
-    role: session.role,
-    permissions: session.role === 'owner' ? [...PERMISSIONS] : [...ROLE_PERMISSIONS[session.role]],
-    memberships: [],
-    two_factor_setup_required: false,
-    session_id: 'ses_1',
-    csrf_token: 'csrf-1',
-  };
-}
-
-const envelope = (data: unknown) => ({ success: true, data, errors: null, meta: { timestamp: '', timezone: 'UTC' } });
-
-async function stubSessions(target: BrowserContext): Promise<void> {
-  await target.route('**/api/**', async (route) => {
-    const request = route.request();
-    const path = new URL(request.url()).pathname;
-    const json = (status: number, body: unknown) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
-    if (path === '/api/auth/me') return session.signedIn ? json(200, envelope(me())) : json(401, { message: 'Unauthenticated.' });
-    if (path === '/api/auth/logout') {
-      session.signedIn = false;
-      return json(200, envelope({ signed_out: true }));
-    }
-    if (path === '/api/auth/login') {
-      const body = request.postDataJSON() as { email: string; password: string; totp_code?: string };
-      if (body.email !== 'owner@example.com' || body.password !== 'plum-orbit-kettle-42')
-        return json(401, { message: 'These credentials do not match our records.' });
-      if (body.totp_code !== TOTP) return json(401, { message: 'Enter the code from your authenticator app.', two_factor_required: true });
-      session.signedIn = true;
-      return json(200, envelope(me()));
-    }
-    // Unsafe requests must carry the CSRF token of /api/auth/me, as the server will check.
-    if (!['GET', 'HEAD'].includes(request.method())) expect(request.headers()['x-csrf-token']).toBe('csrf-1');
-    return route.continue({ headers: { ...request.headers(), authorization: `Bearer ${t.a.key}` } });
-  });
-}
-
-async function noAxeViolations(view: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+async function noAxeViolations(view: string, on: Page = page): Promise<void> {
+  const results = await new AxeBuilder({ page: on }).analyze();
   const found = results.violations.map(
     (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${n.failureSummary ?? ''}`).join(', ')}`,
   );
   expect(found, `axe on ${view}`).toEqual([]);
 }
 
-async function heading(name: string | RegExp): Promise<void> {
-  await page.getByRole('heading', { level: 1, name }).waitFor();
+async function heading(name: string | RegExp, on: Page = page): Promise<void> {
+  await on.getByRole('heading', { level: 1, name }).waitFor();
 }
 
-async function go(section: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: section, exact: true }).click();
+async function go(section: string, on: Page = page): Promise<void> {
+  await on.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: section, exact: true }).click();
+}
+
+async function signIn(on: Page, email: string, code?: () => string): Promise<void> {
+  await heading('Sign in to the console', on);
+  await on.getByLabel('E-mail').fill(email);
+  await on.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+  await on.getByRole('button', { name: 'Sign in' }).click();
+  if (code) {
+    await heading('Two-factor sign-in', on);
+    await noAxeViolations('two-factor step', on);
+    await on.getByLabel('Authentication code').fill(code());
+    await on.getByRole('button', { name: 'Verify' }).click();
+  }
+}
+
+/** The set-password page behind a one-time link (server-rendered, outside the console). */
+async function setUpAccount(on: Page, link: string, fields: { email?: string; name: string }): Promise<void> {
+  await on.goto(link);
+  await heading('Set up your account', on);
+  await noAxeViolations('set-password page', on);
+  if (fields.email) await on.getByLabel('Your e-mail').fill(fields.email);
+  await on.getByLabel('Your name').fill(fields.name);
+  await on.getByLabel('Password (at least 12 characters)').fill(PASSWORD);
+  await on.getByLabel('Password again').fill(PASSWORD);
+  await on.getByRole('button', { name: 'Save and join' }).click();
+  await heading('Your account is ready', on);
 }
 
 beforeAll(async () => {
   if (!existsSync(join(CONSOLE_DIST_PATH, 'index.html'))) throw new Error('console/dist is missing: run `npm run build -w console` (npm ci does)');
   browser = await launchBrowser();
   // Reduced motion: the console then skips its transitions, so axe reads colours at rest, not mid-fade.
-  context = await browser.newContext({ viewport: VIEWPORTS.desktop, acceptDownloads: true, reducedMotion: 'reduce' });
-  await stubSessions(context);
+  context = await browser.newContext({ viewport: VIEWPORTS.desktop, acceptDownloads: true, reducedMotion: 'reduce', colorScheme: 'light' });
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
 }, 60_000);
@@ -98,23 +84,42 @@ afterAll(async () => {
 describe('the merchant console', () => {
   let paymentId: string;
   let paymentUrl: string;
+  let totpSecret: string;
 
-  it('signs in with the two-factor step', async () => {
+  it("the first owner sets up their account on npm start's one-time link and signs in", async () => {
+    // What npm start prints on a database without users (server/main.ts).
+    const ownerLink = await createOwnerLink(t.service.context, t.a.business.id);
+    await setUpAccount(page, ownerLink, { email: OWNER, name: 'Nur Owner' });
     await page.goto(`${t.url}/`);
     await page.waitForURL(/\/console\/sign-in/);
-    await heading('Sign in to the console');
     await noAxeViolations('sign-in');
-    await page.getByLabel('E-mail').fill('owner@example.com');
-    await page.getByRole('textbox', { name: 'Password' }).fill('plum-orbit-kettle-42');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await heading('Two-factor sign-in');
-    await noAxeViolations('two-factor step');
-    await page.getByLabel('Authentication code').fill(TOTP);
-    await page.getByRole('button', { name: 'Verify' }).click();
+    await signIn(page, OWNER);
     await heading('Overview');
     expect(await page.title()).toBe('Overview · Console');
     await page.getByText('No payments in the last 30 days').waitFor();
     await noAxeViolations('overview, empty');
+  }, 60_000);
+
+  it('turns two-factor sign-in on and signs in again with a code', async () => {
+    await go('Two-factor sign-in');
+    await heading('Two-factor sign-in');
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    totpSecret = await page.getByLabel('Authenticator key').inputValue();
+    await page.getByRole('img', { name: 'QR code of the authenticator key' }).waitFor();
+    await noAxeViolations('two-factor setup');
+    await page.getByLabel('Code from the app').fill('000000');
+    await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    await expect.poll(() => page.getByLabel('Code from the app').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Code from the app').fill(totpCode(totpSecret));
+    await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    await page.getByText('Two-factor sign-in is on.', { exact: true }).waitFor();
+    expect(await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').count()).toBe(10);
+    await page.getByText('Two-factor sign-in is on: signing in asks').waitFor();
+    await noAxeViolations('two-factor on, recovery codes');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    // The code of the next step: the one used to turn it on cannot be used twice.
+    await signIn(page, OWNER, () => totpCode(totpSecret, 1));
+    await heading('Overview');
   }, 60_000);
 
   it('creates a payment link, the API refusing an empty form on its fields first', async () => {
@@ -253,18 +258,105 @@ describe('the merchant console', () => {
     await noAxeViolations('audit log');
   }, 60_000);
 
-  it('a viewer sees the payment and is offered no refund', async () => {
-    session.role = 'viewer';
-    await page.goto(`${t.url}/console/payments/${paymentId}`);
-    await heading('Payment RM 50.00');
-    await page.getByRole('table', { name: 'Refunds' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Refund…' }).count()).toBe(0);
-    expect(await page.getByRole('button', { name: /^Resend / }).count()).toBe(0);
-    await go('Payment links');
-    await heading('Payment links');
-    expect(await page.getByRole('link', { name: 'New payment link' }).count()).toBe(0);
-    await noAxeViolations('payment links as a viewer');
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await heading('Sign in to the console');
+  it('edits the business profile, the API refusing a pale brand colour on its field', async () => {
+    await go('Settings');
+    await heading('Settings');
+    await noAxeViolations('settings');
+    await page.getByLabel('Display name').fill('Kedai Nur');
+    await page.getByLabel('Brand colour').fill('#ffd400');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await expect.poll(() => page.getByLabel('Brand colour').getAttribute('aria-invalid')).toBe('true');
+    await page.getByText(/has 1\.\d\d:1\. Choose a darker shade\./).waitFor();
+    await noAxeViolations('settings, with errors');
+    await page.getByLabel('Brand colour').fill('#0b6e4f');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText('The business profile is saved.').waitFor();
+    const { data } = await t.a.client.GET('/business');
+    expect(data?.data).toMatchObject({ display_name: 'Kedai Nur', brand_color: '#0b6e4f' });
+  }, 60_000);
+
+  it('adds a webhook endpoint (its secret shown once), sends it a test ping and follows it in the events log', async () => {
+    await go('Webhooks');
+    await heading('Webhooks');
+    await page.getByText('No webhook endpoints').waitFor();
+    await noAxeViolations('webhooks, empty');
+    await page.getByLabel('Endpoint URL').fill('https://merchant.example.com/hooks');
+    await page.getByLabel('Description').fill('Bookkeeping');
+    await page.getByRole('checkbox', { name: 'refund.succeeded' }).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByText('Copy the signing secret now: it is shown only once').waitFor();
+    await page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('link', { name: 'https://merchant.example.com/hooks' }).click();
+    await heading('Webhook endpoint Bookkeeping');
+    await noAxeViolations('webhook endpoint');
+    await page.getByRole('button', { name: 'Send test ping' }).click();
+    await page.getByRole('link', { name: /^event evt_/ }).click();
+    await heading('Event ping');
+    await noAxeViolations('event detail');
+    await go('Events');
+    await heading('Events');
+    await expect.poll(() => page.getByRole('table', { name: 'Events' }).innerText()).toContain('ping');
+    await noAxeViolations('events log');
+  }, 60_000);
+
+  it('invites a viewer: the invitation is listed and e-mailed', async () => {
+    await go('Team');
+    await heading('Team');
+    await expect.poll(() => page.getByRole('table', { name: 'Members' }).innerText()).toContain(OWNER);
+    // No one changes or removes themselves here.
+    expect(await page.getByRole('combobox', { name: `Role of ${OWNER}` }).count()).toBe(0);
+    await page.getByLabel('Invitee e-mail').fill('not an e-mail');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await expect.poll(() => page.getByLabel('Invitee e-mail').getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel('Invitee e-mail').fill(VIEWER);
+    await page.getByRole('combobox', { name: 'Role', exact: true }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText(`Invitation e-mailed to ${VIEWER}.`).waitFor();
+    await expect.poll(() => page.getByRole('table', { name: 'Invitations' }).innerText()).toContain(VIEWER);
+    await noAxeViolations('team');
+  }, 60_000);
+
+  it('the viewer sets a password on the e-mailed link, signs in (dark, 390 px), sees the payment and is offered no refund', async () => {
+    const link = await accountLinkMailedTo(t, VIEWER);
+    const viewerContext = await browser.newContext({ viewport: VIEWPORTS.phone, reducedMotion: 'reduce', colorScheme: 'dark' });
+    const viewer = await viewerContext.newPage();
+    viewer.setDefaultTimeout(10_000);
+    try {
+      await setUpAccount(viewer, link, { name: 'Vera Viewer' });
+      await viewer.goto(`${t.url}/console/payments/${paymentId}`);
+      await viewer.waitForURL(/\/console\/sign-in/);
+      await noAxeViolations('sign-in, dark, 390 px', viewer);
+      await signIn(viewer, VIEWER);
+      // Back where the link pointed, after signing in.
+      await heading('Payment RM 50.00', viewer);
+      await viewer.getByRole('table', { name: 'Refunds' }).waitFor();
+      expect(await viewer.getByRole('button', { name: 'Refund…' }).count()).toBe(0);
+      expect(await viewer.getByRole('form', { name: 'Refund' }).count()).toBe(0);
+      expect(await viewer.getByRole('button', { name: /^Resend / }).count()).toBe(0);
+      await noAxeViolations('payment detail as a viewer, dark, 390 px', viewer);
+      await viewer.getByRole('button', { name: 'Open the menu' }).click();
+      // Sections the role lacks are not offered.
+      const sections = viewer.getByRole('navigation', { name: 'Sections' });
+      expect(await sections.getByRole('link', { name: 'API keys' }).count()).toBe(0);
+      expect(await sections.getByRole('link', { name: 'Audit log' }).count()).toBe(0);
+      await go('Payments', viewer);
+      await heading('Payments', viewer);
+      await expect.poll(() => viewer.getByRole('table', { name: 'Payments' }).innerText()).toContain('RM 50.00');
+      await noAxeViolations('payments as a viewer, dark, 390 px', viewer);
+      await viewer.getByRole('button', { name: 'Open the menu' }).click();
+      await go('Payment links', viewer);
+      await heading('Payment links', viewer);
+      expect(await viewer.getByRole('link', { name: 'New payment link' }).count()).toBe(0);
+      await viewer.getByRole('button', { name: 'Open the menu' }).click();
+      await go('Team', viewer);
+      await heading('Team', viewer);
+      await expect.poll(() => viewer.getByRole('table', { name: 'Members' }).innerText()).toContain(VIEWER);
+      expect(await viewer.getByRole('button', { name: 'Send invitation' }).count()).toBe(0);
+      expect(await viewer.getByRole('button', { name: /^Remove / }).count()).toBe(0);
+      await noAxeViolations('team as a viewer, dark, 390 px', viewer);
+      await viewer.getByRole('button', { name: 'Sign out' }).click();
+      await heading('Sign in to the console', viewer);
+    } finally {
+      await viewerContext.close();
+    }
   }, 60_000);
 });

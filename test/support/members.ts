@@ -1,11 +1,15 @@
 // Members signed in through the API as a browser would: the session cookie kept by hand, the CSRF
 // token read from /api/auth/me and sent with unsafe requests.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { simpleParser } from 'mailparser';
 import { TOTP, Secret } from 'otpauth';
 import { expect } from 'vitest';
 import type { Role } from '../../server/domain/permissions.js';
 import { createMember } from '../../server/usecases/accounts.js';
 import { assertConforms } from './contract.js';
 import type { TestService } from './service.js';
+import { waitFor } from './wait.js';
 
 export const PASSWORD = 'plum-orbit-kettle-42';
 
@@ -96,4 +100,23 @@ export async function submitSetupPage(url: string, fields: Record<string, string
     body: form,
   });
   return { status: posted.status, text: await posted.text() };
+}
+
+/** The one-time account link (an invitation's) in the e-mail the service wrote for `email` to its mail folder. */
+export async function accountLinkMailedTo(t: TestService, email: string): Promise<string> {
+  const mailDir = join(t.dir, 'mail');
+  const mail = await waitFor(`the e-mail to ${email}`, async () => {
+    let files: string[];
+    try {
+      files = readdirSync(mailDir).filter((name) => name.endsWith('.eml'));
+    } catch {
+      return undefined;
+    }
+    for (const file of files) {
+      const parsed = await simpleParser(readFileSync(join(mailDir, file)));
+      if ((parsed.to as { text: string }).text.includes(email)) return parsed;
+    }
+    return undefined;
+  });
+  return /(http:\/\/\S+\/account\/setup\?token=[A-Za-z0-9_-]+)/.exec(mail.text!)![1]!;
 }

@@ -1,6 +1,6 @@
 // The console's own logic, without a browser: money as merchants read it, business days in the
 // business's time zone, the overview's sums and per-day series, list filters, 422s on form fields,
-// which events name a payment, and the export's progress count.
+// which events name a payment, the export's progress count, and the team, settings and webhook forms.
 import { describe, expect, test } from 'vitest';
 import { perDay, summarize, withinDays, type PaymentRow } from '../../console/src/lib/collections.js';
 import { countLines } from '../../console/src/lib/csv-export.js';
@@ -9,6 +9,16 @@ import { fieldErrors } from '../../console/src/lib/errors.js';
 import { eventRangeFor, namesPayment } from '../../console/src/lib/events.js';
 import { apiQuery, filtersFrom, searchFor } from '../../console/src/lib/filters.js';
 import { formatCents, formatUnits, parseAmountToCents } from '../../console/src/lib/money.js';
+import {
+  assignableRoles,
+  base64OfBytes,
+  enabledEvents,
+  EVENT_TYPES,
+  mayManageMember,
+  pickedEvents,
+  profileChanges,
+  profileForm,
+} from '../../console/src/lib/team.js';
 
 describe('money', () => {
   test('cents and units read as RM 1,250.50', () => {
@@ -135,4 +145,71 @@ describe("a payment's events", () => {
 test("the export's progress counts line ends", () => {
   expect(countLines(new TextEncoder().encode('line,id\r\npayment,1\r\nrefund,2\r\n'))).toBe(3);
   expect(countLines(new Uint8Array())).toBe(0);
+});
+
+describe('the team', () => {
+  test('only an owner hands out the owner role', () => {
+    expect(assignableRoles('owner')).toEqual(['owner', 'admin', 'developer', 'finance', 'support', 'viewer']);
+    expect(assignableRoles('admin')).toEqual(['admin', 'developer', 'finance', 'support', 'viewer']);
+  });
+
+  test('a member is managed by others only, an owner by an owner only', () => {
+    expect(mayManageMember('admin', 'usr_me', { user_id: 'usr_2', role: 'viewer' })).toBe(true);
+    expect(mayManageMember('admin', 'usr_me', { user_id: 'usr_2', role: 'owner' })).toBe(false);
+    expect(mayManageMember('owner', 'usr_me', { user_id: 'usr_2', role: 'owner' })).toBe(true);
+    expect(mayManageMember('owner', 'usr_me', { user_id: 'usr_me', role: 'owner' })).toBe(false);
+  });
+});
+
+describe('the business profile form', () => {
+  const profile = {
+    name: 'Kedai Nur',
+    display_name: 'Kedai Nur',
+    brand_color: null,
+    support_email: 'help@kedai.example.com',
+    support_phone: null,
+    time_zone: 'Asia/Kuala_Lumpur',
+    default_locale: 'en' as const,
+  };
+
+  test('a display name that is the own name shows empty; unset fields are empty', () => {
+    expect(profileForm(profile)).toEqual({
+      display_name: '',
+      brand_color: '',
+      support_email: 'help@kedai.example.com',
+      support_phone: '',
+      time_zone: 'Asia/Kuala_Lumpur',
+      default_locale: 'en',
+    });
+  });
+
+  test('only changed fields are sent, trimmed, an emptied one as null', () => {
+    const before = profileForm(profile);
+    expect(profileChanges(before, before)).toEqual({});
+    expect(profileChanges(before, { ...before, display_name: '  Nur Bakery ', support_email: '', default_locale: 'ms' })).toEqual({
+      display_name: 'Nur Bakery',
+      support_email: null,
+      default_locale: 'ms',
+    });
+    expect(profileChanges(before, { ...before, support_email: 'help@kedai.example.com  ' })).toEqual({});
+  });
+
+  test("a logo's bytes in base64, large files included", () => {
+    expect(base64OfBytes(new Uint8Array([0x89, 0x50, 0x4e, 0x47]))).toBe('iVBORw==');
+    const large = new Uint8Array(100_000).map((_, i) => i % 256);
+    expect(base64OfBytes(large)).toBe(Buffer.from(large).toString('base64'));
+  });
+});
+
+describe("a webhook endpoint's events", () => {
+  test('all or none ticked is every event; some ticked is those', () => {
+    expect(enabledEvents([])).toEqual(['*']);
+    expect(enabledEvents([...EVENT_TYPES])).toEqual(['*']);
+    expect(enabledEvents(['refund.succeeded', 'payment.created', 'bogus'])).toEqual(['payment.created', 'refund.succeeded']);
+  });
+
+  test('`*` ticks every box', () => {
+    expect(pickedEvents(['*'])).toEqual([...EVENT_TYPES]);
+    expect(pickedEvents(['refund.failed'])).toEqual(['refund.failed']);
+  });
 });

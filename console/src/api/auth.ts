@@ -1,77 +1,76 @@
-// Sessions (issue 25: POST /api/auth/login, /logout, /password, GET /api/auth/me). Their operations are
-// not yet in this branch's openapi.yaml, so these calls go through the same client typed loosely, here
-// only: once they are generated, replace `loose` with `api` and these types with the generated ones.
+// Sessions and two-factor sign-in (POST /api/auth/login, /logout, /password, /totp, GET /api/auth/me),
+// through the console's one client: every body and answer is typed by openapi.yaml's generated paths.
+import type { components } from '@payment-collection/client';
 import { api, setCsrfToken } from './client.js';
 
-export interface Me {
-  user: { _id: string; email: string; name: string | null; two_factor_enabled: boolean };
-  business: { business_id: number; name: string };
-  role: string;
-  permissions: string[];
-  two_factor_setup_required: boolean;
-  csrf_token: string;
-}
-
-export interface SignIn {
-  email: string;
-  password: string;
-  totp_code?: string;
-}
+export type Me = components['schemas']['Me'];
+export type SignIn = components['schemas']['LoginRequest'];
+type ValidationErrors = components['schemas']['ValidationError']['errors'];
 
 export type SignInResult =
   | { kind: 'signed-in'; me: Me }
   | { kind: 'two-factor' }
   | { kind: 'refused'; message: string }
-  | { kind: 'invalid'; message: string; errors: Record<string, string[]> };
+  | { kind: 'invalid'; message: string; errors: ValidationErrors };
 
-interface LooseAnswer {
-  data?: { data: unknown };
-  error?: { message?: string; errors?: Record<string, string[]>; two_factor_required?: boolean };
-  response: Response;
+export type Outcome<T> = { ok: true; data: T } | { ok: false; message: string; errors: ValidationErrors };
+
+/** The message and field errors of a refused answer, whichever of the declared error bodies it is. */
+function refusal(error: unknown, status: number, what: string): { message: string; errors: ValidationErrors } {
+  const body = (error ?? {}) as { message?: unknown; errors?: unknown };
+  return {
+    message: typeof body.message === 'string' ? body.message : `${what} failed (HTTP ${status}).`,
+    errors: typeof body.errors === 'object' && body.errors !== null ? (body.errors as ValidationErrors) : {},
+  };
 }
-
-interface LooseClient {
-  GET(path: string, init?: object): Promise<LooseAnswer>;
-  POST(path: string, init: { body?: unknown }): Promise<LooseAnswer>;
-}
-
-const loose = api as unknown as LooseClient;
 
 /** The signed-in member, or null when no session is live (401): TanStack Query keeps no undefined. */
 export async function fetchMe(): Promise<Me | null> {
-  const { data, response } = await loose.GET('/auth/me');
+  const { data, response } = await api.GET('/auth/me');
   if (response.status === 401) {
     setCsrfToken(undefined);
     return null;
   }
   if (!data) throw new Error(`GET /api/auth/me answered ${response.status}`);
-  const me = data.data as Me;
-  setCsrfToken(me.csrf_token);
-  return me;
+  setCsrfToken(data.data.csrf_token);
+  return data.data;
 }
 
 export async function signIn(body: SignIn): Promise<SignInResult> {
-  const { data, error, response } = await loose.POST('/auth/login', { body });
+  const { data, error, response } = await api.POST('/auth/login', { body });
   if (data) {
-    const me = data.data as Me;
-    setCsrfToken(me.csrf_token);
-    return { kind: 'signed-in', me };
+    setCsrfToken(data.data.csrf_token);
+    return { kind: 'signed-in', me: data.data };
   }
-  if (response.status === 401 && error?.two_factor_required) return { kind: 'two-factor' };
-  if (response.status === 422) return { kind: 'invalid', message: error?.message ?? 'Check the form.', errors: error?.errors ?? {} };
-  return { kind: 'refused', message: error?.message ?? `Signing in failed (HTTP ${response.status}).` };
+  if (response.status === 401 && error && 'two_factor_required' in error && error.two_factor_required === true) return { kind: 'two-factor' };
+  const { message, errors } = refusal(error, response.status, 'Signing in');
+  if (response.status === 422) return { kind: 'invalid', message, errors };
+  return { kind: 'refused', message };
 }
 
 export async function signOut(): Promise<void> {
-  await loose.POST('/auth/logout', {});
+  await api.POST('/auth/logout');
   setCsrfToken(undefined);
 }
 
-export async function changePassword(body: {
-  current_password: string;
-  password: string;
-}): Promise<{ ok: true } | { ok: false; message: string; errors: Record<string, string[]> }> {
-  const { data, error, response } = await loose.POST('/auth/password', { body });
-  if (data) return { ok: true };
-  return { ok: false, message: error?.message ?? `Changing the password failed (HTTP ${response.status}).`, errors: error?.errors ?? {} };
+export async function changePassword(body: components['schemas']['PasswordChangeRequest']): Promise<Outcome<{ other_sessions_ended: number }>> {
+  const { data, error, response } = await api.POST('/auth/password', { body });
+  if (data) return { ok: true, data: { other_sessions_ended: data.data.other_sessions_ended } };
+  return { ok: false, ...refusal(error, response.status, 'Changing the password') };
+}
+
+export type TotpSetup = components['schemas']['TotpSetupEnvelope']['data'];
+
+/** A new TOTP secret for the signed-in member (not on until confirmed with a code). */
+export async function startTotp(): Promise<Outcome<TotpSetup>> {
+  const { data, error, response } = await api.POST('/auth/totp');
+  if (data) return { ok: true, data: data.data };
+  return { ok: false, ...refusal(error, response.status, 'Setting up two-factor sign-in') };
+}
+
+/** Turns two-factor sign-in on with a code from the app; answers the recovery codes, shown once. */
+export async function confirmTotp(code: string): Promise<Outcome<{ recovery_codes: string[] }>> {
+  const { data, error, response } = await api.POST('/auth/totp/confirm', { body: { code } });
+  if (data) return { ok: true, data: { recovery_codes: data.data.recovery_codes } };
+  return { ok: false, ...refusal(error, response.status, 'Turning two-factor sign-in on') };
 }

@@ -20,3 +20,8 @@ export function fieldErrors(error: unknown, shownFields: readonly string[]): Fie
   const general = elsewhere.length > 0 ? elsewhere.join(' ') : Object.keys(fields).length === 0 ? message : undefined;
   return { fields, general };
 }
+
+/** What a refused action says in a toast: the API's message, or a plain one. */
+export function refusalMessage(error: unknown): string {
+  return fieldErrors(error, []).general ?? 'The service refused this.';
+}

@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Checkbox, Code, CopyButton, Group, Radio, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Card, Checkbox, Group, Radio, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -7,9 +7,8 @@ import type { components } from '@payment-collection/client';
 import { PERMISSIONS as ALL_PERMISSIONS } from '../../../server/domain/permissions.js';
 import { $api } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
-import { fieldErrors } from '../lib/errors.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, DataTable, EmptyState, Loading, PageHeading, QueryError } from './common.js';
+import { ConfirmModal, DataTable, EmptyState, Loading, PageHeading, QueryError, SecretOnce, showRefusal } from './common.js';
 
 type Permission = components['schemas']['Permission'];
 type ApiKey = components['schemas']['ApiKey'];
@@ -33,9 +32,7 @@ function NewKeyForm() {
       notifications.show({ color: 'green', message: `API key “${created.data.name ?? created.data.prefix}” created.` });
       await queryClient.invalidateQueries();
     } catch (error) {
-      const shown = fieldErrors(error, ['name', 'permissions', 'expires_at']);
-      setErrors(shown.fields);
-      if (shown.general) notifications.show({ color: 'red', message: shown.general });
+      showRefusal(error, ['name', 'permissions', 'expires_at'], setErrors);
     }
   }
 
@@ -62,14 +59,7 @@ function NewKeyForm() {
           <Button type="submit" loading={create.isPending} w="fit-content">
             Create API key
           </Button>
-          {secret && (
-            <Alert color="yellow" title="Copy the key now: it is shown only once">
-              <Group wrap="nowrap">
-                <Code style={{ wordBreak: 'break-all' }}>{secret}</Code>
-                <CopyButton value={secret}>{({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : 'Copy key'}</Button>}</CopyButton>
-              </Group>
-            </Alert>
-          )}
+          {secret && <SecretOnce what="key" secret={secret} />}
         </Stack>
       </form>
     </Card>

@@ -1,8 +1,10 @@
 // Pieces every view uses: the page heading that also names the tab, status badges, the loading,
 // error and empty states, and a confirmation before anything that cannot be undone.
-import { Alert, Badge, Button, Center, Group, Loader, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Center, Code, CopyButton, Group, Loader, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
+import { fieldErrors } from '../lib/errors.js';
 
 export function PageHeading({ title, actions }: { title: string; actions?: ReactNode }) {
   useDocumentTitle(`${title} · Console`);
@@ -124,7 +126,8 @@ export function DataTable<Row>({
   minWidth?: number;
 }) {
   return (
-    <Table.ScrollContainer minWidth={minWidth}>
+    // Scrolled sideways on a phone: the keyboard reaches it too (a named region one can Tab to and scroll).
+    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `${label}, scrolls sideways` } }}>
       <Table striped aria-label={label}>
         <Table.Thead>
           <Table.Tr>
@@ -176,4 +179,23 @@ export function Pager({ total, page, onChange }: { total: number; page: number; 
       getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
     />
   );
+}
+
+/** A secret the service shows once (an API key, a webhook signing secret), with a button to copy it. */
+export function SecretOnce({ what, secret }: { what: string; secret: string }) {
+  return (
+    <Alert color="yellow" title={`Copy the ${what} now: it is shown only once`}>
+      <Group wrap="nowrap">
+        <Code style={{ wordBreak: 'break-all' }}>{secret}</Code>
+        <CopyButton value={secret}>{({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : `Copy ${what}`}</Button>}</CopyButton>
+      </Group>
+    </Alert>
+  );
+}
+
+/** A refused form: the API's 422 messages on the fields shown, anything else in a toast. */
+export function showRefusal(error: unknown, shownFields: readonly string[], setErrors: (errors: Record<string, string>) => void): void {
+  const shown = fieldErrors(error, shownFields);
+  setErrors(shown.fields);
+  if (shown.general) notifications.show({ color: 'red', message: shown.general });
 }

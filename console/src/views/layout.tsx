@@ -24,6 +24,10 @@ const SECTIONS = [
   { to: '/open-payment-links', label: 'Open payment links', permission: 'open_payment_links:read' },
   { to: '/saved-cards', label: 'Saved cards', permission: 'tokenizations:read' },
   { to: '/api-keys', label: 'API keys', permission: 'api_keys:read' },
+  { to: '/developers/webhooks', label: 'Webhooks', permission: 'webhooks:read' },
+  { to: '/developers/events', label: 'Events', permission: 'events:read' },
+  { to: '/team', label: 'Team', permission: 'team:read' },
+  { to: '/settings', label: 'Settings', permission: 'settings:read' },
   { to: '/audit-log', label: 'Audit log', permission: 'audit:read' },
 ] as const;
 
@@ -97,6 +101,14 @@ export function Layout() {
               active={section.to === '/' ? location.pathname === '/' : location.pathname.startsWith(section.to)}
             />
           ))}
+          <NavLink
+            component={RouterLink}
+            to="/account/two-factor"
+            label="Two-factor sign-in"
+            variant="filled"
+            onClick={close}
+            active={location.pathname === '/account/two-factor'}
+          />
           <NavLink
             component={RouterLink}
             to="/account/password"

@@ -5,11 +5,10 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { $api, api } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
-import { fieldErrors } from '../lib/errors.js';
 import { EVENT_PAGES_READ, eventRangeFor, namesPayment } from '../lib/events.js';
 import { formatCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, DataTable, Details, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
+import { ConfirmModal, DataTable, Details, Loading, PageHeading, QueryError, showRefusal, StatusBadge } from './common.js';
 
 function RefundForm({ paymentId, refundable, currency }: { paymentId: string; refundable: number; currency: string }) {
   const queryClient = useQueryClient();
@@ -29,9 +28,7 @@ function RefundForm({ paymentId, refundable, currency }: { paymentId: string; re
       setErrors({});
       await queryClient.invalidateQueries();
     } catch (error) {
-      const shown = fieldErrors(error, ['amount', 'reason']);
-      setErrors(shown.fields);
-      if (shown.general) notifications.show({ color: 'red', message: shown.general });
+      showRefusal(error, ['amount', 'reason'], setErrors);
     } finally {
       setConfirming(false);
     }

@@ -7,10 +7,9 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { $api } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
-import { fieldErrors } from '../lib/errors.js';
 import { formatCents, parseAmountToCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, Details, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
+import { ConfirmModal, Details, Loading, PageHeading, QueryError, showRefusal, StatusBadge } from './common.js';
 
 export function SavedCardsPage() {
   const navigate = useNavigate();
@@ -67,9 +66,7 @@ function ChargeForm({ tokenId }: { tokenId: string }) {
       await queryClient.invalidateQueries();
       navigate(`/payments/${payment._id}`);
     } catch (error) {
-      const shown = fieldErrors(error, ['amount', 'description']);
-      setErrors(shown.fields);
-      if (shown.general) notifications.show({ color: 'red', message: shown.general });
+      showRefusal(error, ['amount', 'description'], setErrors);
     }
   }
 

@@ -1,0 +1,89 @@
+import { Alert, Button, Code, Image, List, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { confirmTotp, startTotp, type TotpSetup } from '../api/auth.js';
+import { ME_KEY, useMe } from '../session.js';
+import { PageHeading } from './common.js';
+
+export function TwoFactorPage() {
+  const me = useMe();
+  const queryClient = useQueryClient();
+  const [setup, setSetup] = useState<TotpSetup>();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
+
+  async function begin() {
+    setBusy(true);
+    const started = await startTotp();
+    setBusy(false);
+    if (started.ok) setSetup(started.data);
+    else notifications.show({ color: 'red', message: started.message });
+  }
+
+  async function confirm(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    const confirmed = await confirmTotp(code.trim());
+    setBusy(false);
+    if (!confirmed.ok) {
+      setError(confirmed.errors.code?.join(' ') ?? confirmed.message);
+      return;
+    }
+    setRecoveryCodes(confirmed.data.recovery_codes);
+    setSetup(undefined);
+    notifications.show({ color: 'green', message: 'Two-factor sign-in is on.' });
+    // The session got a new id (and CSRF token) when two-factor went on.
+    await queryClient.invalidateQueries({ queryKey: ME_KEY });
+  }
+
+  return (
+    <Stack maw={520}>
+      <PageHeading title="Two-factor sign-in" />
+      {recoveryCodes && (
+        <Alert color="yellow" title="Keep these recovery codes now: they are shown only once">
+          <Text size="sm">Each signs you in once without the app.</Text>
+          <List aria-label="Recovery codes">
+            {recoveryCodes.map((recovery) => (
+              <List.Item key={recovery}>
+                <Code>{recovery}</Code>
+              </List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
+      {me.user.two_factor_enabled ? (
+        <Text>Two-factor sign-in is on: signing in asks for the code of your authenticator app.</Text>
+      ) : setup ? (
+        <form onSubmit={confirm} noValidate aria-label="Confirm two-factor sign-in">
+          <Stack>
+            <Text>Scan the code with an authenticator app, or type the key into it, then enter the code it shows.</Text>
+            <Image src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qr_svg)}`} alt="QR code of the authenticator key" w={200} h={200} />
+            <TextInput label="Authenticator key" readOnly value={setup.secret} />
+            <TextInput
+              label="Code from the app"
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              required
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+              error={error}
+            />
+            <Button type="submit" loading={busy} w="fit-content">
+              Turn on two-factor sign-in
+            </Button>
+          </Stack>
+        </form>
+      ) : (
+        <>
+          <Text>Two-factor sign-in is off. With it on, signing in also asks for a code from an authenticator app.</Text>
+          <Button onClick={begin} loading={busy} w="fit-content">
+            Set up two-factor sign-in
+          </Button>
+        </>
+      )}
+    </Stack>
+  );
+}
