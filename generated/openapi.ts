@@ -1459,6 +1459,45 @@ export interface paths {
         patch: operations["updateBusiness"];
         trace?: never;
     };
+    "/business/acquirer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the business's acquirer
+         * @description Which acquirer takes the business's new payments (`sandbox`, or `stripe` with the business's
+         *     own Stripe account), whether its Stripe key is a test or a live one, a hint of that key (its
+         *     mode prefix and last four characters, never the key) and whether a webhook signing secret is
+         *     stored. `stripe_webhook_url` is the address to register at Stripe (Developers > Webhooks)
+         *     for this business's notifications.
+         *
+         *     Requires `settings:read`.
+         */
+        get: operations["getAcquirer"];
+        /**
+         * Choose the business's acquirer
+         * @description Chooses the acquirer that takes the business's new payments and saves its payers' cards. Stripe
+         *     secrets given are sealed at rest and replace the stored ones; those left out are kept, so a
+         *     business moving back to the sandbox keeps its Stripe key for refunds of its earlier Stripe
+         *     payments. Choosing `stripe` the first time needs `stripe_secret_key` (a secret or restricted
+         *     key, `sk_test_`, `sk_live_`, `rk_test_` or `rk_live_`); `stripe_webhook_secret` is the signing
+         *     secret (`whsec_...`) of the endpoint registered at `stripe_webhook_url`. No answer shows a
+         *     secret back. Once the business uses a live key, cards saved on the sandbox are no longer
+         *     charged (422).
+         *
+         *     Requires `settings:write`.
+         */
+        put: operations["setAcquirer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/business/logo": {
         parameters: {
             query?: never;
@@ -3099,6 +3138,36 @@ export interface components {
             time_zone?: string | null;
             default_locale?: components["schemas"]["Locale"] | null;
         };
+        AcquirerSettings: {
+            /**
+             * @description The acquirer that takes the business's new payments.
+             * @enum {unknown}
+             */
+            acquirer: "sandbox" | "stripe";
+            /** @description Whether the stored Stripe key is a test or a live one; null without a Stripe key. */
+            mode: ("test" | "live") | null;
+            /** @description The Stripe key's mode prefix and last four characters, e.g. `sk_test_…4242`; null without a Stripe key. */
+            stripe_key_hint: string | null;
+            /** @description Whether a Stripe webhook signing secret is stored. */
+            stripe_webhook_secret_set: boolean;
+            /** @description Where to register this business's webhook endpoint at Stripe. */
+            stripe_webhook_url: string;
+        };
+        AcquirerSettingsUpdate: {
+            /** @enum {unknown} */
+            acquirer: "sandbox" | "stripe";
+            /** @description A Stripe secret or restricted key (`sk_test_`, `sk_live_`, `rk_test_`, `rk_live_`). Write-only. */
+            stripe_secret_key?: string;
+            /** @description The signing secret (`whsec_...`) of the webhook endpoint registered at Stripe. Write-only. */
+            stripe_webhook_secret?: string;
+        };
+        AcquirerSettingsEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["AcquirerSettings"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
         BusinessLogoUpload: {
             /**
              * Format: byte
@@ -3644,6 +3713,28 @@ export interface components {
                  *       "errors": {
                  *         "password": [
                  *           "The password must be at least 12 characters."
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description Validation failed. */
+        AcquirerInvalid: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The given data was invalid.",
+                 *       "errors": {
+                 *         "stripe_secret_key": [
+                 *           "The stripe secret key field is required when acquirer is stripe."
                  *         ]
                  *       }
                  *     }
@@ -7351,6 +7442,91 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["BusinessInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getAcquirer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The acquirer. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcquirerSettingsEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    setAcquirer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a POST or PUT safe to retry (Stripe's semantics). The first response for a key is
+                 *     stored per business for 24 hours; a retry with the same key and the same request gets the same
+                 *     status and body back, with `Idempotent-Replayed: true`, and changes nothing. The same key with a
+                 *     different request is a 422; a retry while the first request is still running is a 409.
+                 *     Requests that fail validation store nothing. Stored responses, which can hold a signing key
+                 *     shown once, are encrypted at rest. Use a random value such as a UUID per operation.
+                 * @example 5f2b8c1e-6a4d-4e0b-9f3a-0c7d2e1b4a98
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "acquirer": "stripe",
+                 *       "stripe_secret_key": "sk_test_51HxAmPleKeyOnly4242",
+                 *       "stripe_webhook_secret": "whsec_ExampleSigningSecret0000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AcquirerSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The acquirer as chosen. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcquirerSettingsEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AcquirerInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

@@ -26,6 +26,7 @@ import { openDatabase, type Database } from '../server/store/database.js';
 import { listAcquirers, setAcquirer, type AcquirerSummary } from '../server/store/acquirer-settings.js';
 import { STRIPE_WEBHOOK_EVENTS } from '../server/acquirers/stripe.js';
 import { isEmail } from '../server/domain/email.js';
+import { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, stripeWebhookUrl } from '../server/domain/stripe-secrets.js';
 import { ROLES, isRole } from '../server/domain/permissions.js';
 import { createMember, createSetupLink } from '../server/usecases/accounts.js';
 
@@ -142,9 +143,6 @@ const commands: Record<string, (db: Database, args: string[], secretsKey: Master
   },
 };
 
-const STRIPE_SECRET_KEY = /^[rs]k_(?:test|live)_[A-Za-z0-9]{8,247}$/;
-const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{8,200}$/;
-
 const HOW_TO_GIVE_SECRETS =
   'set STRIPE_SECRET_KEY (and STRIPE_WEBHOOK_SECRET) in its environment, or run it at a terminal and type them when asked, or pipe them on standard input, one a line';
 
@@ -247,7 +245,7 @@ function printStripeSetup(business: AcquirerSummary): void {
   const config = loadConfig();
   const base = config.publicUrl ?? `http://localhost:${config.port}`;
   console.log(`Stripe account key ${business.stripe_key_hint ?? '(none)'}; webhook signing secret ${business.stripe_webhook_secret_set ? 'set' : 'NOT SET'}.`);
-  console.log(`Register this webhook endpoint at Stripe (Developers > Webhooks): ${base}/stripe/webhooks/${business.business_id}`);
+  console.log(`Register this webhook endpoint at Stripe (Developers > Webhooks): ${stripeWebhookUrl(base, business.business_id)}`);
   console.log(`with these events: ${STRIPE_WEBHOOK_EVENTS.join(', ')}`);
   if (!business.stripe_webhook_secret_set)
     console.log("then run set-provider again with the endpoint's signing secret (whsec_...) in STRIPE_WEBHOOK_SECRET, or typed when asked.");

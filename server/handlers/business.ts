@@ -1,4 +1,4 @@
-// The business profile: what payers are shown of the business, and its logo.
+// The business profile: what payers are shown of the business, and its logo; and its acquirer.
 import type { components } from '../../generated/openapi.js';
 import { LOGO_MAX_BYTES, brandColours } from '../domain/brand.js';
 import type { FieldErrors } from '../domain/rules.js';
@@ -12,9 +12,20 @@ import {
   type ProfileChange,
 } from '../usecases/business-profile.js';
 import type { UseCaseContext } from '../usecases/context.js';
+import { acquirerSecretErrors, changeAcquirer, getAcquirer, type AcquirerView } from '../usecases/acquirer-settings.js';
 import { ok } from './envelope.js';
 
 type BusinessUpdate = components['schemas']['BusinessUpdate'];
+
+function presentAcquirer(view: AcquirerView): components['schemas']['AcquirerSettings'] {
+  return {
+    acquirer: view.acquirer,
+    mode: view.mode,
+    stripe_key_hint: view.stripeKeyHint,
+    stripe_webhook_secret_set: view.stripeWebhookSecretSet,
+    stripe_webhook_url: view.stripeWebhookUrl,
+  };
+}
 
 function present(profile: BusinessProfile): components['schemas']['Business'] {
   return {
@@ -73,6 +84,16 @@ export function logoImageRule(body: unknown): FieldErrors {
   return {};
 }
 
+/** Stripe secrets of the wrong shape, reported with the body's other problems. */
+export function acquirerSecretsRule(body: unknown): FieldErrors {
+  const secretKey = field(body, 'stripe_secret_key');
+  const webhookSecret = field(body, 'stripe_webhook_secret');
+  return acquirerSecretErrors({
+    stripeSecretKey: typeof secretKey === 'string' && secretKey.length <= 255 ? secretKey : undefined,
+    stripeWebhookSecret: typeof webhookSecret === 'string' && webhookSecret.length <= 210 ? webhookSecret : undefined,
+  });
+}
+
 /** The writable fields present in the body, copied by name. */
 function changedFields(body: BusinessUpdate): ProfileChange {
   const change: ProfileChange = {};
@@ -108,6 +129,23 @@ export const businessHandlers = {
   deleteBusinessLogo: {
     async handle({ business }, ctx, respond) {
       return respond.with200(ok(present(await removeBusinessLogo(ctx, business.id))));
+    },
+  },
+  getAcquirer: {
+    async handle({ business }, ctx, respond) {
+      return respond.with200(ok(presentAcquirer(await getAcquirer(ctx, business.id))));
+    },
+  },
+  setAcquirer: {
+    rules: [acquirerSecretsRule],
+    async handle({ body, business }, ctx, respond) {
+      const result = await changeAcquirer(ctx, business.id, {
+        acquirer: body.acquirer,
+        stripeSecretKey: body.stripe_secret_key,
+        stripeWebhookSecret: body.stripe_webhook_secret,
+      });
+      if (result.outcome === 'invalid') return respond.with422({ message: 'The given data was invalid.', errors: result.errors });
+      return respond.with200(ok(presentAcquirer(result.acquirer)));
     },
   },
 } satisfies SomeHandlers<UseCaseContext>;

@@ -1,5 +1,5 @@
 // Which acquirer serves a business: the sandbox unless the business was switched to Stripe
-// (`set-provider`). Settings are read from the database on each use, so a switch made by the CLI
+// (`set-provider`, PUT /api/business/acquirer). Settings are read from the database on each use, so a switch made by the CLI
 // in another process takes effect at once on every instance; Stripe clients are kept per account.
 import { LRUCache } from 'lru-cache';
 import type { CardFormAcquirer, HostedAcquirer, Acquirer } from '../acquirers/acquirer.js';
@@ -23,6 +23,11 @@ export interface Acquirers {
    * of posts costs no database read each.
    */
   notificationAccount(businessId: number, name: string): Promise<NotificationAccount>;
+  /**
+   * Forgets what is remembered of the business's accounts, after its acquirer settings changed in
+   * this process (other instances hear of it within NOTIFICATION_ACCOUNT_TTL_MS).
+   */
+  forget?(businessId: number): void;
 }
 
 /** `no_account`: the acquirer is not one that notifies, or the business has no key for it. */
@@ -77,6 +82,10 @@ export class AcquirerDirectory implements Acquirers {
   async notificationAccount(businessId: number, name: string): Promise<NotificationAccount> {
     const state = name === 'stripe' ? await this.stripeAccounts.fetch(businessId) : 'no_secret_key';
     return state === 'no_secret_key' || state === undefined ? 'no_account' : state;
+  }
+
+  forget(businessId: number): void {
+    this.stripeAccounts.delete(businessId);
   }
 
   private stripe(businessId: number, secrets: StripeSecrets | null): HostedAcquirer {

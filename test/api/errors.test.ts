@@ -221,6 +221,20 @@ const ops: Op[] = [
     call: (c, headers, body = logoBody) => c.PUT('/business/logo', { body: body as never, headers }),
   },
   {
+    operationId: 'getAcquirer',
+    method: 'GET',
+    path: () => '/business/acquirer',
+    call: (c, headers) => c.GET('/business/acquirer', { headers }),
+  },
+  {
+    operationId: 'setAcquirer',
+    method: 'PUT',
+    path: () => '/business/acquirer',
+    body: { acquirer: 'sandbox' },
+    required: ['acquirer'],
+    call: (c, headers, body = { acquirer: 'sandbox' }) => c.PUT('/business/acquirer', { body: body as never, headers }),
+  },
+  {
     operationId: 'deleteBusinessLogo',
     method: 'DELETE',
     path: () => '/business/logo',

@@ -25,9 +25,10 @@ const TABLE_OF_RESOURCE: Record<string, string> = {
  * Operations that take a body but write no record of their own (a resend names where an event goes
  * again), making a key, which has no record to read back by id (api/api-keys.test.ts offers it every
  * read-only field), and a logo, which belongs to the caller's own business, with no id or state a body
- * could name (test/api/business-profile.test.ts sends the profile's read-only fields and sees them ignored).
+ * could name (test/api/business-profile.test.ts sends the profile's read-only fields and sees them ignored), and
+ * the acquirer, a setting of the caller's own business too (test/api/acquirer-settings.test.ts).
  */
-const ACTIONS = ['resendEvent', 'createApiKey', 'putBusinessLogo'];
+const ACTIONS = ['resendEvent', 'createApiKey', 'putBusinessLogo', 'setAcquirer'];
 
 /** Fields a response shows once, at creation, and no read shows again (a webhook endpoint's signing key). */
 const SHOWN_ONCE = ['secret'];

@@ -225,10 +225,10 @@ describe("B using A's ids on the paths without an id", () => {
   it("lists filtered by A's references, e-mails and ids, or asked by A's ids and business, show nothing of A's", { timeout: 180_000 }, async () => {
     for (const specPath of collections()) {
       const list = specPath.operations.GET;
-      // The redirect signing key and the business profile are one record per business, the caller's own, not lists
+      // The redirect signing key, the business profile and its acquirer are one record per business, the caller's own, not lists
       // to filter. B's audit log names the ids B itself sent (its refused attempts on A's records above), which
       // tells B nothing it did not know; api/audit-events.test.ts shows B none of A's events.
-      if (!list || ['getRedirectSigningKey', 'getBusiness', 'listAuditEvents'].includes(list.operationId)) continue;
+      if (!list || ['getRedirectSigningKey', 'getBusiness', 'getAcquirer', 'listAuditEvents'].includes(list.operationId)) continue;
       const filterFields = filtersOf(list).filter(({ schema }) => schema.type === 'string' && !schema.enum && isFreeText(schema));
       // A filter by a record's id (`filter[payment_link_id]`, `filter[tokenization_id]`, ...) gets every id
       // A owns that fits it (a token's 64-character value is longer than any id filter takes).
