@@ -1,4 +1,4 @@
-import { Button, Card, FileInput, Group, Image, NativeSelect, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, FileInput, Group, Image, NativeSelect, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -190,6 +190,100 @@ function TwoFactorRule() {
   );
 }
 
+type AcquirerSettings = components['schemas']['AcquirerSettings'];
+const ACQUIRER_FIELDS = ['acquirer', 'stripe_secret_key', 'stripe_webhook_secret'] as const;
+const ACQUIRERS = [
+  { value: 'sandbox', label: 'Sandbox (test payments only)' },
+  { value: 'stripe', label: 'Stripe' },
+];
+
+function AcquirerCard({ settings, canWrite }: { settings: AcquirerSettings; canWrite: boolean }) {
+  const queryClient = useQueryClient();
+  const put = $api.useMutation('put', '/business/acquirer');
+  const [acquirer, setAcquirer] = useState<AcquirerSettings['acquirer']>(settings.acquirer);
+  const [secretKey, setSecretKey] = useState('');
+  const [webhookSecret, setWebhookSecret] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    try {
+      await put.mutateAsync({
+        body: { acquirer, ...(secretKey ? { stripe_secret_key: secretKey } : {}), ...(webhookSecret ? { stripe_webhook_secret: webhookSecret } : {}) },
+      });
+      setErrors({});
+      setSecretKey('');
+      setWebhookSecret('');
+      notifications.show({ color: 'green', message: 'The acquirer is saved.' });
+      await queryClient.invalidateQueries({ queryKey: ['get', '/business/acquirer'] });
+    } catch (error) {
+      showRefusal(error, ACQUIRER_FIELDS, setErrors);
+    }
+  }
+
+  return (
+    <Card withBorder maw={640} mb="lg">
+      <form onSubmit={submit} noValidate aria-label="Acquirer">
+        <Stack>
+          <Group>
+            <Title order={2} size="h4">
+              Acquirer
+            </Title>
+            <Badge variant="light">{settings.acquirer === 'stripe' ? 'Stripe' : 'Sandbox'}</Badge>
+            {settings.mode && <Badge color={settings.mode === 'live' ? 'red' : 'yellow'}>{settings.mode === 'live' ? 'LIVE' : 'TEST'}</Badge>}
+          </Group>
+          <Text size="sm">Stripe key: {settings.stripe_key_hint ?? 'none stored'}</Text>
+          <Text size="sm">Webhook signing secret: {settings.stripe_webhook_secret_set ? 'stored' : 'not set'}</Text>
+          <Text size="sm">
+            Register this webhook endpoint at Stripe (Developers, Webhooks):{' '}
+            <Text span ff="monospace">
+              {settings.stripe_webhook_url}
+            </Text>
+          </Text>
+          {canWrite && (
+            <>
+              <NativeSelect
+                label="Take payments through"
+                data={ACQUIRERS}
+                value={acquirer}
+                error={errors.acquirer}
+                onChange={(e) => setAcquirer(e.currentTarget.value as AcquirerSettings['acquirer'])}
+              />
+              <PasswordInput
+                label="Stripe secret key"
+                description={settings.stripe_key_hint ? `Empty keeps ${settings.stripe_key_hint}` : 'sk_test_…, sk_live_… or a restricted rk_…'}
+                autoComplete="off"
+                value={secretKey}
+                error={errors.stripe_secret_key}
+                onChange={(e) => setSecretKey(e.currentTarget.value)}
+              />
+              <PasswordInput
+                label="Webhook signing secret"
+                description={settings.stripe_webhook_secret_set ? 'Empty keeps the stored one' : 'whsec_…, from the endpoint registered at Stripe'}
+                autoComplete="off"
+                value={webhookSecret}
+                error={errors.stripe_webhook_secret}
+                onChange={(e) => setWebhookSecret(e.currentTarget.value)}
+              />
+              <Button type="submit" loading={put.isPending} w="fit-content">
+                Save acquirer
+              </Button>
+            </>
+          )}
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+function AcquirerSection({ canWrite }: { canWrite: boolean }) {
+  const settings = $api.useQuery('get', '/business/acquirer');
+  if (settings.isPending) return <Loading what="the acquirer" />;
+  if (settings.isError) return <QueryError error={settings.error} />;
+  const data = settings.data.data;
+  return <AcquirerCard key={`${data.acquirer}:${data.stripe_key_hint ?? ''}:${String(data.stripe_webhook_secret_set)}`} settings={data} canWrite={canWrite} />;
+}
+
 export function SettingsPage() {
   const canWrite = useCan('settings:write');
   const business = $api.useQuery('get', '/business');
@@ -204,6 +298,7 @@ export function SettingsPage() {
         <>
           <ProfileCard key={business.data.data.updated_at ?? 'never'} business={business.data.data} canWrite={canWrite} />
           <LogoCard business={business.data.data} canWrite={canWrite} />
+          <AcquirerSection canWrite={canWrite} />
           {canWrite && <TwoFactorRule />}
         </>
       )}
