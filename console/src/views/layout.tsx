@@ -1,6 +1,7 @@
 import {
   ActionIcon,
   AppShell,
+  Badge,
   Burger,
   Button,
   Center,
@@ -15,7 +16,21 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { Navigate, Outlet, NavLink as RouterLink, useLocation, useNavigate } from 'react-router';
 import { signOut } from '../api/auth.js';
-import { SessionProvider, useForgetSession, useMeQuery } from '../session.js';
+import { $api } from '../api/client.js';
+import { SessionProvider, useCan, useForgetSession, useMeQuery } from '../session.js';
+
+/** TEST or LIVE on every view: the sandbox and a Stripe test key take no real money, a live key does. */
+function ModeBadge() {
+  const canRead = useCan('settings:read');
+  const settings = $api.useQuery('get', '/business/acquirer', {}, { enabled: canRead });
+  if (!canRead || !settings.data) return null;
+  const live = settings.data.data.acquirer === 'stripe' && settings.data.data.mode === 'live';
+  return (
+    <Badge color={live ? 'red' : 'yellow'} variant="light">
+      {live ? 'LIVE' : 'TEST'}
+    </Badge>
+  );
+}
 
 const SECTIONS = [
   { to: '/', label: 'Overview', end: true, permission: 'payments:read' },
@@ -72,6 +87,7 @@ export function Layout() {
               <Title order={2} size="h4">
                 {me.data.business.name}
               </Title>
+              <ModeBadge />
             </Group>
             <Group gap="xs" wrap="nowrap">
               <ThemeToggle />
