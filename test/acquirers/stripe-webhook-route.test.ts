@@ -104,6 +104,24 @@ describe('every refusal is the same 400', () => {
   });
 });
 
+describe('a business that moves to Stripe through the API', () => {
+  it("has its notifications taken at once: the route's remembered 'no Stripe account' is forgotten when the acquirer is set", async () => {
+    const body = event();
+    // On the sandbox: refused, and the route remembers the business has no Stripe account for a while.
+    expect((await post(s.t.b.business.id, body, signed(body))).status).toBe(400);
+    const set = await raw(`${s.t.url}/api/business/acquirer`, {
+      key: s.t.b.key,
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ acquirer: 'stripe', stripe_secret_key: 'sk_test_movedthroughapi0000', stripe_webhook_secret: s.webhookSecret }),
+    });
+    expect(set.status, set.text).toBe(200);
+    const next = event();
+    const taken = await post(s.t.b.business.id, next, signed(next));
+    expect(taken.status, taken.text).toBe(200);
+  });
+});
+
 describe('the body is read up to 64 KiB', () => {
   it('a signed event of exactly 64 KiB is taken', async () => {
     const id = `evt_exact_${Date.now()}`;
