@@ -417,6 +417,11 @@ export interface paths {
          *     `send_email` and no link is created, so the same request can be sent again once the day turns
          *     (00:00 UTC, `Retry-After`), with the same Idempotency-Key, or now without `send_email`.
          *
+         *     `locale` (`en`, `ms` or `zh`) is the language the payer is expected to read: the e-mails to the
+         *     payer are written in it (else in the business's `default_locale`), and the pay page uses it
+         *     when the payer's own choice (`?lang=`, the switcher's cookie) and browser (`Accept-Language`)
+         *     name none of the three (see Records and states, The payer's language).
+         *
          *     Requires `payment_links:write`.
          */
         post: operations["createPaymentLink"];
@@ -1895,6 +1900,7 @@ export interface components {
             title: string;
             /** Format: storable-text */
             description: string;
+            locale?: components["schemas"]["PayerLocale"];
         };
         Token: {
             _id: components["schemas"]["ObjectId"];
@@ -1915,6 +1921,8 @@ export interface components {
             card: components["schemas"]["SavedCard"] | null;
             /** @description When the merchant last removed the token's saved card (`DELETE .../card`); null if it never did. A card saved again afterwards leaves it set. */
             card_removed_at: components["schemas"]["Timestamp"] | null;
+            /** @description The language its payer is expected to read (see `PayerLocale`); null for the business's `default_locale`. */
+            locale: components["schemas"]["Locale"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1961,6 +1969,7 @@ export interface components {
              * @description The most payments the link takes (then it is `exhausted`); null or absent for no limit. Concurrent payers never pass it.
              */
             max_payments?: number | null;
+            locale?: components["schemas"]["PayerLocale"];
         };
         OpenPaymentLinkUpdate: {
             currency: components["schemas"]["Currency"];
@@ -1986,6 +1995,7 @@ export interface components {
             max_payments?: number | null;
             /** @description Accepted for compatibility; an open link has no payer address, so nothing is sent. */
             send_email?: boolean;
+            locale?: components["schemas"]["PayerLocale"];
         };
         OpenPaymentLink: {
             _id: components["schemas"]["ObjectId"];
@@ -2030,6 +2040,8 @@ export interface components {
             payments_count: number;
             /** @description `{PUBLIC_URL}/payment/open-link/pay?id={_id}`. */
             payment_url: string;
+            /** @description The language its payer is expected to read (see `PayerLocale`); null for the business's `default_locale`. */
+            locale: components["schemas"]["Locale"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -2066,6 +2078,7 @@ export interface components {
             expires_at?: string | null;
             /** @description true to e-mail the payer the link; input only, never returned. Counted against the business's daily cap on payer e-mails (see create). */
             send_email?: boolean;
+            locale?: components["schemas"]["PayerLocale"];
         };
         PaymentLink: {
             _id: components["schemas"]["ObjectId"];
@@ -2097,6 +2110,8 @@ export interface components {
             expires_at: components["schemas"]["Timestamp"] | null;
             /** @description `{PUBLIC_URL}/payment/pay?id={_id}`. */
             payment_url: string;
+            /** @description The language its payer is expected to read (see `PayerLocale`); null for the business's `default_locale`. */
+            locale: components["schemas"]["Locale"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -3170,6 +3185,15 @@ export interface components {
             meta: components["schemas"]["Meta"];
         };
         /**
+         * @description The language its payer is expected to read: `en`, `ms` or `zh`; null or absent for the
+         *     business's `default_locale`. A payer page follows the payer's own choice first (`?lang=`,
+         *     then the switcher's cookie, then `Accept-Language`), then this, then the business's
+         *     `default_locale`; e-mails to the payer (payment request, receipt) follow this, else the
+         *     business's `default_locale`.
+         * @enum {string|null}
+         */
+        PayerLocale: "en" | "ms" | "zh" | null;
+        /**
          * @description A payer language: English, Bahasa Melayu or Simplified Chinese.
          * @enum {string}
          */
@@ -3258,6 +3282,7 @@ export interface components {
                  *         "max_payments": null,
                  *         "payments_count": 0,
                  *         "payment_url": "http://localhost:3000/payment/open-link/pay?id=6284ff16d4b1c2a3e4f50002",
+                 *         "locale": null,
                  *         "created_at": "2022-05-19T08:36:38.897000Z",
                  *         "updated_at": "2022-05-19T08:36:38.897000Z"
                  *       },
@@ -3300,6 +3325,7 @@ export interface components {
                  *         "paid": false,
                  *         "expires_at": null,
                  *         "payment_url": "http://localhost:3000/payment/pay?id=6284ff16d4b1c2a3e4f50003",
+                 *         "locale": "ms",
                  *         "created_at": "2022-05-19T08:36:38.897000Z",
                  *         "updated_at": "2022-05-19T08:36:38.897000Z"
                  *       },
@@ -4041,6 +4067,7 @@ export interface operations {
                      *         "status": "pending",
                      *         "card": null,
                      *         "card_removed_at": null,
+                     *         "locale": null,
                      *         "created_at": "2022-05-19T08:36:38.897000Z",
                      *         "updated_at": "2022-05-19T08:36:38.897000Z"
                      *       },
@@ -4137,6 +4164,7 @@ export interface operations {
                      *           "exp_year": 2030
                      *         },
                      *         "card_removed_at": null,
+                     *         "locale": null,
                      *         "created_at": "2022-05-19T08:36:38.897000Z",
                      *         "updated_at": "2022-05-19T08:40:02.113000Z"
                      *       },
@@ -4448,6 +4476,7 @@ export interface operations {
                      *         "status": "pending",
                      *         "card": null,
                      *         "card_removed_at": "2022-07-01T10:00:00.250000Z",
+                     *         "locale": null,
                      *         "created_at": "2022-05-19T08:36:38.897000Z",
                      *         "updated_at": "2022-07-01T10:00:00.250000Z"
                      *       },
@@ -4601,6 +4630,7 @@ export interface operations {
                      *             "max_payments": null,
                      *             "payments_count": 0,
                      *             "payment_url": "http://localhost:3000/payment/open-link/pay?id=6284ff16d4b1c2a3e4f50002",
+                     *             "locale": null,
                      *             "created_at": "2022-05-19T08:36:38.897000Z",
                      *             "updated_at": "2022-05-19T08:36:38.897000Z"
                      *           }
@@ -5131,6 +5161,7 @@ export interface operations {
                      *             "paid": false,
                      *             "expires_at": null,
                      *             "payment_url": "http://localhost:3000/payment/pay?id=6284ff16d4b1c2a3e4f50003",
+                     *             "locale": null,
                      *             "created_at": "2022-05-19T08:36:38.897000Z",
                      *             "updated_at": "2022-05-19T08:36:38.897000Z"
                      *           }
@@ -5195,6 +5226,7 @@ export interface operations {
                  *       "redirect_url": "https://merchant.example.com/invoices/1001/paid",
                  *       "reference": "INV-1001",
                  *       "reference_2": "customer-42",
+                 *       "locale": "ms",
                  *       "send_email": true
                  *     }
                  */
