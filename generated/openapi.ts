@@ -417,6 +417,11 @@ export interface paths {
          *     `send_email` and no link is created, so the same request can be sent again once the day turns
          *     (00:00 UTC, `Retry-After`), with the same Idempotency-Key, or now without `send_email`.
          *
+         *     `locale` (`en`, `ms` or `zh`) is the language the payer is expected to read: the e-mails to the
+         *     payer are written in it (else in the business's `default_locale`), and the pay page uses it
+         *     when the payer's own choice (`?lang=`, the switcher's cookie) and browser (`Accept-Language`)
+         *     name none of the three (see Records and states, The payer's language).
+         *
          *     Requires `payment_links:write`.
          */
         post: operations["createPaymentLink"];
@@ -675,6 +680,57 @@ export interface paths {
          *     Requires `refunds:write`.
          */
         post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Collections per day, week or month
+         * @description The business's payments per day, week (Monday to Sunday) or calendar month of its own time
+         *     zone (the business profile's `time_zone`, `Asia/Kuala_Lumpur` unless it chose another; see
+         *     `GET /api/business`), for a collections chart: in each bucket how many payments were made,
+         *     how many were paid and for how much, how many failed, and what has been refunded of them.
+         *     Amounts are in cents, never added across currencies: each currency is a series of its own.
+         *     With `group_by` each method (`card`, `fpx`, `grabpay`) or state (`paid`, `pending`, `failed`)
+         *     is a series of its own too.
+         *
+         *     Every series that has a payment in the range has a bucket for every day, week or month of
+         *     the range, zeros included, ordered by `date`, then `currency`, then `group`; a range without
+         *     payments has no buckets. A bucket's `date` is its first day (a week's Monday, a month's 1st):
+         *     the first and last buckets count only the days of the range they hold.
+         *
+         *     **Refunds** are counted with the payment they give back, not on the day they were asked: a
+         *     refund asked today of a payment made last month raises last month's `refunded_amount`
+         *     (refunds still pending at the provider included, a failed refund not), as in
+         *     `total-collection`. A refunded payment stays paid: `paid_amount` is what was paid, and
+         *     `paid_amount - refunded_amount` what the business kept.
+         *
+         *     **Time zone.** Each payment keeps the day it was made on in the business's time zone as it
+         *     was then. Changing `time_zone` moves no payment already made: past days stay as they were
+         *     counted, payments from the change on fall on the new zone's days, and the buckets are the
+         *     same calendar days whatever the zone (so the day of a change may hold payments of both).
+         *     Payments made before the report was installed were placed in the zone the business had
+         *     then.
+         *
+         *     Answered from counters kept as payments are written, never by reading the payments, so it
+         *     costs the same whatever the number of payments: a range is therefore bounded, at most 400
+         *     days with `interval=day`, 800 days with `interval=week` and 120 months with
+         *     `interval=month` (a longer one is a 422 saying how to narrow it).
+         *
+         *     Requires `payments:read`.
+         */
+        get: operations["getCollectionsReport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1883,6 +1939,7 @@ export interface components {
             title: string;
             /** Format: storable-text */
             description: string;
+            locale?: components["schemas"]["PayerLocale"];
         };
         Token: {
             _id: components["schemas"]["ObjectId"];
@@ -1903,6 +1960,8 @@ export interface components {
             card: components["schemas"]["SavedCard"] | null;
             /** @description When the merchant last removed the token's saved card (`DELETE .../card`); null if it never did. A card saved again afterwards leaves it set. */
             card_removed_at: components["schemas"]["Timestamp"] | null;
+            /** @description The language its payer is expected to read (see `PayerLocale`); null for the business's `default_locale`. */
+            locale: components["schemas"]["Locale"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -1949,6 +2008,7 @@ export interface components {
              * @description The most payments the link takes (then it is `exhausted`); null or absent for no limit. Concurrent payers never pass it.
              */
             max_payments?: number | null;
+            locale?: components["schemas"]["PayerLocale"];
         };
         OpenPaymentLinkUpdate: {
             currency: components["schemas"]["Currency"];
@@ -1974,6 +2034,7 @@ export interface components {
             max_payments?: number | null;
             /** @description Accepted for compatibility; an open link has no payer address, so nothing is sent. */
             send_email?: boolean;
+            locale?: components["schemas"]["PayerLocale"];
         };
         OpenPaymentLink: {
             _id: components["schemas"]["ObjectId"];
@@ -2018,6 +2079,8 @@ export interface components {
             payments_count: number;
             /** @description `{PUBLIC_URL}/payment/open-link/pay?id={_id}`. */
             payment_url: string;
+            /** @description The language its payer is expected to read (see `PayerLocale`); null for the business's `default_locale`. */
+            locale: components["schemas"]["Locale"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -2054,6 +2117,7 @@ export interface components {
             expires_at?: string | null;
             /** @description true to e-mail the payer the link; input only, never returned. Counted against the business's daily cap on payer e-mails (see create). */
             send_email?: boolean;
+            locale?: components["schemas"]["PayerLocale"];
         };
         PaymentLink: {
             _id: components["schemas"]["ObjectId"];
@@ -2085,6 +2149,8 @@ export interface components {
             expires_at: components["schemas"]["Timestamp"] | null;
             /** @description `{PUBLIC_URL}/payment/pay?id={_id}`. */
             payment_url: string;
+            /** @description The language its payer is expected to read (see `PayerLocale`); null for the business's `default_locale`. */
+            locale: components["schemas"]["Locale"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -2829,6 +2895,68 @@ export interface components {
                 hash: string;
             };
         };
+        /** @description One day, week or month of one series (a currency, and a method or state when split). */
+        CollectionsBucket: {
+            /**
+             * Format: date
+             * @description The bucket's first day in the business's time zone (a week's Monday, a month's 1st).
+             */
+            date: string;
+            currency: string;
+            /** @description The method or state of the series with `group_by`; null without. */
+            group: string | null;
+            /**
+             * Format: int64
+             * @description Payments made, in every state (paid, pending, failed).
+             */
+            payments_count: number;
+            /**
+             * Format: int64
+             * @description Of those, the paid ones (refunded or not).
+             */
+            paid_count: number;
+            /**
+             * Format: int64
+             * @description Of those, the failed ones; `paid_count / (paid_count + failed_count)` is the success rate.
+             */
+            failed_count: number;
+            /**
+             * Format: int64
+             * @description Cents paid by the paid ones.
+             */
+            paid_amount: number;
+            /**
+             * Format: int64
+             * @description Cents refunded so far of those payments, refunds still pending at the provider included.
+             */
+            refunded_amount: number;
+        };
+        CollectionsReport: {
+            /** @description The business's time zone now, whose days the buckets are. */
+            time_zone: string;
+            /** @enum {string} */
+            interval: "day" | "week" | "month";
+            /** @description As asked, or null. */
+            group_by: ("method" | "status") | null;
+            /**
+             * Format: date
+             * @description First day of the range (as asked, or the default's).
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description Last day of the range.
+             */
+            to: string;
+            buckets: components["schemas"]["CollectionsBucket"][];
+        };
+        CollectionsReportEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["CollectionsReport"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
         TopCollectionEnvelope: {
             /** @constant */
             success: true;
@@ -3096,6 +3224,15 @@ export interface components {
             meta: components["schemas"]["Meta"];
         };
         /**
+         * @description The language its payer is expected to read: `en`, `ms` or `zh`; null or absent for the
+         *     business's `default_locale`. A payer page follows the payer's own choice first (`?lang=`,
+         *     then the switcher's cookie, then `Accept-Language`), then this, then the business's
+         *     `default_locale`; e-mails to the payer (payment request, receipt) follow this, else the
+         *     business's `default_locale`.
+         * @enum {string|null}
+         */
+        PayerLocale: "en" | "ms" | "zh" | null;
+        /**
          * @description A payer language: English, Bahasa Melayu or Simplified Chinese.
          * @enum {string}
          */
@@ -3214,6 +3351,7 @@ export interface components {
                  *         "max_payments": null,
                  *         "payments_count": 0,
                  *         "payment_url": "http://localhost:3000/payment/open-link/pay?id=6284ff16d4b1c2a3e4f50002",
+                 *         "locale": null,
                  *         "created_at": "2022-05-19T08:36:38.897000Z",
                  *         "updated_at": "2022-05-19T08:36:38.897000Z"
                  *       },
@@ -3256,6 +3394,7 @@ export interface components {
                  *         "paid": false,
                  *         "expires_at": null,
                  *         "payment_url": "http://localhost:3000/payment/pay?id=6284ff16d4b1c2a3e4f50003",
+                 *         "locale": "ms",
                  *         "created_at": "2022-05-19T08:36:38.897000Z",
                  *         "updated_at": "2022-05-19T08:36:38.897000Z"
                  *       },
@@ -4019,6 +4158,7 @@ export interface operations {
                      *         "status": "pending",
                      *         "card": null,
                      *         "card_removed_at": null,
+                     *         "locale": null,
                      *         "created_at": "2022-05-19T08:36:38.897000Z",
                      *         "updated_at": "2022-05-19T08:36:38.897000Z"
                      *       },
@@ -4115,6 +4255,7 @@ export interface operations {
                      *           "exp_year": 2030
                      *         },
                      *         "card_removed_at": null,
+                     *         "locale": null,
                      *         "created_at": "2022-05-19T08:36:38.897000Z",
                      *         "updated_at": "2022-05-19T08:40:02.113000Z"
                      *       },
@@ -4426,6 +4567,7 @@ export interface operations {
                      *         "status": "pending",
                      *         "card": null,
                      *         "card_removed_at": "2022-07-01T10:00:00.250000Z",
+                     *         "locale": null,
                      *         "created_at": "2022-05-19T08:36:38.897000Z",
                      *         "updated_at": "2022-07-01T10:00:00.250000Z"
                      *       },
@@ -4579,6 +4721,7 @@ export interface operations {
                      *             "max_payments": null,
                      *             "payments_count": 0,
                      *             "payment_url": "http://localhost:3000/payment/open-link/pay?id=6284ff16d4b1c2a3e4f50002",
+                     *             "locale": null,
                      *             "created_at": "2022-05-19T08:36:38.897000Z",
                      *             "updated_at": "2022-05-19T08:36:38.897000Z"
                      *           }
@@ -5109,6 +5252,7 @@ export interface operations {
                      *             "paid": false,
                      *             "expires_at": null,
                      *             "payment_url": "http://localhost:3000/payment/pay?id=6284ff16d4b1c2a3e4f50003",
+                     *             "locale": null,
                      *             "created_at": "2022-05-19T08:36:38.897000Z",
                      *             "updated_at": "2022-05-19T08:36:38.897000Z"
                      *           }
@@ -5173,6 +5317,7 @@ export interface operations {
                  *       "redirect_url": "https://merchant.example.com/invoices/1001/paid",
                  *       "reference": "INV-1001",
                  *       "reference_2": "customer-42",
+                 *       "locale": "ms",
                  *       "send_email": true
                  *     }
                  */
@@ -5812,6 +5957,92 @@ export interface operations {
                     "application/json": components["schemas"]["ValidationError"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getCollectionsReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only payments made on these days of the business's time zone, both included. Without it:
+                 *     the last 30 days with `interval=day`, the last 12 weeks (from a Monday) with
+                 *     `interval=week`, the last 12 months (from a 1st) with `interval=month`, up to today.
+                 * @example 2026-01-01,2026-01-31
+                 */
+                "filter[created_at_between]"?: components["schemas"]["DateRange"];
+                /**
+                 * @description How long a bucket is.
+                 * @example day
+                 */
+                interval?: "day" | "week" | "month";
+                /**
+                 * @description Split each bucket by the payments' method or by their state.
+                 * @example method
+                 */
+                group_by?: "method" | "status";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "time_zone": "Asia/Kuala_Lumpur",
+                     *         "interval": "day",
+                     *         "group_by": null,
+                     *         "from": "2026-01-01",
+                     *         "to": "2026-01-02",
+                     *         "buckets": [
+                     *           {
+                     *             "date": "2026-01-01",
+                     *             "currency": "MYR",
+                     *             "group": null,
+                     *             "payments_count": 3,
+                     *             "paid_count": 2,
+                     *             "failed_count": 1,
+                     *             "paid_amount": 25050,
+                     *             "refunded_amount": 5000
+                     *           },
+                     *           {
+                     *             "date": "2026-01-02",
+                     *             "currency": "MYR",
+                     *             "group": null,
+                     *             "payments_count": 0,
+                     *             "paid_count": 0,
+                     *             "failed_count": 0,
+                     *             "paid_amount": 0,
+                     *             "refunded_amount": 0
+                     *           }
+                     *         ]
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2026-01-03 00:00:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CollectionsReportEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

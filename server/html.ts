@@ -65,7 +65,9 @@ h1{font-size:1.4rem;margin:0 0 8px}
 .amount{font-size:2rem;font-weight:700;margin:8px 0 16px}
 .muted{color:#5b6472}
 form{display:grid;gap:12px;margin-top:16px}
-label{display:grid;gap:4px;font-weight:600;font-size:.95rem}
+.field{display:grid;gap:4px}
+label{font-weight:600;font-size:.95rem}
+.hint{font-size:.9rem}
 input{font:inherit;padding:10px 12px;border:1px solid #c4cad3;border-radius:8px;width:100%}
 input[readonly]{background:#f3f5f8}
 input[aria-invalid=true]{border-color:#c62828}

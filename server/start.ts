@@ -17,6 +17,7 @@ import { businessHandlers } from './handlers/business.js';
 import { tokenizationHandlers } from './handlers/tokenizations.js';
 import { apiKeyHandlers } from './handlers/api-keys.js';
 import { auditEventHandlers } from './handlers/audit-events.js';
+import { reportHandlers } from './handlers/reports.js';
 import { createHttpApp } from './http/app.js';
 import { loadContract, warmUp } from './http/contract.js';
 import { ConflictError, ValidationError, toErrorResponse } from './http/errors.js';
@@ -281,6 +282,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...openPaymentLinkHandlers,
       ...paymentLinkHandlers,
       ...paymentHandlers,
+      ...reportHandlers,
       ...eventHandlers,
       ...webhookEndpointHandlers,
       ...redirectSigningKeyHandlers,

@@ -50,6 +50,7 @@ async function linkOf(db: Database, businessId: number, title: string): Promise<
     reference_2: null,
     expires_at: null,
     max_payments: null,
+    locale: null,
   });
   return { kind: 'open_payment_link', id: link._id, businessId, currency: 'MYR', title, reference: null, reference_2: null };
 }

@@ -3,18 +3,19 @@
 // busy open link's N/10 collections; 1,000,000 by default) and a neighbour with a hundred links,
 // through one path on both databases (seed.ts), starts the service with a probe of its event loop
 // (loop-delay.ts), and runs each heavy query of the first business in turn (every list, its filters
-// and their combinations, the deepest page, the events list and its filters, the CSV export) for a
-// few seconds at several connections, while the neighbour reads its payment links at a steady rate.
+// and their combinations, the deepest page, the events list and its filters, the collections report
+// at each interval's longest range, the CSV export) for a few seconds at several connections, while
+// the neighbour reads its payment links at a steady rate.
 // For each it prints the longest event-loop stall in the service and the neighbour's p99 latency,
 // against the targets (stall at most 20 ms, p99 at most 50 ms), and writes them to bench/results.json.
 // PostgreSQL runs in a database of its own (SCALE_POSTGRES_URL or TEST_POSTGRES_URL, else the local
 // server), dropped afterwards; `both` is the default when either is set.
 //
 // `--scale-ratios` instead measures how the cost of a read grows from 10,000 to 1,000,000 records:
-// get by id, the first list page, filtered pages, the deepest page, total-collection and every filter
-// of GET /api/payments, each the best of three measurements, as the ratio large/small (target at
-// most 2 where the matches do not grow), and the CSV export's time and the service's peak RSS, also
-// under a capped heap.
+// get by id, the first list page, filtered pages, the deepest page, total-collection, every filter
+// of GET /api/payments and the collections report, each the best of three measurements, as the
+// ratio large/small (target at most 2 where the matches do not grow), and the CSV export's time and
+// the service's peak RSS, also under a capped heap.
 import { createThrowawayDatabase } from '../throwaway-database.js';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -248,6 +249,10 @@ function heavyQueries(seeded: Seeded): Record<string, string> {
     'events delivered+type': q('/api/events', { 'filter[delivery_success]': 'true', 'filter[type]': 'refund.succeeded' }),
     'events dated wide': q('/api/events', { 'filter[created_at_between]': wide }),
     'events deepest page': q('/api/events', { per_page: 100, page: 100 }),
+    // The collections report at each interval's longest range (from counters: the rows read follow the range, not the payments).
+    'report 400 days': q('/api/reports/collections', { 'filter[created_at_between]': '2020-11-01,2021-12-05', interval: 'day' }),
+    'report 800 days by week+method': q('/api/reports/collections', { 'filter[created_at_between]': '2020-01-01,2022-03-10', interval: 'week', group_by: 'method' }),
+    'report 120 months by status': q('/api/reports/collections', { 'filter[created_at_between]': '2020-01-01,2029-12-31', interval: 'month', group_by: 'status' }),
     'payments csv export': 'csv',
   };
 }
@@ -435,6 +440,9 @@ export async function runScaleRatios({
         auditTarget: `/api/audit-events?filter%5Btarget_id%5D=${seeded.audit.targetId}`,
         auditDated: '/api/audit-events?filter%5Bcreated_at_between%5D=2000-01-01,2099-12-31',
         auditDeepest: '/api/audit-events?per_page=100&page=100',
+        // The collections report over the first week, which both sizes fill, and over every month there is.
+        reportWeek: '/api/reports/collections?filter%5Bcreated_at_between%5D=2020-01-01,2020-01-07&interval=day&group_by=method',
+        reportMonths: '/api/reports/collections?filter%5Bcreated_at_between%5D=2020-01-01,2029-12-31&interval=month&group_by=status',
       };
       results[label] = {};
       exports[label] = await exportAll(url, seeded.key, child.pid!);

@@ -1,6 +1,7 @@
 // The scale bench's data, written through one path on both databases: rows made here and inserted
 // with Knex's query builder through the store's executor, many to a statement and many statements to
 // a transaction, so the counters' triggers count them as they count the service's own writes.
+import { localDay } from '../../server/domain/local-days.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import type { Database } from '../../server/store/database.js';
@@ -139,6 +140,7 @@ export async function seedScale(db: Database, sizes: SeedSizes, log: (line: stri
       provider_reference: hex('sbx_col_', 24, i),
       created_at: at(i * spacing),
       updated_at: at(i * spacing),
+      local_day: localDay(at(i * spacing), null),
     }),
     log,
   );
@@ -195,6 +197,8 @@ export async function seedScale(db: Database, sizes: SeedSizes, log: (line: stri
       failure_message: failed(i) ? 'Your card was declined.' : null,
       created_at: at(i * 60 + 30),
       updated_at: at(i * 60 + 30),
+      // The business's day, as the store sets it when a payment is recorded (Scale keeps the default zone).
+      local_day: localDay(at(i * 60 + 30), null),
     }),
     log,
   );

@@ -45,6 +45,7 @@ function writableFields(body: OpenPaymentLinkCreate): OpenPaymentLinkFields {
     reference_2: body.reference_2 ?? null,
     expires_at: body.expires_at ? isoMicros(new Date(body.expires_at)) : null,
     max_payments: body.max_payments ?? null,
+    locale: body.locale ?? null,
   };
 }
 
@@ -76,6 +77,7 @@ export function presentOpenPaymentLink(publicUrl: string, record: OpenPaymentLin
     max_payments: record.max_payments,
     payments_count: record.payments_count,
     payment_url: openPaymentUrl(publicUrl, record._id),
+    locale: record.locale,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };

@@ -38,6 +38,7 @@ function writableFields(body: PaymentLinkWrite): PaymentLinkFields {
     reference: body.reference ?? null,
     reference_2: body.reference_2 ?? null,
     expires_at: body.expires_at ? isoMicros(new Date(body.expires_at)) : null,
+    locale: body.locale ?? null,
   };
 }
 
@@ -58,6 +59,7 @@ export function presentPaymentLink(publicUrl: string, record: PaymentLinkRecord)
     paid: record.paid,
     expires_at: record.expires_at,
     payment_url: paymentUrl(publicUrl, record._id),
+    locale: record.locale,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };

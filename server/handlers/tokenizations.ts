@@ -34,6 +34,7 @@ export function presentToken(publicUrl: string, record: TokenRecord): Token {
       exp_year: record.card.exp_year,
     },
     card_removed_at: record.card_removed_at,
+    locale: record.locale,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };
@@ -58,6 +59,7 @@ export const tokenizationHandlers = {
         redirect_url: body.redirect_url ?? null,
         title: body.title,
         description: body.description,
+        locale: body.locale ?? null,
       });
       return respond.with200(ok(presentToken(ctx.publicUrl, record)));
     },

@@ -113,7 +113,7 @@ const notFound = (ctx: Koa.Context) =>
 
 async function shownFor(ctx: Koa.Context, deps: PageDeps, token: TokenRecord): Promise<Shown> {
   const merchant = await merchantForPayer(deps, token.business_id);
-  return { tr: payerTranslator(ctx, null, merchant), merchant };
+  return { tr: payerTranslator(ctx, token.locale, merchant), merchant };
 }
 
 export function activationPage(deps: PageDeps) {

@@ -83,24 +83,32 @@ interface FieldOptions {
   value?: string;
   errors: FormErrors;
   attributes: Html;
-  /** The id of a hint the input is described by. */
+  /** A hint under the input, which describes it (its id is `<id>_hint`). */
   hint?: string;
 }
 
-/** A labelled input; its error, when it has one, is tied to it (aria-invalid, aria-describedby) beside any hint it already names. */
+/**
+ * A labelled input; its hint and its error, when it has them, are tied to it (aria-describedby, and
+ * aria-invalid for the error). They sit beside the label, not in it, so the field's name is its label
+ * alone and a screen reader reads the error once, as the field's description.
+ */
 export function field({ id, label, value, errors, attributes, hint }: FieldOptions): Html {
   const error = errors[id];
-  const described = [hint, error ? `${id}_error` : undefined].filter(Boolean).join(' ');
-  return html`<label for="${id}">${label}
+  const described = [hint ? `${id}_hint` : undefined, error ? `${id}_error` : undefined].filter(Boolean).join(' ');
+  return html`<div class="field"><label for="${id}">${label}</label>
 <input id="${id}" name="${id}" value="${value ?? ''}" ${attributes}${described ? html` aria-describedby="${described}"` : ''}${error ? html` aria-invalid="true"` : ''}>
-${error ? html`<span class="error" id="${id}_error">${error}</span>` : ''}</label>`;
+${hint ? html`<span class="muted hint" id="${id}_hint">${hint}</span>` : ''}${error ? html`<span class="error" id="${id}_error">${error}</span>` : ''}</div>`;
 }
 
-/** Card number, expiry and CVC: never echoed back into the page after a submit. */
+/**
+ * Card number, expiry and CVC: never echoed back into the page after a submit. Each asks a phone for
+ * its digit keypad (`inputmode="numeric"`; an expiry typed `1239`, without its slash, is read as 12/39)
+ * and names what it holds for autofill.
+ */
 export function cardFields(errors: FormErrors, tr: Translator = ENGLISH): Html {
   return html`${field({ id: 'card_number', label: tr.t('field.card_number'), errors, attributes: html`inputmode="numeric" autocomplete="cc-number" required maxlength="${FIELD_MAX_LENGTH.card_number}"` })}
 <div class="row">
-${field({ id: 'expiry', label: tr.t('field.expiry'), errors, attributes: html`autocomplete="cc-exp" placeholder="MM/YY" required maxlength="${FIELD_MAX_LENGTH.expiry}"` })}
+${field({ id: 'expiry', label: tr.t('field.expiry'), errors, attributes: html`inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required maxlength="${FIELD_MAX_LENGTH.expiry}"` })}
 ${field({ id: 'cvc', label: tr.t('field.cvc'), errors, attributes: html`inputmode="numeric" autocomplete="cc-csc" required maxlength="${FIELD_MAX_LENGTH.cvc}"` })}
 </div>`;
 }

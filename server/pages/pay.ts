@@ -76,14 +76,14 @@ function payForm(link: PayableLink, state: FormState, tr: Translator) {
       : html`<p class="muted">${tr.t('pay.any_amount', { minimum })}</p>`;
   const amountField =
     link.minimumAmount !== undefined
-      ? html`${field({
+      ? field({
           id: 'amount',
           label: tr.t('field.amount'),
           value: values.amount,
           errors,
-          hint: 'amount_hint',
+          hint: tr.t('pay.amount_hint', { currency: target.currency, minimum }),
           attributes: html`inputmode="decimal" autocomplete="transaction-amount" required maxlength="${FIELD_MAX_LENGTH.amount}"`,
-        })}<span class="muted" id="amount_hint">${tr.t('pay.amount_hint', { currency: target.currency, minimum })}</span>`
+        })
       : html``;
   const emailField =
     link.payerEmail !== undefined

@@ -23,7 +23,7 @@ export function returnPage(deps: PageDeps): Koa.Middleware {
     if (returned.result === 'not_found') return refuse(ctx, 'not_found');
     const { payment, link } = returned;
     const merchant = await merchantForPayer(deps, payment.business_id);
-    const tr = payerTranslator(ctx, null, merchant);
+    const tr = payerTranslator(ctx, link.locale, merchant);
     const amount = tr.money(payment.currency, payment.amount);
     const show = (status: number, heading: string, body: ReturnType<typeof html>) =>
       renderPayerPage(ctx, { status, title: titled(heading, merchant), body, tr, merchant });

@@ -18,9 +18,10 @@ export function thankYouPage(deps: PageDeps): Koa.Middleware {
       payment_status: String(ctx.query.payment_status ?? ''),
     };
     const signed = verifyThankYou(deps.pageKeys.thankYou, params, ctx.query.signature);
-    const payment = signed ? await showThankYou(deps, params.payment_id, params.payment_link_id) : undefined;
+    const shown = signed ? await showThankYou(deps, params.payment_id, params.payment_link_id) : undefined;
+    const payment = shown?.payment;
     const merchant = payment ? await merchantForPayer(deps, payment.business_id) : undefined;
-    const tr = payerTranslator(ctx, null, merchant);
+    const tr = payerTranslator(ctx, shown?.locale, merchant);
     const heading = tr.t('thanks.heading');
     const body = payment
       ? html`<h1>${heading}</h1>

@@ -57,6 +57,12 @@ export async function findBusinessProfile(db: Executor, businessId: number): Pro
   };
 }
 
+/** The business's time zone as chosen (null: the default, domain/local-days.ts), without the rest of its profile. */
+export async function findBusinessTimeZone(db: Executor, businessId: number): Promise<string | null> {
+  const row = await db.first<{ time_zone: string | null }>(db.sql('businesses').select('time_zone').where({ id: businessId }));
+  return row?.time_zone ?? null;
+}
+
 export async function updateBusinessProfile(db: Executor, businessId: number, fields: ProfileFields): Promise<void> {
   await db.run(
     db

@@ -38,6 +38,7 @@ import * as auditEvents from './migrations/0032_audit_events.js';
 import * as usersAndSessions from './migrations/0033_users_and_sessions.js';
 import * as apiKeyAccess from './migrations/0034_api_key_access.js';
 import * as businessProfile from './migrations/0035_business_profile.js';
+import * as collectionCounts from './migrations/0036_collection_counts.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -74,6 +75,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0033_users_and_sessions': usersAndSessions,
   '0034_api_key_access': apiKeyAccess,
   '0035_business_profile': businessProfile,
+  '0036_collection_counts': collectionCounts,
 };
 
 const source: Knex.MigrationSource<string> = {

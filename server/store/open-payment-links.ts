@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Locale } from '../domain/locales.js';
 import type { DateRange } from '../domain/time.js';
 import { OPEN_LINK_ACTIVE, OPEN_LINK_INACTIVE } from '../domain/statuses.js';
 import { newId } from '../domain/ids.js';
@@ -24,6 +25,8 @@ export interface OpenPaymentLinkFields {
   expires_at: string | null;
   /** The most payments the link takes; null: no limit. */
   max_payments: number | null;
+  /** The language its payers are expected to read; null: the business's default. */
+  locale: Locale | null;
 }
 
 /**
@@ -67,6 +70,7 @@ const COLUMNS = [
   'expires_at',
   'max_payments',
   'payments_count',
+  'locale',
   'created_at',
   'updated_at',
 ];
@@ -85,6 +89,7 @@ function toRecord(row: OpenPaymentLinkRecord): OpenPaymentLinkRecord {
     expires_at: expiresAt,
     max_payments: row.max_payments === null || row.max_payments === undefined ? null : Number(row.max_payments),
     payments_count: Number(row.payments_count),
+    locale: row.locale ?? null,
     created_at: toIsoMicros(row.created_at),
     updated_at: toIsoMicros(row.updated_at),
   };
@@ -233,17 +238,14 @@ async function knownTotal(db: Executor, businessId: number, filters: OpenPayment
 }
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */
-export async function findOpenPaymentLinkForPayer(
-  db: Executor,
-  id: string,
-): Promise<(OpenPaymentLinkRecord & { deleted: boolean; locale: string | null }) | undefined> {
-  const row = await db.first<OpenPaymentLinkRecord & { deleted_at: string | null; locale: string | null }>(
+export async function findOpenPaymentLinkForPayer(db: Executor, id: string): Promise<(OpenPaymentLinkRecord & { deleted: boolean }) | undefined> {
+  const row = await db.first<OpenPaymentLinkRecord & { deleted_at: string | null }>(
     db
       .sql(TABLE)
-      .select([...COLUMNS, 'deleted_at', 'locale'])
+      .select([...COLUMNS, 'deleted_at'])
       .where({ _id: id }),
   );
-  return row ? { ...toRecord(row), deleted: row.deleted_at !== null, locale: row.locale ?? null } : undefined;
+  return row ? { ...toRecord(row), deleted: row.deleted_at !== null } : undefined;
 }
 
 /**

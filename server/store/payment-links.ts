@@ -1,3 +1,4 @@
+import type { Locale } from '../domain/locales.js';
 import type { DateRange } from '../domain/time.js';
 import { newId } from '../domain/ids.js';
 import { fixedQuery, type Executor } from './executor.js';
@@ -29,6 +30,8 @@ export interface PaymentLinkFields {
   reference_2: string | null;
   /** After this instant the link takes no payment; null: never. */
   expires_at: string | null;
+  /** The language its payer is expected to read; null: the business's default. */
+  locale: Locale | null;
 }
 
 export interface PaymentLinkRecord extends PaymentLinkFields {
@@ -64,6 +67,7 @@ const COLUMNS = [
   'status',
   'paid',
   'expires_at',
+  'locale',
   'created_at',
   'updated_at',
 ];
@@ -83,6 +87,7 @@ function toRecord(row: PaymentLinkRecord): PaymentLinkRecord {
     amount: Number(row.amount),
     paid: Boolean(row.paid),
     expires_at: expiresAt,
+    locale: row.locale ?? null,
     status: lapsed ? 'Expired' : row.status,
     created_at: toIsoMicros(row.created_at),
     updated_at: toIsoMicros(row.updated_at),
@@ -253,17 +258,14 @@ async function knownTotal(db: Executor, businessId: number, filters: PaymentLink
 }
 
 /** For the hosted page: any business's link, deleted ones included so the page can say so. */
-export async function findPaymentLinkForPayer(
-  db: Executor,
-  id: string,
-): Promise<(PaymentLinkRecord & { deleted: boolean; locale: string | null }) | undefined> {
-  const row = await db.first<PaymentLinkRecord & { deleted_at: string | null; locale: string | null }>(
+export async function findPaymentLinkForPayer(db: Executor, id: string): Promise<(PaymentLinkRecord & { deleted: boolean }) | undefined> {
+  const row = await db.first<PaymentLinkRecord & { deleted_at: string | null }>(
     db
       .sql(TABLE)
-      .select([...COLUMNS, 'deleted_at', 'locale'])
+      .select([...COLUMNS, 'deleted_at'])
       .where({ _id: id }),
   );
-  return row ? { ...toRecord(row), deleted: row.deleted_at !== null, locale: row.locale ?? null } : undefined;
+  return row ? { ...toRecord(row), deleted: row.deleted_at !== null } : undefined;
 }
 
 /**

@@ -3,6 +3,8 @@
 // sweeps' queries are in payment-sweeps.ts, the business's lists in payment-lists.ts, the export's
 // batches in payment-export.ts, an open link's collections in collections.ts.
 import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING, REFUND_FULL, REFUND_NONE, REFUND_PARTIAL } from '../domain/statuses.js';
+import { localDay } from '../domain/local-days.js';
+import { findBusinessTimeZone } from './business-profile.js';
 import type { Executor } from './executor.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
@@ -76,8 +78,13 @@ export function toPayment(row: PaymentRecord): PaymentRecord {
   };
 }
 
-/** Records an attempt before the acquirer is called, so nothing charged can go unrecorded. */
+/**
+ * Records an attempt before the acquirer is called, so nothing charged can go unrecorded, with the
+ * day it is made on in the business's time zone as it is now (`local_day`), the day the collections
+ * report counts it on (counters/declaration.ts, COLLECTION_COUNTS).
+ */
 export async function insertPendingPayment(db: Executor, payment: NewPayment): Promise<PaymentRecord> {
+  const timeZone = await findBusinessTimeZone(db, payment.business_id);
   const now = nowIso();
   const row = {
     checkout_slot: null,
@@ -95,7 +102,7 @@ export async function insertPendingPayment(db: Executor, payment: NewPayment): P
     created_at: now,
     updated_at: now,
   };
-  await db.run(db.sql('payments').insert(row));
+  await db.run(db.sql('payments').insert({ ...row, local_day: localDay(now, timeZone) }));
   return toPayment(row);
 }
 

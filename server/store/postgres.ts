@@ -17,12 +17,15 @@ export interface PostgresOptions {
 /**
  * The pg driver, loaded only for PostgreSQL (an embedded instance never pays for it). timestamptz is
  * kept as text in the session's time zone (UTC) so its six fractional digits survive; pg's default
- * parser would give a Date with milliseconds only. COUNT(*) and SUM over bigint arrive as int8 text
+ * parser would give a Date with milliseconds only; a date as its text too. COUNT(*) and SUM over bigint arrive as int8 text
  * and are converted where they are read.
  */
 function loadPg(): typeof import('pg') {
   const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
   pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, (value: string) => value);
+  // A date (a payment's local_day, a counter's day) as its text `YYYY-MM-DD`, as SQLite keeps it: pg's
+  // default makes it a Date at midnight in the process's own zone, which is another day elsewhere.
+  pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
   return pg;
 }
 

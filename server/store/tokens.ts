@@ -1,4 +1,5 @@
 import { newId, newTokenValue } from '../domain/ids.js';
+import type { Locale } from '../domain/locales.js';
 import type { Executor } from './executor.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
@@ -10,6 +11,8 @@ export interface TokenFields {
   redirect_url: string | null;
   title: string;
   description: string;
+  /** The language its payer is expected to read on the activation page; null: the business's default. */
+  locale: Locale | null;
 }
 
 export interface TokenCard {
@@ -47,6 +50,7 @@ const COLUMNS = [
   'card_exp_month',
   'card_exp_year',
   'card_removed_at',
+  'locale',
   'created_at',
   'updated_at',
 ];
@@ -72,6 +76,7 @@ function toRecord(row: TokenRow): TokenRecord {
     business_id: Number(row.business_id),
     card: card_brand && card_last4 ? { brand: card_brand, last4: card_last4, exp_month: Number(card_exp_month), exp_year: Number(card_exp_year) } : null,
     card_removed_at: row.card_removed_at ? toIsoMicros(row.card_removed_at) : null,
+    locale: row.locale ?? null,
     created_at: toIsoMicros(row.created_at),
     updated_at: toIsoMicros(row.updated_at),
   };

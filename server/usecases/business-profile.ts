@@ -2,6 +2,7 @@
 // shown of it: the merchant's name, logo and brand on every payer page and e-mail.
 import { createHash } from 'node:crypto';
 import { brandColours, sniffLogoType, type LogoType } from '../domain/brand.js';
+import { DEFAULT_TIME_ZONE } from '../domain/local-days.js';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../domain/locales.js';
 import { logoPath } from '../domain/payer-urls.js';
 import {
@@ -15,9 +16,6 @@ import {
 } from '../store/business-profile.js';
 import type { Executor } from '../store/executor.js';
 import type { UseCaseContext } from './context.js';
-
-/** Receipts' times, unless the business chose another zone: Malaysia's, as the Swipe fields use. */
-export const DEFAULT_TIME_ZONE = 'Asia/Kuala_Lumpur';
 
 export interface BusinessProfile {
   id: number;

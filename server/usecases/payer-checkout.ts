@@ -32,6 +32,7 @@ import { OPEN_LINK_ACTIVE, PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING } from 
 import type { Card } from '../acquirers/cards.js';
 import { isUniqueViolation } from '../store/errors.js';
 import type { Executor } from '../store/executor.js';
+import { findTargetLocale } from '../store/business-profile.js';
 import { claimOpenPaymentLink, findOpenPaymentLinkForPayer } from '../store/open-payment-links.js';
 import { claimPaymentLinkAsPaid, findPaymentLinkForPayer } from '../store/payment-links.js';
 import {
@@ -536,7 +537,8 @@ export type PaymentReturn =
       /** `refunded`: taken after its link could no longer be paid, and given back in full. */
       result: 'paid' | 'refunded' | 'failed' | 'pending';
       payment: PaymentRecord;
-      link: { kind: LinkKind; id: string; redirectUrl: string | null };
+      /** `locale`: the language the link's payer is expected to read, when the merchant said. */
+      link: { kind: LinkKind; id: string; redirectUrl: string | null; locale: string | null };
     };
 
 /**
@@ -559,7 +561,7 @@ export async function returnFromAcquirer(ctx: UseCaseContext, paymentId: string)
       : payment.status_id === PAYMENT_FAILED
         ? 'failed'
         : 'pending';
-  return { result, payment, link: { kind, id, redirectUrl: link?.redirect_url ?? null } };
+  return { result, payment, link: { kind, id, redirectUrl: link?.redirect_url ?? null, locale: link?.locale ?? null } };
 }
 
 async function settledOnReturn(ctx: UseCaseContext, paymentId: string): Promise<PaymentRecord | undefined> {
@@ -573,9 +575,18 @@ async function settledOnReturn(ctx: UseCaseContext, paymentId: string): Promise<
   }
 }
 
-/** The payment a thank-you page shows: paid, on the link its (signed) address names; otherwise none. */
-export async function showThankYou(ctx: UseCaseContext, paymentId: string, linkId: string): Promise<PaymentRecord | undefined> {
+/**
+ * The payment a thank-you page shows: paid, on the link its (signed) address names, with the language
+ * that link's payer is expected to read; otherwise none.
+ */
+export async function showThankYou(
+  ctx: UseCaseContext,
+  paymentId: string,
+  linkId: string,
+): Promise<{ payment: PaymentRecord; locale: string | null } | undefined> {
   const payment = isId(paymentId) ? await findPayment(ctx.db, paymentId) : undefined;
   const matches = payment && (payment.payment_link_id === linkId || payment.open_payment_link_id === linkId);
-  return matches && payment.status_id === PAYMENT_PAID ? payment : undefined;
+  if (!matches || payment.status_id !== PAYMENT_PAID) return undefined;
+  const locale = await findTargetLocale(ctx.db, payment.payment_link_id ? 'payment_link' : 'open_payment_link', linkId);
+  return { payment, locale };
 }

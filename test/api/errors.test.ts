@@ -199,6 +199,12 @@ const ops: Op[] = [
     call: (c, headers) => c.POST('/redirect-signing-key/rotate', { headers }),
   },
   {
+    operationId: 'getCollectionsReport',
+    method: 'GET',
+    path: () => '/reports/collections',
+    call: (c, headers) => c.GET('/reports/collections', { headers }),
+  },
+  {
     operationId: 'getBusiness',
     method: 'GET',
     path: () => '/business',

@@ -71,6 +71,7 @@ describe('POST /open-payment-links: success', () => {
       max_payments: null,
       payments_count: 0,
       payment_url: `${t.service.publicUrl}/payment/open-link/pay?id=${link._id}`,
+      locale: null,
       created_at: expect.stringMatching(TIMESTAMP),
       updated_at: link.created_at,
     });
@@ -408,6 +409,31 @@ describe('PUT /open-payment-links/{id}', () => {
     const { response } = await put(link._id, { ...minimal, title: 'Hijacked' }, t.b.client);
     expect(response.status).toBe(404);
     expect((await get(link._id)).data!.data).toEqual(link);
+  });
+});
+
+describe("locale: the language of the link's payers (issue 27)", () => {
+  const stored = async (id: string) => (await t.sql('open_payment_links').where({ _id: id }).first()).locale;
+
+  it('is stored and returned as sent, null when omitted, and follows PUT: changed, or cleared when omitted', async () => {
+    const link = await created({ ...minimal, locale: 'zh' });
+    expect(link.locale).toBe('zh');
+    expect((await get(link._id)).data!.data.locale).toBe('zh');
+    expect(await stored(link._id)).toBe('zh');
+    expect((await put(link._id, { ...minimal, locale: 'ms' })).data!.data.locale).toBe('ms');
+    expect(await stored(link._id)).toBe('ms');
+    expect((await put(link._id, minimal)).data!.data.locale).toBeNull();
+    expect(await stored(link._id)).toBeNull();
+  });
+
+  it('refuses a language the pages do not speak: 422 on locale, nothing changed', async () => {
+    const { response, error } = await create({ ...minimal, locale: 'fr' });
+    expect(response.status).toBe(422);
+    expect(error).toEqual({ message: INVALID, errors: { locale: ['The selected locale is invalid.'] } });
+    const link = await created({ ...minimal, locale: 'ms' });
+    const refused = await put(link._id, { ...minimal, locale: 'zh-TW' });
+    expect(refused.error).toEqual({ message: INVALID, errors: { locale: ['The selected locale is invalid.'] } });
+    expect(await stored(link._id)).toBe('ms');
   });
 });
 

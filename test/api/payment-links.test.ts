@@ -91,6 +91,7 @@ function expectFreshLink(link: PaymentLink, fields: Body): void {
     reference: null,
     reference_2: null,
     expires_at: null,
+    locale: null,
     ...fields,
     status: 'Active',
     paid: false,
@@ -447,6 +448,30 @@ describe('PUT /payment-links/{id} (replace)', () => {
     expect(paid).toMatchObject({ status: 'Paid', paid: true });
     expectError(await replace(link._id, { ...FULL, title: 'Too late' }), 409);
     expect(await readLink(link._id)).toStrictEqual(paid);
+  });
+});
+
+describe("locale: the language of the link's payer (issue 27)", () => {
+  it('is stored and returned as sent, null when omitted, and follows PUT: changed, or cleared when omitted', async () => {
+    const link = await createLink({ locale: 'ms' });
+    expect(link.locale).toBe('ms');
+    expect((await readLink(link._id)).locale).toBe('ms');
+    expect((await row(link._id)).locale).toBe('ms');
+    const changed = await replace(link._id, { ...REQUIRED, locale: 'zh' });
+    expect(changed.data!.data.locale).toBe('zh');
+    expect((await row(link._id)).locale).toBe('zh');
+    const cleared = await replace(link._id, REQUIRED);
+    expect(cleared.data!.data.locale).toBeNull();
+    expect((await row(link._id)).locale).toBeNull();
+    expect((await createLink({ locale: null })).locale).toBeNull();
+    expect((await createLink({ locale: ' en ' })).locale).toBe('en');
+  });
+
+  it.each(['fr', 'MS', 'zh-CN', 7])('refuses %j: 422 on locale, nothing written', async (locale) => {
+    expectInvalid(await create({ ...REQUIRED, locale }), { locale: [locale === 7 ? 'The locale must be a string.' : 'The selected locale is invalid.'] });
+    const link = await createLink({ locale: 'ms' });
+    expect((await replace(link._id, { ...REQUIRED, locale })).response.status).toBe(422);
+    expect((await readLink(link._id)).locale).toBe('ms');
   });
 });
 

@@ -47,6 +47,7 @@ describe('POST /tokenizations/create-token: success', () => {
       status: 'pending',
       card: null,
       card_removed_at: null,
+      locale: null,
       created_at: expect.stringMatching(TIMESTAMP),
       updated_at: token.created_at,
     });
@@ -123,6 +124,24 @@ describe('POST /tokenizations/create-token: success', () => {
     const forged = await t.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: forgedId } } });
     expect(forged.response.status).toBe(404);
     expect(await t.sql('tokens').where({ token: forgedToken }).first()).toBeUndefined();
+  });
+});
+
+describe("locale: the language of the token's payer (issue 27)", () => {
+  it('is stored and returned as sent, and null when omitted or null', async () => {
+    const { data } = await createToken({ ...valid, locale: 'ms' });
+    expect(data!.data.locale).toBe('ms');
+    expect(await t.sql('tokens').where({ _id: data!.data._id }).first()).toMatchObject({ locale: 'ms' });
+    const read = await t.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: data!.data._id } } });
+    expect(read.data!.data.locale).toBe('ms');
+    expect((await createToken(valid)).data!.data.locale).toBeNull();
+    expect((await createToken({ ...valid, locale: null })).data!.data.locale).toBeNull();
+  });
+
+  it('refuses a language the pages do not speak: 422 on locale', async () => {
+    const { response, error } = await createToken({ ...valid, locale: 'en-GB' });
+    expect(response.status).toBe(422);
+    expect(error).toEqual({ message: INVALID, errors: { locale: ['The selected locale is invalid.'] } });
   });
 });
 

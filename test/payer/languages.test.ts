@@ -1,7 +1,8 @@
 // The payer pages in the merchant's name and the payer's language (issue 27): the display name, logo
 // and brand colours on the page and in the title; English, Malay or Chinese by ?lang= (remembered in
-// a cookie by the switcher's plain links), else Accept-Language, else the business's default; the
-// form's errors and a decline in the same language; the receipt in the business's language with its name.
+// a cookie by the switcher's plain links), else Accept-Language, else the link's or token's own
+// `locale`, else the business's default; the form's errors and a decline in the same language; the
+// payment request and the receipt in the link's language, else the business's, with its name.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { listOutbox } from '../../server/store/outbox.js';
 import { PNG_1X1 } from '../support/images.js';
@@ -122,5 +123,81 @@ describe("the payer's language", () => {
     expect(message.subject).toBe('收据：已向Kedai Kopi Ah Seng支付 MYR 12.50');
     expect(message.text).toContain('尾号 4242 的 VISA 卡');
     expect(message.html).toContain('<html lang="zh-Hans-MY">');
+  });
+});
+
+/** The e-mails of one topic to one address, as the outbox holds them. */
+async function emailsTo(topic: string, to: string) {
+  return (await listOutbox(t.service.db))
+    .filter((entry) => entry.topic === topic)
+    .map((entry) => (entry.payload as { message: { to: string; subject: string; text: string; html: string } }).message)
+    .filter((message) => message.to === to);
+}
+
+describe("the link's and the token's own language (locale)", () => {
+  it("comes after the payer's choice and browser, before the business's default", async () => {
+    await t.a.client.PATCH('/business', { body: { default_locale: 'zh' } });
+    const link = await create.paymentLink(t.a, { amount: 1250, title: 'Invoice 7', locale: 'ms' });
+    const path = pathOf(link.payment_url);
+    // Nothing of the payer's own: the link's language, not the business's.
+    expect((await page(path)).html).toContain('<html lang="ms-MY">');
+    expect((await page(path, { 'accept-language': 'fr, de;q=0.8' })).html).toContain('<html lang="ms-MY">');
+    // The browser's language, the switcher's cookie and ?lang= all come first.
+    expect((await page(path, { 'accept-language': 'en-GB,en;q=0.9' })).html).toContain('<html lang="en-MY">');
+    expect((await page(path, { cookie: 'payer_lang=zh' })).html).toContain('<html lang="zh-Hans-MY">');
+    expect((await page(`${path}&lang=en`, { 'accept-language': 'zh-CN' })).html).toContain('<html lang="en-MY">');
+    // Without a locale the business's default decides again.
+    const plain = await create.paymentLink(t.a, { amount: 1250, title: 'Invoice 8' });
+    expect((await page(pathOf(plain.payment_url))).html).toContain('<html lang="zh-Hans-MY">');
+  });
+
+  it("is the open link's: its page, its 410 page once paused, and the thank-you page after paying", async () => {
+    const open = await create.openLink(t.a, { minimum_amount: '10.00', title: 'Tabung surau', locale: 'ms' });
+    const payer = new Payer(t.url);
+    const form = await payer.open(pathOf(open.payment_url));
+    expect(form.html).toContain('<html lang="ms-MY">');
+    const paid = await payer.submit(form, { lang: 'ms', amount: '12.00', name: 'Aminah', email: 'aminah@example.com', ...GOOD_CARD });
+    expect(paid.status).toBe(303);
+    const thanks = await new Payer(t.url).get(paid.location!);
+    expect(thanks.html).toContain('<html lang="ms-MY">');
+    expect(thanks.html).toContain('<h1>Terima kasih</h1>');
+    await t.a.client.POST('/open-payment-links/{open_payment_link_id}/pause', { params: { path: { open_payment_link_id: open._id } } });
+    const paused = await page(pathOf(open.payment_url));
+    expect(paused.r.status).toBe(410);
+    expect(paused.html).toContain('<html lang="ms-MY">');
+  });
+
+  it("is the token's on its activation page", async () => {
+    const token = await create.token(t.a, { title: 'Yuran bulanan', locale: 'zh' });
+    const { html } = await page(pathOf(token.activation_url));
+    expect(html).toContain('<html lang="zh-Hans-MY">');
+    expect(html).toContain('<title>在Business A保存银行卡 – Yuran bulanan');
+    expect((await page(pathOf(token.activation_url), { 'accept-language': 'ms' })).html).toContain('<html lang="ms-MY">');
+  });
+
+  it("writes the payment request and the receipt in the link's language, over the business's default", async () => {
+    await t.a.client.PATCH('/business', { body: { display_name: 'Kedai Kopi Ah Seng', default_locale: 'en' } });
+    const link = await create.paymentLink(t.a, { amount: 4550, title: 'Katering', email: 'siti@example.com', locale: 'ms', send_email: true });
+    const [request] = await emailsTo('payment_link.sent', 'siti@example.com');
+    expect(request!.subject).toBe('Permintaan bayaran daripada Kedai Kopi Ah Seng: Katering (MYR 45.50)');
+    expect(request!.html).toContain('<html lang="ms-MY">');
+    // The payer reads the page in English (their browser asks for it); the receipt still follows the link.
+    const payer = new Payer(t.url, { 'accept-language': 'en' });
+    const form = await payer.open(pathOf(link.payment_url));
+    expect(form.html).toContain('<html lang="en-MY">');
+    expect((await payer.submit(form, { lang: 'en', name: 'Siti', ...GOOD_CARD })).status).toBe(303);
+    const [receipt] = await emailsTo('payment.receipt', 'siti@example.com');
+    expect(receipt!.subject).toBe('Resit: MYR 45.50 kepada Kedai Kopi Ah Seng');
+    expect(receipt!.text).toContain('Dibayar menggunakan VISA yang berakhir dengan 4242.');
+  });
+
+  it("writes them in the business's default when the link has no locale", async () => {
+    await t.a.client.PATCH('/business', { body: { display_name: 'Kedai Kopi Ah Seng', default_locale: 'zh' } });
+    const link = await create.paymentLink(t.a, { amount: 4550, title: 'Katering', email: 'weiming@example.com', send_email: true });
+    const [request] = await emailsTo('payment_link.sent', 'weiming@example.com');
+    expect(request!.subject).toBe('Kedai Kopi Ah Seng的付款请求：Katering（MYR 45.50）');
+    await create.payment(t, link);
+    const [receipt] = await emailsTo('payment.receipt', 'weiming@example.com');
+    expect(receipt!.subject).toBe('收据：已向Kedai Kopi Ah Seng支付 MYR 45.50');
   });
 });

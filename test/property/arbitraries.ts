@@ -595,6 +595,21 @@ function booleanModel(): FieldModel {
   return { valid: fc.boolean(), invalid: {} };
 }
 
+/** A text field with a closed list of values (`locale`): one of them, or text that is none of them. */
+function enumTextModel(schema: Schema): FieldModel {
+  const members = (schema.enum ?? []).filter((member): member is string => typeof member === 'string');
+  if (members.length === 0) throw new Error('unexpected shape of an enum field');
+  return {
+    valid: fc.constantFrom(...members),
+    invalid: {
+      // Another case, a region added, or text that is none of the members once trimmed.
+      range: fc
+        .oneof(fc.constantFrom(...members.map((m) => m.toUpperCase()), ...members.map((m) => `${m}-MY`), 'fr', 'zh-Hant'), fc.string({ maxLength: 12 }))
+        .filter((odd) => laravelTrim(odd) !== '' && !members.includes(laravelTrim(odd))),
+    },
+  };
+}
+
 /** `enabled_events`: a list of distinct names from the items' enum, within minItems and maxItems. */
 function enumListModel(schema: Schema): FieldModel {
   const members = schema.items?.enum as string[] | undefined;
@@ -625,6 +640,7 @@ function fieldModel(name: string, schema: Schema): FieldModel {
   const types = typesOf(schema);
   if (types.includes('boolean')) return booleanModel();
   if (types.includes('array')) return enumListModel(schema);
+  if (types.includes('string') && schema.enum) return enumTextModel(schema);
   if (schema.format === 'email') return emailModel(schema);
   if (schema.format === 'iso4217') return currencyModel();
   if (schema.format === 'http-url') return urlModel(schema);

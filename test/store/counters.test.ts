@@ -6,10 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
-import { byDay, byYear, COUNTERS, liveTriggers, MONTH_COLUMNS, type Counter } from '../../server/store/counters/declaration.js';
+import { localDay } from '../../server/domain/local-days.js';
+import { byDay, byYear, COLLECTION_COUNTS, COUNTERS, liveTriggers, MONTH_COLUMNS, type Counter } from '../../server/store/counters/declaration.js';
 import { knexFor } from '../../server/store/database.js';
 import { migrateLatest, migrateUpTo } from '../../server/store/migrate.js';
 import * as declaredCounters from '../../server/store/migrations/0031_declared_counters.js';
+import * as collectionCounts from '../../server/store/migrations/0036_collection_counts.js';
+import { toIsoMicros } from '../../server/store/timestamps.js';
 import { createTestDatabase } from '../support/database.js';
 
 /** The last migration before 0031: the old counters' triggers. */
@@ -297,5 +300,124 @@ describe('migration 0031', () => {
     expect(moved).not.toEqual(before);
     await declaredCounters.up(db);
     expect(await newTotals(db)).toEqual(moved);
+  });
+});
+
+/** The collections report's counter as totals per business, kind and day, and per month, with their sums. */
+async function collectionTotals(db: Knex): Promise<Map<string, string>> {
+  const totals = new Map<string, [number, number, number]>();
+  const add = (key: string, live: unknown, amount: unknown, refunded: unknown) => {
+    const [l, a, r] = totals.get(key) ?? [0, 0, 0];
+    totals.set(key, [l + Number(live), a + Number(amount), r + Number(refunded)]);
+  };
+  for (const row of await db(byDay(COLLECTION_COUNTS)).select('*', db.raw('cast(day as text) as day_text')))
+    add(`${row.business_id} ${row.currency}:${row.status_id}:${row.method} ${row.day_text}`, row.live, row.amount, row.amount_refunded);
+  for (const row of await db(byYear(COLLECTION_COUNTS)).select()) {
+    const key = `${row.business_id} ${row.currency}:${row.status_id}:${row.method}`;
+    add(`${key} ${row.year}`, row.live, row.amount, row.amount_refunded);
+    MONTH_COLUMNS.forEach((month, i) =>
+      add(`${key} ${row.year}-${String(i + 1).padStart(2, '0')}`, row[month], row[`amount_${month}`], row[`amount_refunded_${month}`]),
+    );
+  }
+  return new Map([...totals].filter(([, [live, amount, refunded]]) => live !== 0 || amount !== 0 || refunded !== 0).map(([key, v]) => [key, v.join(' ')]));
+}
+
+/** The same totals made from the payments themselves, each on its local day (or, without one, its day in Kuala Lumpur). */
+async function collectionTotalsOfRows(db: Knex): Promise<Map<string, string>> {
+  const totals = new Map<string, [number, number, number]>();
+  for (const p of await db('payments').select('*', db.raw('cast(local_day as text) as local_text'))) {
+    const day: string = p.local_text ?? localDay(toIsoMicros(p.created_at), 'Asia/Kuala_Lumpur');
+    const key = `${p.business_id} ${p.currency}:${p.status_id}:${p.method}`;
+    for (const bucket of [`${key} ${day}`, `${key} ${day.slice(0, 7)}`, `${key} ${Number(day.slice(0, 4))}`]) {
+      const [l, a, r] = totals.get(bucket) ?? [0, 0, 0];
+      totals.set(bucket, [l + 1, a + Number(p.amount), r + Number(p.amount_refunded)]);
+    }
+  }
+  return new Map([...totals].map(([key, v]) => [key, v.join(' ')]));
+}
+
+describe("the collections report's counter (migration 0036)", () => {
+  it('writes 2 counter rows per payment, 4 when its state changes, 2 when a refund changes its sums, none otherwise', async () => {
+    const { db } = await database();
+    await migrateLatest(db);
+    await db('businesses').insert({ id: 1, name: 'Counted', created_at: at('2026-01-01') });
+    await db('open_payment_links').insert(openLink(1, 1, 1, at('2026-03-04')));
+    const tables = [byDay(COLLECTION_COUNTS), byYear(COLLECTION_COUNTS)];
+    const write = (work: () => Promise<unknown>) => rowsWritten(db, tables, work);
+    const target = { open_payment_link_id: id('2', 1) };
+    const row = { ...payment(1, 1, target, 2, 'card', at('2026-03-04')), local_day: '2026-03-04' };
+    expect({
+      inserted: await write(() => db('payments').insert(row)),
+      'state changed': await write(() => db('payments').where({ _id: row._id }).update({ status_id: 1 })),
+      'refunded in part': await write(() => db('payments').where({ _id: row._id }).update({ refund_state: 1, amount_refunded: 100 })),
+      'nothing counted changed': await write(() =>
+        db('payments')
+          .where({ _id: row._id })
+          .update({ status_id: 1, updated_at: at('2026-03-05') }),
+      ),
+    }).toEqual({ inserted: 2, 'state changed': 4, 'refunded in part': 2, 'nothing counted changed': 0 });
+  });
+
+  it('sets the days of the payments there are in their business zones, and keeps every count and sum as the rows change', async () => {
+    const { db } = await database();
+    await migrateUpTo(db, '0035_business_profile');
+    await db('businesses').insert([
+      { id: 1, name: 'Kuala Lumpur', created_at: at('2024-01-01') },
+      { id: 2, name: 'New York', created_at: at('2024-01-01'), time_zone: 'America/New_York' },
+    ]);
+    await db('open_payment_links').insert([openLink(1, 1, 1, at('2024-01-01')), openLink(2, 2, 1, at('2024-01-01'))]);
+    // Across New York's change to summer time (2026-03-08 07:00 UTC), a year's end and Kuala Lumpur's midnight.
+    const instants = [
+      '2025-12-31T15:59:59.000000Z',
+      '2025-12-31T16:00:00.000000Z',
+      '2026-01-01T04:59:59.000000Z',
+      '2026-01-01T05:00:00.000000Z',
+      '2026-03-08T04:30:00.000000Z',
+      '2026-03-08T06:59:59.000000Z',
+      '2026-03-08T07:00:00.000000Z',
+      '2026-03-09T03:30:00.000000Z',
+      '2026-11-01T05:30:00.000000Z',
+    ];
+    const rows = instants.flatMap((instant, n) =>
+      [1, 2].map((business) => ({
+        ...payment(n * 2 + business, business, { open_payment_link_id: id('2', business) }, 1 + (n % 3), n % 2 ? 'fpx' : 'card', instant),
+        amount: 1000 + n,
+        currency: n % 4 === 0 ? 'SGD' : 'MYR',
+      })),
+    );
+    await db('payments').insert(rows);
+
+    expect(await migrateLatest(db)).toContain('0036_collection_counts');
+    const days = await db('payments').select('_id', 'business_id', 'created_at', db.raw('cast(local_day as text) as local_text'));
+    for (const p of days)
+      expect(p.local_text, `${p.business_id} ${p.created_at}`).toBe(
+        localDay(toIsoMicros(p.created_at), p.business_id === 1 ? 'Asia/Kuala_Lumpur' : 'America/New_York'),
+      );
+    expect(days.find((p) => p.business_id === 2 && toIsoMicros(p.created_at) === '2026-03-08T06:59:59.000000Z')?.local_text).toBe('2026-03-08');
+    expect(days.find((p) => p.business_id === 2 && toIsoMicros(p.created_at) === '2026-01-01T04:59:59.000000Z')?.local_text).toBe('2025-12-31');
+    expect(days.find((p) => p.business_id === 1 && toIsoMicros(p.created_at) === '2025-12-31T16:00:00.000000Z')?.local_text).toBe('2026-01-01');
+    expect(await collectionTotals(db)).toEqual(await collectionTotalsOfRows(db));
+
+    // Kept as the rows change: states, refunds (sums alone), moves between days and businesses' kinds, deletes, and a row without its day.
+    const ids = rows.map((row) => row._id);
+    await db('payments').whereIn('_id', ids.slice(0, 6)).update({ status_id: 1 });
+    await db('payments').whereIn('_id', ids.slice(0, 4)).update({ refund_state: 1, amount_refunded: 250 });
+    await db('payments').where({ _id: ids[2] }).update({ amount_refunded: 1000, refund_state: 2 });
+    await db('payments').where({ _id: ids[5] }).update({ local_day: '2026-02-28', method: 'grabpay' });
+    await db('payments').where({ _id: ids[7] }).update({ currency: 'USD', amount_refunded: 5 });
+    await db('payments').where({ _id: ids[9] }).delete();
+    await db('payments').insert({ ...payment(100, 1, { open_payment_link_id: id('2', 1) }, 1, 'card', '2026-04-30T17:00:00.000000Z'), amount: 777 });
+    const totals = await collectionTotals(db);
+    expect(totals).toEqual(await collectionTotalsOfRows(db));
+    // The row inserted without its local day counts on Kuala Lumpur's May 1st.
+    expect(totals.get('1 MYR:1:card 2026-05-01')).toBe('1 777 0');
+
+    // Down: the column and the counter go, the payments' other counters still count; up again counts the rows anew.
+    await collectionCounts.down(db);
+    expect(await db.schema.hasColumn('payments', 'local_day')).toBe(false);
+    expect(await db.schema.hasTable(byDay(COLLECTION_COUNTS))).toBe(false);
+    await db('payments').where({ _id: ids[11] }).update({ status_id: 3 });
+    await collectionCounts.up(db);
+    expect(await collectionTotals(db)).toEqual(await collectionTotalsOfRows(db));
   });
 });

@@ -27,6 +27,7 @@ const FIELDS: PaymentLinkFields = {
   reference: null,
   reference_2: null,
   expires_at: null,
+  locale: null,
 };
 const FIRST_PAGE: PageRequest = { page: 1, perPage: 15, direction: 'desc' };
 

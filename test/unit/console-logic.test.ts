@@ -2,7 +2,7 @@
 // business's time zone, the overview's sums and per-day series, list filters, 422s on form fields,
 // which events name a payment, the export's progress count, and the team, settings and webhook forms.
 import { describe, expect, test } from 'vitest';
-import { perDay, summarize, withinDays, type PaymentRow } from '../../console/src/lib/collections.js';
+import { perDay, summarize, withinDays } from '../../console/src/lib/collections.js';
 import { countLines } from '../../console/src/lib/csv-export.js';
 import { addDays, dayIn, daysBetween, utcRangeCovering } from '../../console/src/lib/dates.js';
 import { fieldErrors } from '../../console/src/lib/errors.js';
@@ -19,6 +19,7 @@ import {
   profileChanges,
   profileForm,
 } from '../../console/src/lib/team.js';
+import { bucket } from '../support/report-buckets.js';
 
 describe('money', () => {
   test('cents and units read as RM 1,250.50', () => {
@@ -53,55 +54,57 @@ describe('business days', () => {
   });
 });
 
-const row = (created_at: string, status: string, amount = 1000, amount_refunded = 0, method: string | null = 'card', currency = 'MYR'): PaymentRow => ({
-  created_at,
-  status,
-  amount,
-  amount_refunded,
-  method,
-  currency,
-});
-
 describe('the overview', () => {
-  const rows = [
-    row('2026-05-01T01:00:00Z', 'paid', 5000),
-    row('2026-05-01T02:00:00Z', 'partially_refunded', 3000, 1000, 'fpx'),
-    row('2026-05-01T03:00:00Z', 'failed', 9999),
-    row('2026-05-01T04:00:00Z', 'pending', 7777),
-    row('2026-05-02T17:00:00Z', 'refunded', 2000, 2000, 'grabpay'),
-    row('2026-05-02T18:00:00Z', 'paid', 100, 0, 'card', 'SGD'),
+  // As GET /api/reports/collections answers: per day and series, every day of a series present.
+  const buckets = [
+    bucket('2026-05-01', { payments_count: 4, paid_count: 2, failed_count: 1, paid_amount: 8000, refunded_amount: 1000 }),
+    bucket('2026-05-01', { currency: 'SGD' }),
+    bucket('2026-05-02', { payments_count: 1, paid_count: 1, paid_amount: 2000, refunded_amount: 2000 }),
+    bucket('2026-05-02', { currency: 'SGD', payments_count: 1, paid_count: 1, paid_amount: 100 }),
   ];
 
   test('sums what was collected and refunded per currency; the success rate leaves pending out', () => {
-    const summary = summarize(rows);
+    const summary = summarize(buckets);
     expect(summary.collected).toEqual({ MYR: 10000, SGD: 100 });
     expect(summary.refunded).toEqual({ MYR: 3000 });
-    expect(summary).toMatchObject({ collectedCount: 4, refundedCount: 2, failedCount: 1 });
+    expect(summary).toMatchObject({ collectedCount: 4, failedCount: 1 });
     expect(summary.successRate).toBeCloseTo(4 / 5);
-    expect(summarize([row('2026-05-01T00:00:00Z', 'pending')]).successRate).toBeNull();
+    expect(summarize([bucket('2026-05-01', { payments_count: 1 })]).successRate).toBeNull();
   });
 
-  test('keeps the payments of the business days asked', () => {
-    // 2026-05-02T17:00Z is 2026-05-03 in Kuala Lumpur.
-    expect(withinDays(rows, '2026-05-01', '2026-05-02')).toHaveLength(4);
-    expect(withinDays(rows, '2026-05-03', '2026-05-03')).toHaveLength(2);
+  test('keeps the buckets of the business days asked', () => {
+    expect(withinDays(buckets, '2026-05-01', '2026-05-01')).toHaveLength(2);
+    expect(withinDays(buckets, '2026-05-02', '2026-05-03')).toHaveLength(2);
   });
 
   test('per day by method: what was collected in currency units, every day present', () => {
-    const series = perDay(rows, '2026-04-30', '2026-05-03', 'method');
-    expect(series.groups).toEqual(['card', 'fpx', 'grabpay']);
+    const byMethod = [
+      bucket('2026-05-01', { group: 'card', payments_count: 2, paid_count: 1, paid_amount: 5000 }),
+      bucket('2026-05-01', { group: 'fpx', payments_count: 1, paid_count: 1, paid_amount: 3000 }),
+      bucket('2026-05-01', { group: 'grabpay', payments_count: 1, failed_count: 1 }),
+      bucket('2026-05-03', { group: 'card', payments_count: 1, paid_count: 1, paid_amount: 100 }),
+      bucket('2026-05-03', { group: 'fpx' }),
+      bucket('2026-05-03', { group: 'grabpay' }),
+    ];
+    const series = perDay(byMethod, '2026-04-30', '2026-05-03', 'method');
+    expect(series.groups).toEqual(['card', 'fpx']);
     expect(series.rows).toEqual([
-      { day: '2026-04-30', card: 0, fpx: 0, grabpay: 0 },
-      { day: '2026-05-01', card: 50, fpx: 30, grabpay: 0 },
-      { day: '2026-05-02', card: 0, fpx: 0, grabpay: 0 },
-      { day: '2026-05-03', card: 1, fpx: 0, grabpay: 20 },
+      { day: '2026-04-30', card: 0, fpx: 0 },
+      { day: '2026-05-01', card: 50, fpx: 30 },
+      { day: '2026-05-02', card: 0, fpx: 0 },
+      { day: '2026-05-03', card: 1, fpx: 0 },
     ]);
   });
 
-  test('per day by status: how many attempts ended so', () => {
-    const series = perDay(rows, '2026-05-01', '2026-05-01', 'status');
-    expect(series.groups).toEqual(['failed', 'paid', 'partially_refunded', 'pending']);
-    expect(series.rows).toEqual([{ day: '2026-05-01', failed: 1, paid: 1, partially_refunded: 1, pending: 1 }]);
+  test('per day by status: how many payments ended so; currencies apart when there are several', () => {
+    const byStatus = [
+      bucket('2026-05-01', { group: 'failed', payments_count: 1, failed_count: 1 }),
+      bucket('2026-05-01', { group: 'paid', payments_count: 2, paid_count: 2, paid_amount: 100 }),
+      bucket('2026-05-01', { currency: 'SGD', group: 'paid', payments_count: 1, paid_count: 1, paid_amount: 100 }),
+    ];
+    const series = perDay(byStatus, '2026-05-01', '2026-05-01', 'status');
+    expect(series.groups).toEqual(['failed (MYR)', 'paid (MYR)', 'paid (SGD)']);
+    expect(series.rows).toEqual([{ day: '2026-05-01', 'failed (MYR)': 1, 'paid (MYR)': 2, 'paid (SGD)': 1 }]);
   });
 });
 

@@ -20,6 +20,7 @@ const PAYMENT_LINK_ENVELOPE = {
     paid: false,
     expires_at: null,
     payment_url: 'http://localhost:3000/payment/pay?id=6284ff16d4b1c2a3e4f50003',
+    locale: 'ms',
     created_at: '2022-05-19T08:36:38.897000Z',
     updated_at: '2022-05-19T08:36:38.897000Z',
   },

@@ -1,20 +1,10 @@
-// The overview's figures, computed from pages of GET /api/payments. The API has no report of sums
-// (issue 26's GET /api/reports/collections is not built yet): the console sums at most SCAN_LIMIT
-// payments of a range and, past that, says the figure needs that report instead of guessing.
-import { dayIn, daysBetween } from './dates.js';
+// The overview's figures and chart, from the collections report (GET /api/reports/collections): a
+// bucket per business day and series (a currency, and a method or state when split), summed from
+// the service's counters, so the overview costs the same at ten payments or a million.
+import type { components } from '@payment-collection/client';
+import { daysBetween } from './dates.js';
 
-export const SCAN_LIMIT = 1_000;
-
-export interface PaymentRow {
-  amount: number;
-  amount_refunded: number;
-  currency: string;
-  status: string;
-  method: string | null;
-  created_at: string;
-}
-
-const COLLECTED = new Set(['paid', 'partially_refunded', 'refunded']);
+export type ReportBucket = components['schemas']['CollectionsBucket'];
 
 export interface Summary {
   /** Cents collected (paid, refunded or not), per currency. */
@@ -22,33 +12,27 @@ export interface Summary {
   /** Cents refunded of those, per currency. */
   refunded: Record<string, number>;
   collectedCount: number;
-  refundedCount: number;
   failedCount: number;
   /** Paid attempts over settled ones (paid or failed); null without any settled attempt. */
   successRate: number | null;
 }
 
-/** The payments whose creation falls on a business day from `from` to `to` (both included). */
-export function withinDays<T extends Pick<PaymentRow, 'created_at'>>(rows: readonly T[], from: string, to: string, timeZone?: string): T[] {
-  return rows.filter((row) => {
-    const day = dayIn(row.created_at, timeZone);
-    return day >= from && day <= to;
-  });
+/** The buckets of the business days `from` to `to` (both included). */
+export function withinDays(buckets: readonly ReportBucket[], from: string, to: string): ReportBucket[] {
+  return buckets.filter((bucket) => bucket.date >= from && bucket.date <= to);
 }
 
-export function summarize(rows: readonly PaymentRow[]): Summary {
-  const summary: Summary = { collected: {}, refunded: {}, collectedCount: 0, refundedCount: 0, failedCount: 0, successRate: null };
-  for (const row of rows) {
-    if (COLLECTED.has(row.status)) {
-      summary.collectedCount += 1;
-      summary.collected[row.currency] = (summary.collected[row.currency] ?? 0) + row.amount;
-      if (row.amount_refunded > 0) {
-        summary.refundedCount += 1;
-        summary.refunded[row.currency] = (summary.refunded[row.currency] ?? 0) + row.amount_refunded;
-      }
-    } else if (row.status === 'failed') {
-      summary.failedCount += 1;
-    }
+const add = (sums: Record<string, number>, currency: string, cents: number) => {
+  if (cents !== 0) sums[currency] = (sums[currency] ?? 0) + cents;
+};
+
+export function summarize(buckets: readonly ReportBucket[]): Summary {
+  const summary: Summary = { collected: {}, refunded: {}, collectedCount: 0, failedCount: 0, successRate: null };
+  for (const bucket of buckets) {
+    summary.collectedCount += bucket.paid_count;
+    summary.failedCount += bucket.failed_count;
+    add(summary.collected, bucket.currency, bucket.paid_amount);
+    add(summary.refunded, bucket.currency, bucket.refunded_amount);
   }
   const settled = summary.collectedCount + summary.failedCount;
   summary.successRate = settled === 0 ? null : summary.collectedCount / settled;
@@ -58,40 +42,36 @@ export function summarize(rows: readonly PaymentRow[]): Summary {
 export type GroupBy = 'method' | 'status';
 
 export interface ChartSeries {
-  /** One row per business day: `day` and, per group, the cents collected (by method) or the count (by status). */
+  /** One row per business day: `day` and, per series, the units collected (by method) or the count (by status). */
   rows: Array<Record<string, string | number>>;
   groups: string[];
 }
 
 /**
- * Collections per business day from `from` to `to`, every day present (zero when nothing happened):
- * by method, what was collected in units of the currency; by status, how many attempts ended so.
+ * The report split by `groupBy` as a chart's rows, every day from `from` to `to` present: by method,
+ * what was collected in units of the currency; by status, how many payments ended so. A series is
+ * named by its group, and by its currency too when the range holds more than one.
  */
-export function perDay(rows: readonly PaymentRow[], from: string, to: string, groupBy: GroupBy, timeZone?: string): ChartSeries {
-  const days = daysBetween(from, to);
-  const table = new Map(days.map((day) => [day, new Map<string, number>()]));
+export function perDay(buckets: readonly ReportBucket[], from: string, to: string, groupBy: GroupBy): ChartSeries {
+  const currencies = new Set(buckets.map((bucket) => bucket.currency));
+  const nameOf = (bucket: ReportBucket) => {
+    const group = bucket.group ?? 'all';
+    return currencies.size > 1 ? `${group} (${bucket.currency})` : group;
+  };
+  const table = new Map(daysBetween(from, to).map((day) => [day, new Map<string, number>()]));
   const groups = new Set<string>();
-  for (const row of rows) {
-    const cells = table.get(dayIn(row.created_at, timeZone));
+  for (const bucket of buckets) {
+    const cells = table.get(bucket.date);
     if (!cells) continue;
-    if (groupBy === 'method') {
-      if (!COLLECTED.has(row.status)) continue;
-      const group = row.method ?? 'other';
-      groups.add(group);
-      cells.set(group, (cells.get(group) ?? 0) + row.amount);
-    } else {
-      groups.add(row.status);
-      cells.set(row.status, (cells.get(row.status) ?? 0) + 1);
-    }
+    const name = nameOf(bucket);
+    const value = groupBy === 'method' ? bucket.paid_amount / 100 : bucket.payments_count;
+    if (groupBy === 'method' && bucket.paid_count === 0 && value === 0) continue;
+    groups.add(name);
+    cells.set(name, (cells.get(name) ?? 0) + value);
   }
   const ordered = [...groups].sort();
   return {
     groups: ordered,
-    rows: days.map((day) => {
-      const cells = table.get(day)!;
-      const row: Record<string, string | number> = { day };
-      for (const group of ordered) row[group] = groupBy === 'method' ? (cells.get(group) ?? 0) / 100 : (cells.get(group) ?? 0);
-      return row;
-    }),
+    rows: [...table].map(([day, cells]) => ({ day, ...Object.fromEntries(ordered.map((group) => [group, cells.get(group) ?? 0])) })),
   };
 }

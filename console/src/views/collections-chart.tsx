@@ -6,7 +6,7 @@ import { perDay, type GroupBy } from '../lib/collections.js';
 import { addDays } from '../lib/dates.js';
 import { formatUnits } from '../lib/money.js';
 import { Loading, QueryError } from './common.js';
-import { TooMany, usePayments } from './overview-data.js';
+import { useCollections } from './overview-data.js';
 
 const SERIES_COLORS = ['indigo.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'cyan.6'];
 
@@ -14,8 +14,8 @@ export function CollectionsChart({ today }: { today: string }) {
   const [range, setRange] = useState<[string | null, string | null]>([addDays(today, -13), today]);
   const [groupBy, setGroupBy] = useState<GroupBy>('method');
   const [from, to] = range[0] && range[1] ? [range[0], range[1]] : [addDays(today, -13), today];
-  const scan = usePayments(from, to);
-  const series = scan.data ? perDay(scan.data.rows, from, to, groupBy) : undefined;
+  const report = useCollections({ from, to }, groupBy);
+  const series = report.data ? perDay(report.data.buckets, from, to, groupBy) : undefined;
   return (
     <Card withBorder component="section" aria-label="Collections per day">
       <Group justify="space-between" mb="sm" wrap="wrap">
@@ -35,12 +35,10 @@ export function CollectionsChart({ today }: { today: string }) {
           />
         </Group>
       </Group>
-      {scan.isPending ? (
+      {report.isPending ? (
         <Loading what="the chart" />
-      ) : scan.isError ? (
-        <QueryError error={scan.error} />
-      ) : !scan.data.complete ? (
-        <TooMany total={scan.data.total} />
+      ) : report.isError ? (
+        <QueryError error={report.error} />
       ) : (
         <div role="img" aria-label={`Collections per day from ${from} to ${to}, ${groupBy === 'method' ? 'amount by method' : 'count by status'}`}>
           <BarChart

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api/client.js';
-import { summarize, withinDays, type PaymentRow } from '../lib/collections.js';
-import { TooMany, usePayments } from './overview-data.js';
+import { summarize, withinDays, type ReportBucket } from '../lib/collections.js';
+import { useCollections } from './overview-data.js';
 import { addDays, dayIn } from '../lib/dates.js';
 import { formatCents, formatUnits } from '../lib/money.js';
 import { useCan } from '../session.js';
@@ -15,8 +15,8 @@ function money(byCurrency: Record<string, number>): string {
   return entries.length === 0 ? formatCents(0, 'MYR') : entries.map(([currency, cents]) => formatCents(cents, currency)).join(' + ');
 }
 
-function PeriodCard({ title, rows }: { title: string; rows: PaymentRow[] }) {
-  const summary = summarize(rows);
+function PeriodCard({ title, buckets }: { title: string; buckets: ReportBucket[] }) {
+  const summary = summarize(buckets);
   return (
     <Card withBorder component="section" aria-label={title}>
       <Title order={2} size="h5">
@@ -28,9 +28,7 @@ function PeriodCard({ title, rows }: { title: string; rows: PaymentRow[] }) {
       <Text size="sm">
         {summary.collectedCount} paid · success rate {summary.successRate === null ? '—' : `${Math.round(summary.successRate * 100)}%`}
       </Text>
-      <Text size="sm">
-        Refunded {money(summary.refunded)} ({summary.refundedCount})
-      </Text>
+      <Text size="sm">Refunded {money(summary.refunded)}</Text>
     </Card>
   );
 }
@@ -80,8 +78,9 @@ function TopOpenLinks() {
 const CollectionsChart = lazy(async () => ({ default: (await import('./collections-chart.js')).CollectionsChart }));
 
 export function OverviewPage() {
-  const today = dayIn(new Date());
-  const month = usePayments(addDays(today, -29), today);
+  // The report's own range: the last 30 days up to today in the business's time zone.
+  const month = useCollections();
+  const today = month.data?.to ?? dayIn(new Date());
   const canOpenLinks = useCan('open_payment_links:read');
   return (
     <>
@@ -91,9 +90,7 @@ export function OverviewPage() {
           <Loading what="the figures" />
         ) : month.isError ? (
           <QueryError error={month.error} />
-        ) : !month.data.complete ? (
-          <TooMany total={month.data.total} />
-        ) : month.data.rows.length === 0 ? (
+        ) : month.data.buckets.length === 0 ? (
           <EmptyState title="No payments in the last 30 days">
             <Text size="sm">
               Create a{' '}
@@ -105,9 +102,9 @@ export function OverviewPage() {
           </EmptyState>
         ) : (
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            <PeriodCard title="Today" rows={withinDays(month.data.rows, today, today)} />
-            <PeriodCard title="Last 7 days" rows={withinDays(month.data.rows, addDays(today, -6), today)} />
-            <PeriodCard title="Last 30 days" rows={month.data.rows} />
+            <PeriodCard title="Today" buckets={withinDays(month.data.buckets, today, today)} />
+            <PeriodCard title="Last 7 days" buckets={withinDays(month.data.buckets, addDays(today, -6), today)} />
+            <PeriodCard title="Last 30 days" buckets={month.data.buckets} />
           </SimpleGrid>
         )}
         <Suspense fallback={<Loading what="the chart" />}>

@@ -17,7 +17,8 @@
 // from its id, so concurrent writers mostly meet different rows, and a total sums the slots. SQLite
 // has one writer at a time: one slot.
 //
-// The triggers live now (migration 0031, which replaced those of 0005, 0007, 0013, 0022 and 0023):
+// The triggers live now (migration 0031, which replaced those of 0005, 0007, 0013, 0022 and 0023, and
+// 0036, which made the payments' again with the collections report's counter among them):
 // on PostgreSQL one trigger per counted table, `<table>_counters`, running the function of the same
 // name; on SQLite `<table>_counters_insert`, `_update` and `_delete`. `liveTriggers` lists them and
 // test/store/counters.test.ts checks that the database holds exactly those, beside the triggers that
@@ -25,6 +26,13 @@
 //
 // Changing a counter is a new migration that calls `removeCounters` and `installCounters` (triggers.ts):
 // the counts are made again from the rows, so it holds whatever an earlier migration installed.
+//
+// A counter may also sum columns of its rows beside counting them (`sums`: amounts), and count a row
+// on a day of its own instead of its UTC day of creation (`day`): the collections report's counter
+// (COLLECTION_COUNTS, migration 0036) sums payments' amounts and refunds by the day they were made on
+// in the business's time zone. A summed column changed without moving its row (a refund) adds the
+// difference to the row's two counter rows.
+import { DEFAULT_TIME_ZONE } from '../../domain/local-days.js';
 
 export interface CountedColumn {
   /** The column of the counted table, copied as it is into the counter's rows. */
@@ -48,6 +56,16 @@ export interface Counter {
   by: CountedColumn[];
   /** The rows counted, as an SQL condition on `row`, and the columns it reads; every row without one. */
   counts?: { columns: string[]; where: (row: string) => string };
+  /**
+   * Integer columns of the counted rows summed beside the count: each a column of the counter's
+   * rows (the day's, the year's), and of the yearly rows one per month too (`<column>_m01` to `_m12`).
+   */
+  sums?: string[];
+  /**
+   * The day a row is counted on, as SQL on `row` for each database (a `YYYY-MM-DD` day), and the
+   * columns it reads; its UTC day of creation without one. Its year and month are those of that day.
+   */
+  day?: { columns: string[]; sql: (row: string, dialect: Dialect) => string };
 }
 
 const live = { columns: ['deleted_at'], where: (row: string) => `${row}.deleted_at is null` };
@@ -83,7 +101,36 @@ export const OPEN_LINK_PAYMENT_COUNTS: Counter = {
   counts: { columns: ['open_payment_link_id'], where: (row) => `${row}.open_payment_link_id is not null` },
 };
 
+/** The row counters, keyed by UTC day, as migration 0031 installed them: the lists' totals. */
 export const COUNTERS: readonly Counter[] = [PAYMENT_LINK_COUNTS, OPEN_PAYMENT_LINK_COUNTS, PAYMENT_COUNTS, OPEN_LINK_PAYMENT_COUNTS];
+
+/**
+ * A business's payments by the day they were made on in its time zone (`local_day`, set when the
+ * payment is recorded, migration 0036), by currency, state and method, with their amounts and what
+ * has been refunded of them: the collections report (store/collection-report.ts). A row inserted
+ * without its local day (only by hand: the store always sets it) is counted on its day in the default
+ * zone, Malaysia's, which has kept UTC+8 all year since 1982 (SQLite has no time zones to ask).
+ */
+export const COLLECTION_COUNTS: Counter = {
+  name: 'collection_counts',
+  table: 'payments',
+  by: [
+    { name: 'currency', type: 'string', length: 3 },
+    { name: 'status_id', type: 'integer' },
+    { name: 'method', type: 'string', length: 20 },
+  ],
+  sums: ['amount', 'amount_refunded'],
+  day: {
+    columns: ['local_day', 'created_at'],
+    sql: (row, dialect) =>
+      dialect === 'postgres'
+        ? `coalesce(${row}.local_day, (${row}.created_at at time zone '${DEFAULT_TIME_ZONE}')::date)`
+        : `coalesce(${row}.local_day, date(${row}.created_at, '+8 hours'))`,
+  },
+};
+
+/** Every counter the database keeps now (0031's and 0036's). */
+export const LIVE_COUNTERS: readonly Counter[] = [...COUNTERS, COLLECTION_COUNTS];
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -100,14 +147,14 @@ export const byDay = (counter: Counter) => `${counter.name}_by_day`;
 export const byYear = (counter: Counter) => `${counter.name}_by_year`;
 
 /** The counted tables, each with its counters: one trigger (set) per table runs them all. */
-export function countedTables(counters: readonly Counter[] = COUNTERS): Map<string, Counter[]> {
+export function countedTables(counters: readonly Counter[] = LIVE_COUNTERS): Map<string, Counter[]> {
   const tables = new Map<string, Counter[]>();
   for (const counter of counters) tables.set(counter.table, [...(tables.get(counter.table) ?? []), counter]);
   return tables;
 }
 
 /** The names of the counting triggers the declaration makes on a database. */
-export function liveTriggers(dialect: Dialect, counters: readonly Counter[] = COUNTERS): string[] {
+export function liveTriggers(dialect: Dialect, counters: readonly Counter[] = LIVE_COUNTERS): string[] {
   return [...countedTables(counters).keys()]
     .flatMap((table) => (dialect === 'postgres' ? [`${table}_counters`] : ['insert', 'update', 'delete'].map((op) => `${table}_counters_${op}`)))
     .sort();

@@ -1,0 +1,75 @@
+// The business's days (domain/local-days.ts) and the report's periods (domain/report-intervals.ts).
+import { describe, expect, it } from 'vitest';
+import { localDay, offsetMinutes, offsetSpans } from '../../server/domain/local-days.js';
+import { bucketStart, bucketStarts, defaultRange, rangeTooLong } from '../../server/domain/report-intervals.js';
+
+describe('localDay', () => {
+  it("is the day in the zone: Kuala Lumpur's at UTC+8, New York's on either side of its summer time", () => {
+    expect(localDay('2026-01-01T17:00:00.000000Z', 'Asia/Kuala_Lumpur')).toBe('2026-01-02');
+    expect(localDay('2026-01-01T15:59:59.999000Z', 'Asia/Kuala_Lumpur')).toBe('2026-01-01');
+    expect(localDay('2026-01-01T04:59:59.000000Z', 'America/New_York')).toBe('2025-12-31');
+    expect(localDay('2026-07-01T03:59:59.000000Z', 'America/New_York')).toBe('2026-06-30');
+    expect(localDay('2026-07-01T04:00:00.000000Z', 'America/New_York')).toBe('2026-07-01');
+    expect(localDay(new Date('2026-01-01T10:30:00Z'), 'Pacific/Kiritimati')).toBe('2026-01-02');
+  });
+
+  it('reads no zone, or one the platform does not know, as Kuala Lumpur', () => {
+    expect(localDay('2026-01-01T17:00:00.000000Z', null)).toBe('2026-01-02');
+    expect(localDay('2026-01-01T17:00:00.000000Z', 'Mars/Olympus')).toBe('2026-01-02');
+  });
+});
+
+describe('offsetSpans', () => {
+  it('cuts time where the zone changes its offset, to the second', () => {
+    const from = Date.parse('2026-01-01T00:00:00Z');
+    const to = Date.parse('2026-12-31T00:00:00Z');
+    expect(offsetSpans('America/New_York', from, to)).toEqual([
+      { from, to: Date.parse('2026-03-08T07:00:00Z'), offsetMinutes: -300 },
+      { from: Date.parse('2026-03-08T07:00:00Z'), to: Date.parse('2026-11-01T06:00:00Z'), offsetMinutes: -240 },
+      { from: Date.parse('2026-11-01T06:00:00Z'), to, offsetMinutes: -300 },
+    ]);
+    expect(offsetSpans('Asia/Kuala_Lumpur', from, to)).toEqual([{ from, to, offsetMinutes: 480 }]);
+    expect(offsetMinutes('Asia/Kolkata', from)).toBe(330);
+  });
+
+  it('places every instant on the day localDay gives it, half-hour zones included', () => {
+    for (const zone of ['America/New_York', 'Australia/Adelaide', 'Asia/Kathmandu', 'Europe/London']) {
+      const from = Date.parse('2025-01-01T00:17:00Z');
+      const to = Date.parse('2026-12-31T00:00:00Z');
+      for (const span of offsetSpans(zone, from, to))
+        for (const at of [span.from, span.to - 1000, Math.floor((span.from + span.to) / 2000) * 1000]) {
+          const moved = new Date(at + span.offsetMinutes * 60_000).toISOString().slice(0, 10);
+          expect(moved, `${zone} ${new Date(at).toISOString()}`).toBe(localDay(new Date(at), zone));
+        }
+    }
+  });
+});
+
+describe('report periods', () => {
+  it('start buckets on the day, the Monday, the 1st', () => {
+    expect(bucketStart('2026-01-01', 'day')).toBe('2026-01-01');
+    expect(bucketStart('2026-01-01', 'week')).toBe('2025-12-29');
+    expect(bucketStart('2026-01-04', 'week')).toBe('2025-12-29');
+    expect(bucketStart('2026-01-05', 'week')).toBe('2026-01-05');
+    expect(bucketStart('2026-02-28', 'month')).toBe('2026-02-01');
+    expect(bucketStarts('2025-11-15', '2026-02-01', 'month')).toEqual(['2025-11-01', '2025-12-01', '2026-01-01', '2026-02-01']);
+    expect(bucketStarts('2026-01-01', '2026-01-12', 'week')).toEqual(['2025-12-29', '2026-01-05', '2026-01-12']);
+    expect(bucketStarts('2024-02-28', '2024-03-01', 'day')).toEqual(['2024-02-28', '2024-02-29', '2024-03-01']);
+  });
+
+  it('bound the range per interval', () => {
+    expect(rangeTooLong('2025-01-01', '2026-02-04', 'day')).toBeUndefined(); // 400 days
+    expect(rangeTooLong('2025-01-01', '2026-02-05', 'day')).toMatch(/^The filter\.created at between must not span more than 400 days with interval=day\./);
+    expect(rangeTooLong('2024-01-01', '2026-03-10', 'week')).toBeUndefined(); // 800 days
+    expect(rangeTooLong('2024-01-01', '2026-03-11', 'week')).toMatch(/800 days with interval=week/);
+    expect(rangeTooLong('2016-01-01', '2025-12-01', 'month')).toBeUndefined();
+    expect(rangeTooLong('2015-12-31', '2025-12-01', 'month')).toMatch(/120 months with interval=month/);
+  });
+
+  it('default to the last 30 days, 12 weeks or 12 months, ending today', () => {
+    expect(defaultRange('2026-03-01', 'day')).toEqual({ from: '2026-01-31', to: '2026-03-01' });
+    expect(defaultRange('2026-01-07', 'week')).toEqual({ from: '2025-10-20', to: '2026-01-07' });
+    expect(defaultRange('2026-01-07', 'month')).toEqual({ from: '2025-02-01', to: '2026-01-07' });
+    expect(bucketStarts('2025-10-20', '2026-01-07', 'week')).toHaveLength(12);
+  });
+});
