@@ -36,6 +36,15 @@ const STATUS_COLORS: Record<string, string> = {
   dead: 'red',
 };
 
+/** TEST or LIVE: a dot of warning colour beside body-coloured text, readable in both themes (a light yellow badge is not). */
+export function ModeBadge({ live }: { live: boolean }) {
+  return (
+    <Badge variant="dot" color={live ? 'red' : 'yellow'}>
+      {live ? 'LIVE' : 'TEST'}
+    </Badge>
+  );
+}
+
 export function StatusBadge({ status }: { status: string }) {
   return (
     // A coloured dot beside text of the body colour: readable in both themes whatever the status colour.

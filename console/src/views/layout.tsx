@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   AppShell,
-  Badge,
   Burger,
   Button,
   Center,
@@ -18,18 +17,14 @@ import { Navigate, Outlet, NavLink as RouterLink, useLocation, useNavigate } fro
 import { signOut } from '../api/auth.js';
 import { $api } from '../api/client.js';
 import { SessionProvider, useCan, useForgetSession, useMeQuery } from '../session.js';
+import { ModeBadge } from './common.js';
 
 /** TEST or LIVE on every view: the sandbox and a Stripe test key take no real money, a live key does. */
-function ModeBadge() {
+function CurrentMode() {
   const canRead = useCan('settings:read');
   const settings = $api.useQuery('get', '/business/acquirer', {}, { enabled: canRead });
   if (!canRead || !settings.data) return null;
-  const live = settings.data.data.acquirer === 'stripe' && settings.data.data.mode === 'live';
-  return (
-    <Badge color={live ? 'red' : 'yellow'} variant="light">
-      {live ? 'LIVE' : 'TEST'}
-    </Badge>
-  );
+  return <ModeBadge live={settings.data.data.acquirer === 'stripe' && settings.data.data.mode === 'live'} />;
 }
 
 const SECTIONS = [
@@ -87,7 +82,7 @@ export function Layout() {
               <Title order={2} size="h4">
                 {me.data.business.name}
               </Title>
-              <ModeBadge />
+              <CurrentMode />
             </Group>
             <Group gap="xs" wrap="nowrap">
               <ThemeToggle />

@@ -7,7 +7,7 @@ import { $api } from '../api/client.js';
 import { fieldErrors, refusalMessage } from '../lib/errors.js';
 import { LOGO_MAX_BYTES, base64OfBytes, profileChanges, profileForm, type ProfileForm } from '../lib/team.js';
 import { ME_KEY, useCan, useMe } from '../session.js';
-import { ConfirmModal, Loading, PageHeading, QueryError, showRefusal } from './common.js';
+import { ConfirmModal, Loading, ModeBadge, PageHeading, QueryError, showRefusal } from './common.js';
 
 type Business = components['schemas']['Business'];
 
@@ -230,7 +230,7 @@ function AcquirerCard({ settings, canWrite }: { settings: AcquirerSettings; canW
               Acquirer
             </Title>
             <Badge variant="light">{settings.acquirer === 'stripe' ? 'Stripe' : 'Sandbox'}</Badge>
-            {settings.mode && <Badge color={settings.mode === 'live' ? 'red' : 'yellow'}>{settings.mode === 'live' ? 'LIVE' : 'TEST'}</Badge>}
+            {settings.mode && <ModeBadge live={settings.mode === 'live'} />}
           </Group>
           <Text size="sm">Stripe key: {settings.stripe_key_hint ?? 'none stored'}</Text>
           <Text size="sm">Webhook signing secret: {settings.stripe_webhook_secret_set ? 'stored' : 'not set'}</Text>
