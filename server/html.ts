@@ -71,7 +71,9 @@ label{font-weight:600;font-size:.95rem}
 input{font:inherit;padding:10px 12px;border:1px solid #c4cad3;border-radius:8px;width:100%}
 input[readonly]{background:#f3f5f8}
 input[aria-invalid=true]{border-color:#c62828}
-.row{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.row{display:grid;grid-template-columns:1fr 1fr;grid-template-rows:auto auto auto;gap:0 12px}
+.row .field{grid-row:span 3;grid-template-rows:subgrid;row-gap:4px}
+.row .field>label{align-self:end}
 button{font:inherit;font-weight:700;padding:12px;border:0;border-radius:8px;background:var(--brand,#1f5eff);color:var(--on-brand,#fff);cursor:pointer}
 button:focus-visible,a:focus-visible,input:focus-visible,summary:focus-visible{outline:3px solid #1d2430;outline-offset:2px}
 .merchant{max-width:480px;margin:8px auto 0;display:flex;align-items:center;gap:12px;flex-wrap:wrap}
