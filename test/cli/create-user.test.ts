@@ -10,10 +10,10 @@ import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { silentLogger } from '../../server/logger.js';
 import { ROOT } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { PASSWORD, submitSetupPage } from '../support/members.js';
 import { secretsEnv, secretsSettings } from '../support/secrets.js';
 
 const SLOW = 90_000;
-const PASSWORD = 'plum-orbit-kettle-42';
 let dir: string;
 let database: TestDatabase;
 let service: RunningService;
@@ -98,24 +98,7 @@ it(
     expect(run.code, run.stderr).toBe(0);
     const url = run.stdout.trim().split('\n').at(-1)!;
     expect(url).toMatch(new RegExp(`^${service.url}/account/setup\\?token=[A-Za-z0-9_-]{43}$`));
-    const shown = await fetch(url);
-    const cookie = shown.headers
-      .getSetCookie()
-      .find((c) => c.startsWith('pcs_csrf='))!
-      .split(';')[0]!;
-    const html = await shown.text();
-    const field = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)![1]!;
-    const posted = await fetch(`${service.url}/account/setup`, {
-      method: 'POST',
-      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        csrf_token: field('csrf_token'),
-        token: field('token'),
-        name: 'Second Owner',
-        password: PASSWORD,
-        password_confirmation: PASSWORD,
-      }),
-    });
+    const posted = await submitSetupPage(url, { name: 'Second Owner', password: PASSWORD, password_confirmation: PASSWORD });
     expect(posted.status).toBe(200);
     expect(await login('owner2@example.com', PASSWORD)).toBe(200);
   },
