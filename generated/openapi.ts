@@ -1541,8 +1541,8 @@ export interface paths {
          *     payments. Choosing `stripe` the first time needs `stripe_secret_key` (a secret or restricted
          *     key, `sk_test_`, `sk_live_`, `rk_test_` or `rk_live_`); `stripe_webhook_secret` is the signing
          *     secret (`whsec_...`) of the endpoint registered at `stripe_webhook_url`. No answer shows a
-         *     secret back. Once the business uses a live key, cards saved on the sandbox are no longer
-         *     charged (422).
+         *     secret back. Once the business takes payments through Stripe (a test or a live key), cards saved
+         *     on the sandbox are no longer charged (422, see `createCharge`).
          *
          *     Requires `settings:write`.
          */
@@ -3293,9 +3293,9 @@ export interface components {
         AcquirerSettingsUpdate: {
             /** @enum {unknown} */
             acquirer: "sandbox" | "stripe";
-            /** @description A Stripe secret or restricted key (`sk_test_`, `sk_live_`, `rk_test_`, `rk_live_`). Write-only. */
+            /** @description A Stripe secret or restricted key (`sk_test_`, `sk_live_`, `rk_test_`, `rk_live_`). Never shown back. */
             stripe_secret_key?: string;
-            /** @description The signing secret (`whsec_...`) of the webhook endpoint registered at Stripe. Write-only. */
+            /** @description The signing secret (`whsec_...`) of the webhook endpoint registered at Stripe. Never shown back. */
             stripe_webhook_secret?: string;
         };
         AcquirerSettingsEnvelope: {

@@ -19,6 +19,8 @@ export interface Schema {
   'x-restates'?: string[];
   enum?: unknown[];
   pattern?: string;
+  /** Sent, never shown back (a secret). */
+  writeOnly?: boolean;
   allOf?: Schema[];
   oneOf?: Schema[];
   const?: unknown;
