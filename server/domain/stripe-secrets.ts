@@ -2,7 +2,7 @@
 // (PUT /api/business/acquirer) both accept them.
 
 /** A secret or restricted key, test or live. */
-export const STRIPE_SECRET_KEY = /^[rs]k_(?:test|live)_[A-Za-z0-9]{8,247}$/;
+export const STRIPE_SECRET_KEY = /^[rs]k_(test|live)_[A-Za-z0-9]{8,247}$/;
 /** A webhook endpoint's signing secret. */
 export const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{8,204}$/;
 
