@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { TEMPLATE_MARK } from './throwaway-database.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, PATH: `${join(root, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`, REDOCLY_TELEMETRY: 'off' };
@@ -157,7 +158,8 @@ if (postgresProblem) {
   const leftovers = await withAdmin(async (client) => {
     const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [`payments_test_${runId}_%`]);
     for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
-    return rows.length;
+    // The run's migrated template (test/support/database.ts) is meant to outlive its tests.
+    return rows.filter(({ datname }) => !datname.startsWith(`payments_test_${runId}_${TEMPLATE_MARK}`)).length;
   });
   console.log(`==> PostgreSQL: every test database of run ${runId} is dropped${leftovers ? ` (${leftovers} left by failed tests)` : ''}`);
 }

@@ -2,6 +2,9 @@
 // (such as postgres://postgres@127.0.0.1:5432/postgres): the test suites' databases and the bench's.
 import pg from 'pg';
 
+/** In a test run's database names, marks its migrated templates (test/support/database.ts). */
+export const TEMPLATE_MARK = 'template_';
+
 export interface ThrowawayDatabase {
   url: string;
   drop(): Promise<void>;

@@ -13,7 +13,7 @@ import { knexFor } from '../../server/store/database.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness, type Business } from '../../server/store/businesses.js';
 import { conformance } from './contract.js';
-import { createTestDatabase } from './database.js';
+import { createMigratedTestDatabase } from './database.js';
 import { startedPerTest, useStarted, withStarted } from './lifecycle.js';
 import { secretsSettings } from './secrets.js';
 
@@ -87,7 +87,7 @@ export const offlineResolver: Resolver = async (hostname) => {
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-test-'));
-  const database = await createTestDatabase(dir);
+  const database = await createMigratedTestDatabase(dir);
   const service = await startService({
     databaseUrl: database.url,
     database: options.database,

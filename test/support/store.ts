@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Knex } from 'knex';
 import { newId } from '../../server/domain/ids.js';
 import { knexFor, openDatabase, type Database } from '../../server/store/database.js';
-import { createTestDatabase, type TestDatabase } from './database.js';
+import { createMigratedTestDatabase, type TestDatabase } from './database.js';
 
 export interface MigratedDatabase {
   /** Open from the file's beforeAll until its afterAll. */
@@ -16,16 +16,15 @@ export interface MigratedDatabase {
   readonly dir: string;
 }
 
-/** Registers the hooks that create, migrate and finally drop the database; call at the top of a test file. */
+/** Registers the hooks that create (migrated) and finally drop the database; call at the top of a test file. */
 export function useMigratedDatabase(name: string): MigratedDatabase {
   const dir = mkdtempSync(join(tmpdir(), `payments-${name}-`));
   let database: TestDatabase | undefined;
   let db: Database | undefined;
   let sql: Knex | undefined;
   beforeAll(async () => {
-    database = await createTestDatabase(dir);
+    database = await createMigratedTestDatabase(dir);
     db = openDatabase(database.url);
-    await db.migrate();
     sql = knexFor(database.url);
   });
   afterAll(async () => {
