@@ -3970,6 +3970,14 @@ export interface components {
          */
         PayerEmailFilter: string;
         /**
+         * @description Only payments made with a card whose number ends in these four digits (`card_last4`), paid or
+         *     not: a declined card's attempt keeps them too. Exactly four ASCII digits; anything else is a
+         *     422 (`The filter.card last4 must be 4 digits.`). A payment with no card recorded (`card_last4`
+         *     null: another method, or a payer still on an acquirer's page) matches none.
+         * @example 4242
+         */
+        CardLast4Filter: string;
+        /**
          * @description The `_id` of the payment link. Anything that is not one of the business's live links is a 404.
          * @example 6284ff16d4b1c2a3e4f50003
          */
@@ -5608,6 +5616,14 @@ export interface operations {
                  * @example payer@example.com
                  */
                 "filter[email]"?: components["parameters"]["PayerEmailFilter"];
+                /**
+                 * @description Only payments made with a card whose number ends in these four digits (`card_last4`), paid or
+                 *     not: a declined card's attempt keeps them too. Exactly four ASCII digits; anything else is a
+                 *     422 (`The filter.card last4 must be 4 digits.`). A payment with no card recorded (`card_last4`
+                 *     null: another method, or a payer still on an acquirer's page) matches none.
+                 * @example 4242
+                 */
+                "filter[card_last4]"?: components["parameters"]["CardLast4Filter"];
                 /**
                  * @description Only records created on these UTC days, both included.
                  * @example 2022-05-01,2022-05-31

@@ -8,6 +8,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { isValidationRefusal } from './lib/errors.js';
 import { router } from './routes.js';
 
 const theme = createTheme({
@@ -34,7 +35,9 @@ const resolver: CSSVariablesResolver = (theme) => ({
   dark: { '--mantine-color-dimmed': theme.colors.dark[1]!, '--mantine-color-error': theme.colors.red[5]! },
 });
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, refetchOnWindowFocus: false } } });
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: (failures, error) => failures < 3 && !isValidationRefusal(error) } },
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -68,6 +68,7 @@ export function paymentFilters(query: QueryParams<'listPayments'>): PaymentFilte
     reference: query['filter[reference]'],
     method: query['filter[method]'],
     payerEmail: query['filter[email]'],
+    cardLast4: query['filter[card_last4]'],
     createdBetween: createdBetween(query['filter[created_at_between]']),
   };
 }

@@ -12,6 +12,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { ErrorObject, Options as AjvOptions } from 'ajv';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
+import { isCardLast4 } from '../domain/cards.js';
 import { isCurrencyCode } from '../domain/currency.js';
 import { isOperationAccess, isPermission, type OperationAccess, type Permission } from '../domain/permissions.js';
 import { isStorableText } from '../domain/text.js';
@@ -31,6 +32,7 @@ export const CUSTOM_FORMATS: Readonly<Record<string, (value: string) => boolean>
   'http-url': isHttpUrl,
   'date-range': (value) => parseDateRange(value) !== null,
   'storable-text': isStorableText,
+  'card-last4': isCardLast4,
 };
 
 /**

@@ -40,6 +40,9 @@ function formatMessage(attribute: string, format: string): string {
       return `The ${attribute} is not a valid date.`;
     case 'byte':
       return `The ${attribute} must be a valid base64 string.`;
+    case 'card-last4':
+      // Laravel's `digits:4`: one message whatever is wrong, a length or a letter.
+      return `The ${attribute} must be 4 digits.`;
     default:
       return `The ${attribute} format is invalid.`;
   }

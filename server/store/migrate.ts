@@ -39,6 +39,7 @@ import * as usersAndSessions from './migrations/0033_users_and_sessions.js';
 import * as apiKeyAccess from './migrations/0034_api_key_access.js';
 import * as businessProfile from './migrations/0035_business_profile.js';
 import * as collectionCounts from './migrations/0036_collection_counts.js';
+import * as cardLast4Index from './migrations/0037_card_last4_index.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -76,6 +77,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0034_api_key_access': apiKeyAccess,
   '0035_business_profile': businessProfile,
   '0036_collection_counts': collectionCounts,
+  '0037_card_last4_index': cardLast4Index,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -16,6 +16,7 @@ export interface PaymentFilters {
   openPaymentLinkId?: string;
   method?: string;
   payerEmail?: string;
+  cardLast4?: string;
   createdBetween?: DateRange;
 }
 
@@ -25,6 +26,8 @@ const SELECTIVE: [keyof PaymentFilters, string][] = [
   ['tokenizationId', 'payments_tokenization_id_page_index'],
   ['reference', 'payments_reference_page_index'],
   ['payerEmail', 'payments_payer_email_page_index'],
+  // One card's payments, though a card a business's payers share (a test card) has many.
+  ['cardLast4', 'payments_card_last4_page_index'],
   // A busy open link has many.
   ['openPaymentLinkId', 'payments_open_payment_link_id_page_index'],
 ];
@@ -48,10 +51,11 @@ export function paymentsMatching(db: Executor, businessId: number, filters: Paym
   if (filters.openPaymentLinkId !== undefined) query.where('open_payment_link_id', filters.openPaymentLinkId);
   if (filters.method !== undefined) query.where('method', filters.method);
   if (filters.payerEmail !== undefined) query.where('payer_email', filters.payerEmail);
+  if (filters.cardLast4 !== undefined) query.where('card_last4', filters.cardLast4);
   return whereCreatedBetween(query, filters.createdBetween);
 }
 
-/** A page of a business's payments; every combination of filters is served by an index that starts with business_id (migrations 0011, 0012, 0029). */
+/** A page of a business's payments; every combination of filters is served by an index that starts with business_id (migrations 0011, 0012, 0029, 0037). */
 export async function listPayments(db: Executor, businessId: number, filters: PaymentFilters, page: PageRequest): Promise<Page<PaymentRecord>> {
   return fetchPage(db, paymentsMatching(db, businessId, filters), page, toPayment, await knownTotal(db, businessId, filters));
 }

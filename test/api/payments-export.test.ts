@@ -63,6 +63,12 @@ describe('GET /api/payments as text/csv', () => {
     expect((await exportCsv('?filter[status]=failed')).rows.map((row) => row.line)).toEqual(['payment']);
     expect((await exportCsv('?filter[status]=partially_refunded&per_page=1&page=3')).rows.map((row) => row.line)).toEqual(['payment', 'refund']);
     expect((await exportCsv('?filter[payment_link_id]=ffffffffffffffffffffffff')).rows).toEqual([]);
+    // The declined card's attempt alone; the good card's payment and its refund, not business B's with the same card.
+    expect((await exportCsv('?filter[card_last4]=0002')).rows.map((row) => [row.line, row.card_last4, row.status])).toEqual([['payment', '0002', 'failed']]);
+    expect((await exportCsv('?filter[card_last4]=4242')).rows.map((row) => [row.line, row.payment_id])).toEqual([
+      ['payment', paidId],
+      ['refund', paidId],
+    ]);
     const refused = await raw(`${t.apiUrl}/payments?filter[status]=settled`, { key: t.a.key, headers: { accept: 'text/csv' } });
     expect(refused.status).toBe(422);
     expect(refused.contentType).toMatch(/^application\/json/);

@@ -109,4 +109,53 @@ describe('GET /api/payments', () => {
     expect(refused.response.status).toBe(422);
     expect(refused.error).toEqual({ message: 'The given data was invalid.', errors: { 'filter.status': ['The selected filter.status is invalid.'] } });
   });
+
+  // Last in the file: business B pays here, which the tests above expect it not to have done.
+  it("finds a card's payments by its last four digits, with the other filters and page by page, never another business's", async () => {
+    const list = async (client: typeof t.a.client, query: Record<string, string | number>) =>
+      (await client.GET('/payments', { params: { query: { sort: 'created_at', ...query } } })).data!.data;
+    const ids = async (query: Record<string, string | number>, client = t.a.client) => (await list(client, query)).data.map((p) => p._id);
+    // The declined card was tried on both links; the good card paid once; the card without funds once.
+    const declined = await list(t.a.client, { 'filter[card_last4]': '0002' });
+    expect(declined.data.map((p) => [p.card_last4, p.status, p.payment_link_id ?? p.open_payment_link_id])).toEqual([
+      ['0002', 'failed', linkId],
+      ['0002', 'failed', openId],
+    ]);
+    expect(declined.total).toBe(2);
+    expect(await ids({ 'filter[card_last4]': '4242' })).toEqual([paidId]);
+    expect(await ids({ 'filter[card_last4]': '1111' })).toEqual([]);
+
+    // Combined with AND.
+    expect(await ids({ 'filter[card_last4]': '0002', 'filter[email]': 'ben@example.com' })).toEqual([declined.data[1]!._id]);
+    expect(await ids({ 'filter[card_last4]': '0002', 'filter[payment_link_id]': linkId })).toEqual([declined.data[0]!._id]);
+    expect(await ids({ 'filter[card_last4]': '0002', 'filter[status]': 'paid' })).toEqual([]);
+    expect(await ids({ 'filter[card_last4]': '4242', 'filter[status]': 'paid', 'filter[method]': 'card' })).toEqual([paidId]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await ids({ 'filter[card_last4]': '9995', 'filter[open_payment_link_id]': openId, 'filter[created_at_between]': `${today},${today}` })).toHaveLength(
+      1,
+    );
+    expect(await ids({ 'filter[card_last4]': '9995', 'filter[created_at_between]': '2020-01-01,2020-12-31' })).toEqual([]);
+
+    // One a page, each page keeping the filter in its links.
+    const first = await list(t.a.client, { 'filter[card_last4]': '0002', per_page: 1 });
+    expect(first).toMatchObject({ total: 2, last_page: 2, from: 1, to: 1 });
+    expect(new URL(first.next_page_url!).searchParams.get('filter[card_last4]')).toBe('0002');
+    const second = await list(t.a.client, { 'filter[card_last4]': '0002', per_page: 1, page: 2 });
+    expect([...first.data, ...second.data].map((p) => p._id)).toEqual(declined.data.map((p) => p._id));
+
+    // Business B's payer pays with the same card: each business finds its own payment only.
+    const theirs = await t.b.client.POST('/payment-links', { body: { email: 'payer@example.com', currency: 'MYR', amount: 900, title: 'Theirs' } });
+    const theirPayment = await pay(theirs.data!.data.payment_url, { name: 'Chen', ...GOOD_CARD });
+    expect(await ids({ 'filter[card_last4]': '4242' })).toEqual([paidId]);
+    expect(await ids({ 'filter[card_last4]': '4242' }, t.b.client)).toEqual([theirPayment]);
+    expect(await ids({ 'filter[card_last4]': '0002' }, t.b.client)).toEqual([]);
+  });
+
+  it('refuses a card filter that is not exactly four digits', async () => {
+    for (const value of ['12a4', '123', '12345', '', ' 4242', '４２４２', '٤٢٤٢']) {
+      const refused = await t.a.client.GET('/payments', { params: { query: { 'filter[card_last4]': value } } });
+      expect(refused.response.status, JSON.stringify(value)).toBe(422);
+      expect(refused.error).toEqual({ message: 'The given data was invalid.', errors: { 'filter.card_last4': ['The filter.card last4 must be 4 digits.'] } });
+    }
+  });
 });

@@ -2,8 +2,8 @@
 // with axe on every view visited, against the real service (no stubs): the first owner sets up their
 // account on the one-time link npm start prints, signs in, turns two-factor sign-in on and signs in
 // again with a code (computed here with otpauth), creates a payment link (the API's 422 messages on
-// the fields first), a payer pays it on the hosted page, the owner finds the payment, refunds part of
-// it after a confirmation, exports the CSV and reads it back, sees it in the overview and its chart,
+// the fields first), a payer pays it on the hosted page, the owner finds the payment (by its card's
+// last four digits too), refunds part of it after a confirmation, exports the CSV and reads it back, sees it in the overview and its chart,
 // in both themes and at a phone's width; then the settings, webhooks, events and team views, an
 // invitation e-mailed to a viewer, who sets a password on its link, signs in (dark theme, 390 px),
 // sees the payment and is offered no refund.
@@ -167,6 +167,28 @@ describe('the merchant console', () => {
     expect(await table.getByRole('row').count()).toBe(2);
     await expect.poll(() => table.getByRole('row').nth(1).innerText()).toContain('RM 50.00');
     await noAxeViolations('payments');
+    // Searched by the card's last four digits: another card's finds nothing, a mistyped one is refused
+    // with the API's message under the field, the payer's card finds the payment.
+    const card = page.getByLabel('Card last 4');
+    // Reached from the e-mail field by the keyboard.
+    await page.getByLabel('Payer e-mail').focus();
+    await page.keyboard.press('Tab');
+    expect(await card.evaluate((input) => input === input.ownerDocument.activeElement)).toBe(true);
+    await card.fill('0002');
+    await card.press('Enter');
+    await page.waitForURL(/card_last4=0002/);
+    await page.getByText('No payment matches these filters').waitFor();
+    await card.fill('12a4');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => card.getAttribute('aria-invalid')).toBe('true');
+    await page.getByText('The filter.card last4 must be 4 digits.').waitFor();
+    await noAxeViolations('payments, a card filter refused');
+    await card.fill('4242');
+    await card.press('Enter');
+    await page.waitForURL(/card_last4=4242/);
+    await expect.poll(() => table.getByRole('row').nth(1).innerText()).toContain('RM 50.00');
+    expect(await table.getByRole('row').count()).toBe(2);
+    await noAxeViolations('payments, searched by card');
     await table.getByRole('row').nth(1).getByRole('link').click();
     await heading('Payment RM 50.00');
     expect(page.url()).toContain(`/console/payments/${paymentId}`);

@@ -845,9 +845,13 @@ export function validQueryValue(schema: Schema): fc.Arbitrary<string> {
       .map(String);
   }
   if (schema.format === 'date-range') return dateRange();
+  if (schema.format === 'card-last4') return cardLast4;
   if (types.includes('string')) return textOf(schema, schema.minLength ?? 0, schema.maxLength ?? 50);
   throw new Error(`no query generator for ${JSON.stringify(schema)}`);
 }
+
+/** The last four digits of a card number (`filter[card_last4]`). */
+const cardLast4 = fc.stringMatching(/^[0-9]{4}$/);
 
 /** Values that break exactly the rule of one query parameter. */
 export function invalidQueryValue(schema: Schema): fc.Arbitrary<string> {
@@ -890,6 +894,17 @@ export function invalidQueryValue(schema: Schema): fc.Arbitrary<string> {
         '2022-01-01T00:00:00Z,2022-01-02',
         ' 2022-01-01,2022-01-02',
       ),
+    );
+  } else if (schema.format === 'card-last4') {
+    options.push(
+      fc.stringMatching(/^[0-9]{0,3}$/),
+      fc.stringMatching(/^[0-9]{5,8}$/),
+      // Four characters, one of them not an ASCII digit.
+      fc
+        .tuple(cardLast4, fc.nat({ max: 3 }), fc.constantFrom('a', 'X', ' ', '-', '.', '+', '\u0000'))
+        .map(([digits, at, char]) => `${digits.slice(0, at)}${char}${digits.slice(at + 1)}`),
+      cardLast4.map(arabicIndic),
+      cardLast4.map(fullwidth),
     );
   } else if (types.includes('string')) {
     const max = schema.maxLength;

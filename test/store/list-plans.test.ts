@@ -47,6 +47,7 @@ const LISTS: Record<string, ListCase<any>> = {
       tokenizationId: { value: { tokenizationId: 'c'.repeat(24) }, column: 'tokenization_id', selective: true },
       reference: { value: { reference: 'REF-1' }, column: 'reference', selective: true },
       payerEmail: { value: { payerEmail: 'nobody@x.com' }, column: 'payer_email', selective: true },
+      cardLast4: { value: { cardLast4: '4242' }, column: 'card_last4', selective: true },
     } satisfies Record<string, FilterCase<PaymentFilters>>,
     list: listPayments,
   },

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { perDay, summarize, withinDays } from '../../console/src/lib/collections.js';
 import { countLines } from '../../console/src/lib/csv-export.js';
 import { addDays, dayIn, daysBetween, utcRangeCovering } from '../../console/src/lib/dates.js';
-import { fieldErrors } from '../../console/src/lib/errors.js';
+import { fieldErrors, isValidationRefusal } from '../../console/src/lib/errors.js';
 import { eventRangeFor, namesPayment } from '../../console/src/lib/events.js';
 import { apiQuery, filtersFrom, searchFor } from '../../console/src/lib/filters.js';
 import { formatCents, formatUnits, parseAmountToCents } from '../../console/src/lib/money.js';
@@ -128,6 +128,14 @@ describe("the API's 422s on a form", () => {
     expect(fieldErrors(error, ['email', 'amount'])).toEqual({ fields: { email: 'The email field is required.' }, general: 'The currency is invalid.' });
     expect(fieldErrors({ message: 'Payment not found.' }, ['email'])).toEqual({ fields: {}, general: 'Payment not found.' });
     expect(fieldErrors({ errors: { email: ['a', 'b'] } }, ['email'])).toEqual({ fields: { email: 'a b' }, general: undefined });
+  });
+
+  test('a query the API refused as invalid is not asked again; a failure that may pass is', () => {
+    expect(isValidationRefusal({ message: 'The given data was invalid.', errors: { 'filter.card_last4': ['The filter.card last4 must be 4 digits.'] } })).toBe(
+      true,
+    );
+    for (const error of [{ message: 'Server Error.' }, { message: 'Payment not found.' }, new TypeError('Failed to fetch'), null, undefined, 'offline'])
+      expect(isValidationRefusal(error)).toBe(false);
   });
 });
 

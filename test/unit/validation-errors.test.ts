@@ -46,6 +46,14 @@ const QUERY = {
     'filter[reference]': { type: 'string', maxLength: 50 },
     'filter[created_at_between]': { type: 'string', format: 'date-range' },
     'filter[limit]': { type: 'integer', minimum: 1, maximum: 100 },
+    'filter[card_last4]': {
+      type: 'string',
+      format: 'card-last4',
+      minLength: 4,
+      maxLength: 4,
+      pattern: '^[0-9]{4}$',
+      'x-restates': ['pattern', 'minLength', 'maxLength'],
+    },
   },
 } as const;
 
@@ -183,6 +191,11 @@ describe('laravelErrors: one keyword, one Laravel text', () => {
     expect(forQuery({ filter: { created_at_between: '2022-05-31,2022-05-01' } })).toEqual({
       'filter.created_at_between': ['The filter.created at between format is invalid.'],
     });
+  });
+
+  it('format card-last4, its length and pattern restated: one message, Laravel\'s digits:4, "The filter.card last4 must be 4 digits."', () => {
+    for (const card_last4 of ['12a4', '123', '12345', '', '٤٢٤٢'])
+      expect(forQuery({ filter: { card_last4 } }), card_last4).toEqual({ 'filter.card_last4': ['The filter.card last4 must be 4 digits.'] });
   });
 
   it('enum: "The selected x is invalid."', () => {

@@ -21,6 +21,15 @@ export function fieldErrors(error: unknown, shownFields: readonly string[]): Fie
   return { fields, general };
 }
 
+/**
+ * Whether the API refused a request as invalid (a 422, whose body maps fields to messages): asking
+ * again gets the same answer, so a query shows it at once rather than after its retries.
+ */
+export function isValidationRefusal(error: unknown): boolean {
+  const errors = (error as { errors?: unknown } | null | undefined)?.errors;
+  return typeof errors === 'object' && errors !== null && !Array.isArray(errors);
+}
+
 /** What a refused action says in a toast: the API's message, or a plain one. */
 export function refusalMessage(error: unknown): string {
   return fieldErrors(error, []).general ?? 'The service refused this.';

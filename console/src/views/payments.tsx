@@ -6,12 +6,25 @@ import { Link, useSearchParams } from 'react-router';
 import { $api, api, type ListQuery } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
 import { readWithProgress, type ExportProgress } from '../lib/csv-export.js';
+import { fieldErrors } from '../lib/errors.js';
 import { apiQuery, filtersFrom, searchFor, type Filters } from '../lib/filters.js';
 import { formatCents } from '../lib/money.js';
 import { useCan } from '../session.js';
 import { DataTable, EmptyState, Loading, PageHeading, Pager, QueryError, StatusBadge } from './common.js';
 
-const FILTERS = ['status', 'method', 'payment_link_id', 'open_payment_link_id', 'tokenization_id', 'email', 'reference', 'created_at_between'] as const;
+const FILTERS = [
+  'status',
+  'method',
+  'payment_link_id',
+  'open_payment_link_id',
+  'tokenization_id',
+  'email',
+  'card_last4',
+  'reference',
+  'created_at_between',
+] as const;
+/** The typed filters whose 422 message is shown under their field rather than above the list. */
+const TYPED_FILTERS = ['filter.email', 'filter.card_last4'];
 const PER_PAGE = 50;
 
 type PaymentQuery = ListQuery<'/payments'>;
@@ -70,6 +83,8 @@ export function PaymentsPage() {
   const canExport = useCan('exports:read');
   const setFilter = (name: string, value: string | null) => setSearch(searchFor({ ...filters, [name]: value ?? '' } as Filters));
   const [email, setEmail] = useState(filters.email ?? '');
+  const [cardLast4, setCardLast4] = useState(filters.card_last4 ?? '');
+  const refused = payments.isError ? fieldErrors(payments.error, TYPED_FILTERS) : undefined;
 
   return (
     <>
@@ -77,12 +92,29 @@ export function PaymentsPage() {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          setFilter('email', email);
+          setSearch(searchFor({ ...filters, email, card_last4: cardLast4 }));
         }}
         aria-label="Filters"
       >
         <Group align="flex-end" mb="md" wrap="wrap">
-          <TextInput label="Payer e-mail" type="search" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+          <TextInput
+            label="Payer e-mail"
+            type="search"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={refused?.fields['filter.email']}
+          />
+          <TextInput
+            label="Card last 4"
+            type="search"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+            w={120}
+            value={cardLast4}
+            onChange={(e) => setCardLast4(e.currentTarget.value)}
+            error={refused?.fields['filter.card_last4']}
+          />
           <Select
             label="Status"
             clearable
@@ -107,7 +139,12 @@ export function PaymentsPage() {
       {payments.isPending ? (
         <Loading what="payments" />
       ) : payments.isError ? (
-        <QueryError error={payments.error} />
+        Object.keys(refused?.fields ?? {}).length === 0 ? (
+          <QueryError error={payments.error} />
+        ) : (
+          // The typed filters' messages are under their fields; only what concerns none of them is said here.
+          refused?.general !== undefined && <QueryError error={{ message: refused.general }} />
+        )
       ) : payments.data.data.data.length === 0 ? (
         <EmptyState title={Object.keys(filters).length > 0 ? 'No payment matches these filters' : 'No payments yet'}>
           <Text size="sm">
