@@ -4,10 +4,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from '../../server/domain/stripe-secrets.js';
 
+interface Secret {
+  pattern?: string;
+  maxLength?: number;
+}
+
 // The document as the server loads it (generated from openapi.yaml, checked for freshness).
 const { document: spec } = JSON.parse(readFileSync(new URL('../../generated/openapi.json', import.meta.url), 'utf8')) as {
   document: {
-    components: { schemas: Record<string, { properties: Record<string, { pattern?: string; maxLength?: number }> }> };
+    components: { schemas: { AcquirerSettingsUpdate: { properties: Record<'stripe_secret_key' | 'stripe_webhook_secret', Secret> } } };
   };
 };
 const update = spec.components.schemas.AcquirerSettingsUpdate.properties;
