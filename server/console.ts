@@ -3,7 +3,6 @@
 // it when the build is missing (a server-only install) rather than a crash or a bare 404.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { send } from '@koa/send';
 import type Koa from 'koa';
 
 import { CONSOLE_PATH } from './domain/sessions.js';
@@ -67,6 +66,8 @@ export function consoleRoutes(options: { root: string }): Koa.Middleware {
       ctx.body = NOT_BUILT;
       return;
     }
+    // Loaded by the first request for the console, not at start-up: an API-only instance never needs it.
+    const { send } = await import('@koa/send');
     const file = ctx.path.slice(CONSOLE_PATH.length) || '/';
     if (HASHED_ASSET.test(file)) {
       // A hashed name changes with its content: a year, and never asked again.

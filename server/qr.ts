@@ -6,7 +6,6 @@
 // once and kept, in a cache bounded by bytes. Keeping one never outlives what it shows: the cache is
 // asked only after the link has been found live (the API's 404 and the poster's refusal come first).
 import { LRUCache } from 'lru-cache';
-import QRCode from 'qrcode';
 
 // Level M still scans with about 15% of the symbol smudged or covered, the usual choice for print;
 // scanners need the 4-module quiet zone the standard asks for to find the code on a busy page.
@@ -37,7 +36,9 @@ const drawings = new LRUCache<string, string | Buffer, Drawing>({
   fetchMethod: (_key, _stale, { context }) => draw(context),
 });
 
-function draw({ text, kind, size }: Drawing): Promise<string | Buffer> {
+// Loaded with the first code drawn: few requests draw one, and every start would pay for the module.
+async function draw({ text, kind, size }: Drawing): Promise<string | Buffer> {
+  const { default: QRCode } = await import('qrcode');
   const sized = size === undefined ? {} : { width: size };
   if (kind === 'svg') return QRCode.toString(text, { ...OPTIONS, type: 'svg', ...sized });
   // 8 pixels per module by default: whole pixels keep every module's edges sharp.

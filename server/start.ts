@@ -107,6 +107,8 @@ export interface StartOptions {
   consoleDir?: string;
   /** Payer e-mails a business's API calls may have sent per UTC day (PAYER_EMAILS_PER_DAY); 1,000 unless given. */
   payerEmailsPerDay?: number;
+  /** How long after listening the validators no request has needed yet are compiled (VALIDATOR_WARM_UP_DELAY_MS unless given). */
+  validatorWarmUpMs?: number;
   /** Days audit events are kept (AUDIT_RETENTION_DAYS); 400 unless given. */
   auditRetentionDays?: number;
   /** Members' sessions: idle timeout and absolute lifetime (DEFAULT_SESSION_SETTINGS for what is not given). */
@@ -322,7 +324,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.on('request', app.callback());
     const warming = new AbortController();
     const warmingFrom = performance.now();
-    void warmUp(contract, { afterMs: VALIDATOR_WARM_UP_DELAY_MS, signal: warming.signal })
+    void warmUp(contract, { afterMs: options.validatorWarmUpMs ?? VALIDATOR_WARM_UP_DELAY_MS, signal: warming.signal })
       .then(() => {
         // Said so an operator (and the bench, which measures a warm service as it measures warm peers) knows when requests stop sharing the loop with it.
         if (!warming.signal.aborted) logger.info({ duration_ms: Math.round(performance.now() - warmingFrom) }, 'request validators compiled');

@@ -2,8 +2,8 @@
 // breached passwords zxcvbn-ts ships, offline), and how one is kept: scrypt with a salt of its own,
 // its cost parameters written beside the hash so a stronger setting later still reads older hashes.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
+import { createRequire } from 'node:module';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 200;
@@ -12,7 +12,13 @@ let strength: ZxcvbnFactory | undefined;
 
 /** zxcvbn's 0-4 guessability score: 3 resists an offline attack on a slow hash. */
 function score(password: string, hints: string[]): number {
-  strength ??= new ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs });
+  if (!strength) {
+    // Loaded by the first password checked, not at start-up: the dictionaries are a large module graph.
+    const load = createRequire(import.meta.url);
+    const { ZxcvbnFactory } = load('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
+    const common = load('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+    strength = new ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs });
+  }
   return strength.check(password, hints).score;
 }
 

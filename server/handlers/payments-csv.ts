@@ -1,7 +1,7 @@
 // The reconciliation export: every matching payment as a line, each followed by its refunds, as CSV
 // (RFC 4180, through csv-stringify) streamed as it is read, so its length costs no memory.
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import { formatUnits } from '../domain/money.js';
 import { PAYMENT_PAID } from '../domain/statuses.js';
 import type { ExportedPayment } from '../usecases/payments.js';
@@ -135,6 +135,8 @@ async function* allLines(payments: AsyncIterable<ExportedPayment>): AsyncGenerat
 /** The CSV, header first; pulled line by line as the client reads it (backpressure through pipe). */
 export function paymentsCsv(payments: AsyncIterable<ExportedPayment>): NodeJS.ReadableStream {
   const source = Readable.from(allLines(payments));
+  // Loaded by the first export rather than at start-up, which has no use for it.
+  const { stringify } = createRequire(import.meta.url)('csv-stringify') as typeof import('csv-stringify');
   const csv = stringify({ header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows', cast: { number: String } });
   source.on('error', (error) => csv.destroy(error));
   // A reader that goes away destroys what it read from: the export behind it stops too (and gives

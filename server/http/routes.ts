@@ -225,11 +225,12 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
     if (trail) await scopes.settle(trail, reply.status);
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
-    const serialize = isJsonBody(reply.body) && !ctx.response.get('Content-Type') ? operation.serializerFor(reply.status) : undefined;
-    if (serialize) {
-      // As Koa would label the object, written by the serializer compiled from the answer's schema.
+    if (isJsonBody(reply.body) && !ctx.response.get('Content-Type')) {
+      // As Koa would label and write the object, by the serializer compiled from the answer's schema where
+      // there is one. Koa is handed the text, not the object: an object makes it test for a fetch Response,
+      // and the first such test loads Node's fetch, which the service itself never needs.
       ctx.type = 'application/json';
-      ctx.body = serialize(reply.body);
+      ctx.body = (operation.serializerFor(reply.status) ?? JSON.stringify)(reply.body);
     } else {
       ctx.body = reply.body;
     }

@@ -11,7 +11,14 @@
 // is written by JSON.stringify. So a serializer
 // writes what JSON.stringify writes for an answer whose members come in the schema's order, which
 // test/unit/serializers.test.ts checks on every response the contract declares.
-import fastJson from 'fast-json-stringify';
+import { createRequire } from 'node:module';
+
+type FastJson = typeof import('fast-json-stringify').default;
+
+// Loaded when the first serializer is compiled (an operation's first answer, or the warm-up after
+// listening), not while the process starts: its module graph is a large part of the start-up's imports.
+let fastJson: FastJson | undefined;
+const loadFastJson = (): FastJson => (fastJson ??= createRequire(import.meta.url)('fast-json-stringify') as FastJson);
 
 type Schema = Record<string, unknown>;
 
@@ -123,7 +130,7 @@ export function compileSerializer(schema: unknown): Serializer | undefined {
     if (error instanceof NotSerializable) return undefined;
     throw error;
   }
-  const serialize = fastJson(shaped as unknown as Parameters<typeof fastJson>[0]) as Serializer;
+  const serialize = loadFastJson()(shaped as unknown as Parameters<FastJson>[0]) as Serializer;
   return (body) => {
     try {
       return serialize(body);

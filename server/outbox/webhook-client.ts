@@ -4,7 +4,7 @@
 // made before the request and again by the socket's own name lookup.
 import { createRequire } from 'node:module';
 import type { Response } from 'undici';
-import { Webhook } from 'standardwebhooks';
+import type { Webhook } from 'standardwebhooks';
 import { signedBody, type StoredEvent } from './messages.js';
 import { checkWebhookUrl, guardedLookup, RefusedAddressError, type WebhookPolicy } from './webhook-target.js';
 
@@ -12,6 +12,12 @@ import { checkWebhookUrl, guardedLookup, RefusedAddressError, type WebhookPolicy
 let undici: typeof import('undici') | undefined;
 function loadUndici(): typeof import('undici') {
   return (undici ??= createRequire(import.meta.url)('undici') as typeof import('undici'));
+}
+
+/** standardwebhooks' signer, loaded with the first delivery as undici is. */
+let WebhookSigner: typeof Webhook | undefined;
+function loadSigner(): typeof Webhook {
+  return (WebhookSigner ??= (createRequire(import.meta.url)('standardwebhooks') as typeof import('standardwebhooks')).Webhook);
 }
 
 /**
@@ -120,7 +126,8 @@ export async function sendWebhook(target: WebhookTarget, event: StoredEvent, opt
 
   const body = signedBody(event, target.secrets[0]!);
   const now = new Date();
-  const signature = target.secrets.map((secret) => new Webhook(secret).sign(event.id, now, body)).join(' ');
+  const Signer = loadSigner();
+  const signature = target.secrets.map((secret) => new Signer(secret).sign(event.id, now, body)).join(' ');
   // One agent per delivery: its sockets resolve through the guard, and none outlives the delivery.
   const { Agent, fetch } = loadUndici();
   const agent = new Agent({ connect: { lookup: guardedLookup(options.policy, check.port) } });

@@ -2,8 +2,7 @@
 // valid code with ten single-use recovery codes (kept as hashes), turned off with a current code. A
 // code is accepted once: the time step it was good for is recorded, and an equal or earlier one refused.
 import { randomBytes } from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
+import type { TOTP } from 'otpauth';
 import { newSessionToken } from '../domain/sessions.js';
 import { openSecret, sealSecret } from '../secrets/seal.js';
 import { recordAuditEvent } from '../store/audit-events.js';
@@ -20,12 +19,14 @@ export const RECOVERY_CODE_COUNT = 10;
 
 const secretContext = (userId: string) => `users.totp_secret:${userId}`;
 
-function totpFor(secret: string, label: string): TOTP {
+// otpauth and qrcode are loaded by the first sign-in that needs them: a start-up has no use for either.
+async function totpFor(secret: string, label: string): Promise<TOTP> {
+  const { Secret, TOTP } = await import('otpauth');
   return new TOTP({ issuer: ISSUER, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secret) });
 }
 
-function openTotp(ctx: UseCaseContext, user: User): TOTP | undefined {
-  return user.totpSecret ? totpFor(openSecret(ctx.secretsKey, user.totpSecret, secretContext(user.id)), user.email) : undefined;
+async function openTotp(ctx: UseCaseContext, user: User): Promise<TOTP | undefined> {
+  return user.totpSecret ? await totpFor(openSecret(ctx.secretsKey, user.totpSecret, secretContext(user.id)), user.email) : undefined;
 }
 
 /**
@@ -33,7 +34,7 @@ function openTotp(ctx: UseCaseContext, user: User): TOTP | undefined {
  * not one already used: the step it matched is claimed, so a second use of the same code fails.
  */
 export async function acceptTotpCode(ctx: UseCaseContext, db: Executor, user: User, code: string, now = Date.now()): Promise<boolean> {
-  const totp = openTotp(ctx, user);
+  const totp = await openTotp(ctx, user);
   if (!totp || !/^\d{6}$/.test(code)) return false;
   const delta = totp.validate({ token: code, timestamp: now, window: 1 });
   if (delta === null) return false;
@@ -69,9 +70,11 @@ export type TotpOutcome<T> = { kind: 'done'; value: T } | { kind: 'already_enabl
 export async function offerTotp(ctx: UseCaseContext, me: SignedIn): Promise<TotpOutcome<TotpOffer>> {
   const user = (await findUser(ctx.db, me.userId))!;
   if (user.totpEnabledAt) return { kind: 'already_enabled' };
+  const { Secret } = await import('otpauth');
   const secret = new Secret({ size: 20 }).base32;
   await updateUser(ctx.db, user.id, { totpSecret: sealSecret(ctx.secretsKey, secret, secretContext(user.id)), totpLastStep: null });
-  const uri = totpFor(secret, user.email).toString();
+  const uri = (await totpFor(secret, user.email)).toString();
+  const { default: QRCode } = await import('qrcode');
   return { kind: 'done', value: { secret, uri, qrSvg: await QRCode.toString(uri, { type: 'svg', margin: 2 }) } };
 }
 

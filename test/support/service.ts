@@ -73,6 +73,8 @@ export interface TestServiceOptions {
   sessions?: StartOptions['sessions'];
   /** Failed sign-ins per account and per address (raised unless a test sets its own). */
   signInLimits?: StartOptions['signInLimits'];
+  /** When the validators no request has needed yet are compiled (a second after listening unless given). */
+  validatorWarmUpMs?: number;
 }
 
 /**
@@ -107,6 +109,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     stripeApiUrl: options.stripeApiUrl,
     http: options.http,
     linger: options.linger,
+    validatorWarmUpMs: options.validatorWarmUpMs,
     secrets: secretsSettings(database.url),
     // Like the API limit: in the path, raised, except where a test sets its own.
     pageLimits: {
