@@ -1286,6 +1286,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/account-links/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a one-time account link
+         * @description What a one-time account link is for, given its token: the first owner's link `npm start` prints,
+         *     one `create-user` printed, or an invitation e-mailed to a new member (each leads to the console's
+         *     page `/console/account/setup?token=...`). Answers the role it grants, the business, the e-mail
+         *     it names (`null` on the first owner's link, whose holder gives theirs), when it expires, and
+         *     whether that e-mail has an account already (its holder then confirms that account's password
+         *     instead of choosing one). Reading a link does not use it. The token travels in the body, so no
+         *     URL the API serves carries it. A link that expired, was used or was revoked: 410.
+         *
+         *     Requires `public`.
+         */
+        post: operations["openAccountLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/account-links/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Use a one-time account link
+         * @description Its holder joins the link's business with the link's role: they set their name and password
+         *     (at least 12 characters, not a common or easily guessed one, given twice), and their e-mail on
+         *     the first owner's link, which names none; or, when the link's e-mail has an account already
+         *     (`existing_account` of `POST /api/auth/account-links/open`), they confirm that account's
+         *     password in `password` instead. A link works once. This signs no one in: the holder signs in
+         *     with `POST /api/auth/login` afterwards (with a two-factor code when the account has it on). A
+         *     link that expired, was used or was revoked: 410.
+         *
+         *     Requires `public`.
+         */
+        post: operations["acceptAccountLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/totp": {
         parameters: {
             query?: never;
@@ -3143,6 +3199,74 @@ export interface components {
             errors: null;
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * @example {
+         *       "token": "3q2-7wAbCdEfGhIjKlMnOpQrStUvWxYz0123456789A"
+         *     }
+         */
+        AccountLinkTokenRequest: {
+            /** @description The `token` of the link's address. */
+            token: string;
+        };
+        /**
+         * @example {
+         *       "token": "3q2-7wAbCdEfGhIjKlMnOpQrStUvWxYz0123456789A",
+         *       "name": "Vera Viewer",
+         *       "password": "velvet-canyon-drum-77",
+         *       "password_confirmation": "velvet-canyon-drum-77"
+         *     }
+         */
+        AccountLinkAcceptRequest: {
+            /** @description The `token` of the link's address. */
+            token: string;
+            /** @description The holder's e-mail, on the first owner's link alone (the others name theirs); ignored otherwise. */
+            email?: string | null;
+            /** @description The holder's name; required unless the e-mail has an account already. */
+            name?: string | null;
+            /**
+             * @description The new password (at least 12 characters, not a common or easily guessed one), or the
+             *     account's current password when the e-mail has an account already.
+             */
+            password: string;
+            /** @description The new password again; required unless the e-mail has an account already. */
+            password_confirmation?: string | null;
+        };
+        AccountLink: {
+            /**
+             * @description `set_password`: a new owner's (or an operator's) link; `invitation`: an invitation.
+             * @enum {string}
+             */
+            purpose: "set_password" | "invitation";
+            /** @enum {string} */
+            role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+            /** @description The e-mail the link is for; `null` on the first owner's link, whose holder gives theirs. */
+            email: string | null;
+            business_name: string;
+            /** @description The e-mail has an account with a password: its holder confirms it instead of choosing one. */
+            existing_account: boolean;
+            expires_at: string;
+        };
+        AccountLinkEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["AccountLink"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        AccountLinkAcceptedEnvelope: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @description The e-mail to sign in with. */
+                email: string;
+                /** Format: int32 */
+                business_id: number;
+                /** @enum {string} */
+                role: "owner" | "admin" | "developer" | "finance" | "support" | "viewer";
+            };
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
         PasswordChangedEnvelope: {
             /** @constant */
             success: true;
@@ -3815,6 +3939,23 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "Not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The one-time link expired, was used already or was revoked (or never existed). */
+        AccountLinkGone: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This link has expired, was already used or was revoked. Ask for a new one."
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -7233,6 +7374,93 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyInFlight"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    openAccountLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "3q2-7wAbCdEfGhIjKlMnOpQrStUvWxYz0123456789A"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountLinkTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The link, still usable. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLinkEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
+            410: components["responses"]["AccountLinkGone"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    acceptAccountLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "3q2-7wAbCdEfGhIjKlMnOpQrStUvWxYz0123456789A",
+                 *       "name": "Vera Viewer",
+                 *       "password": "velvet-canyon-drum-77",
+                 *       "password_confirmation": "velvet-canyon-drum-77"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountLinkAcceptRequest"];
+            };
+        };
+        responses: {
+            /** @description The holder is a member of the business; they sign in next. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountLinkAcceptedEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
+            410: components["responses"]["AccountLinkGone"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];

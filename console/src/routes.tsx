@@ -1,5 +1,6 @@
 // The console's pages. Each view is its own chunk, loaded when first visited, so the first screen
-// downloads the shell and the sign-in page only.
+// downloads the shell and the sign-in page only. Sign-in and the one-time link's page (`/setup`) stand
+// outside the signed-in layout.
 import { createBrowserRouter } from 'react-router';
 import { Layout } from './views/layout.js';
 import { SignInPage } from './views/sign-in.js';
@@ -7,6 +8,7 @@ import { SignInPage } from './views/sign-in.js';
 export const router = createBrowserRouter(
   [
     { path: '/sign-in', Component: SignInPage },
+    { path: '/setup', lazy: async () => ({ Component: (await import('./views/account-setup.js')).AccountSetupPage }) },
     {
       path: '/',
       Component: Layout,

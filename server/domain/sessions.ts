@@ -52,8 +52,15 @@ export function clearedSessionCookie(secure: boolean): string {
   return sessionCookie('', { secure, maxAgeSeconds: 0 });
 }
 
-/** The page where the holder of a one-time link (a new owner, an invitee) sets their name and password. */
+/**
+ * The server-rendered page where the holder of a one-time link (a new owner, an invitee) sets their
+ * name and password: links handed out now lead to the console's page instead, and this one stays for
+ * links handed out before.
+ */
 export const ACCOUNT_SETUP_PATH = '/account/setup';
 
 /** Where the merchant console is served: a member is sent there to sign in. */
 export const CONSOLE_PATH = '/console';
+
+/** The console's page for a one-time link's holder (`?token=`), outside its signed-in views. */
+export const CONSOLE_SETUP_PATH = `${CONSOLE_PATH}/setup`;

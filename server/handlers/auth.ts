@@ -17,11 +17,13 @@ import {
   type Me,
   type RequestMeta,
 } from '../usecases/auth.js';
+import { ACCOUNT_LINK_GONE, completeAccountLink, describeAccountLink } from '../usecases/accounts.js';
 import { confirmTotp, disableTotp, offerTotp } from '../usecases/two-factor.js';
 import { ok } from './envelope.js';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
 const REFUSED = { message: 'These credentials do not match our records.' };
+const LINK_GONE = { message: ACCOUNT_LINK_GONE };
 
 export function metaOf(request: OperationRequest<OperationId>): RequestMeta {
   return { address: request.client.address, userAgent: request.client.userAgent?.slice(0, 512) ?? null, requestId: request.client.requestId };
@@ -151,6 +153,45 @@ export const authHandlers = {
             ok({ password_changed: true as const, other_sessions_ended: outcome.otherSessionsEnded }),
             cookieFor(ctx, outcome.sessionToken),
           );
+      }
+    },
+  },
+  openAccountLink: {
+    async handle(request, ctx, respond) {
+      const described = await describeAccountLink(ctx, request.body.token);
+      if (!described) return respond.with410(LINK_GONE);
+      const { link } = described;
+      return respond.with200(
+        ok({
+          purpose: link.purpose,
+          role: link.role,
+          email: link.email || null,
+          business_name: described.businessName,
+          existing_account: described.existingAccount,
+          expires_at: link.expiresAt,
+        }),
+      );
+    },
+  },
+  acceptAccountLink: {
+    async handle(request, ctx, respond) {
+      const { body } = request;
+      const outcome = await completeAccountLink(
+        ctx,
+        body.token,
+        { name: body.name ?? '', password: body.password, confirmation: body.password_confirmation ?? '', email: body.email ?? '' },
+        metaOf(request),
+      );
+      switch (outcome.kind) {
+        case 'gone':
+          return respond.with410(LINK_GONE);
+        case 'invalid':
+          return respond.with422({
+            message: 'The given data was invalid.',
+            errors: Object.fromEntries(Object.entries(outcome.errors).map(([field, message]) => [field, [message]])),
+          });
+        case 'done':
+          return respond.with200(ok({ email: outcome.email, business_id: outcome.businessId, role: outcome.role }));
       }
     },
   },

@@ -5,7 +5,7 @@
 import type Koa from 'koa';
 import { ACCOUNT_SETUP_PATH, CONSOLE_PATH } from '../domain/sessions.js';
 import { html, page } from '../html.js';
-import { completeAccountLink, openAccountLink, type OpenLink } from '../usecases/accounts.js';
+import { ACCOUNT_LINK_GONE, completeAccountLink, openAccountLink, type OpenLink } from '../usecases/accounts.js';
 import { csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
 import { alertBox } from './form.js';
@@ -13,8 +13,6 @@ import { setPageSecurityHeaders } from './headers.js';
 import { messagePage } from './messages.js';
 
 type Errors = Partial<Record<'email' | 'name' | 'password' | 'password_confirmation', string>>;
-
-const GONE = 'This link has expired, was already used or was revoked. Ask for a new one.';
 
 function input(id: keyof Errors, label: string, type: string, errors: Errors, value = '', autocomplete = ''): ReturnType<typeof html> {
   const error = errors[id];
@@ -48,7 +46,7 @@ ${fields}
 
 function gone(ctx: Koa.Context): void {
   ctx.status = 410;
-  ctx.body = page('Link not valid', messagePage('This link is not valid', GONE));
+  ctx.body = page('Link not valid', messagePage('This link is not valid', ACCOUNT_LINK_GONE));
 }
 
 export function accountSetupPage(deps: PageDeps) {

@@ -1,15 +1,20 @@
 // Making members: the operator's (create-user, and the owner of the demo business at first start),
-// directly with a password or through a one-time link to the set-password page, and what that page
-// does with a link (a new owner's, or an invitation's): the holder sets their name and password (or,
-// with an account already, confirms their password) and joins the business with the link's role.
+// directly with a password or through a one-time link, and what its holder does with a link (a new
+// owner's, or an invitation's), on the console's page through the API or on the older server-rendered
+// page: sets their name and password (or, with an account already, confirms their password) and joins
+// the business with the link's role.
 import { isEmail } from '../domain/email.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../domain/passwords.js';
 import type { Role } from '../domain/permissions.js';
 import { findUsableLink, insertAccountLink, useLink, type AccountLink } from '../store/account-links.js';
 import { recordAuditEvent } from '../store/audit-events.js';
+import { findBusinessName } from '../store/businesses.js';
 import { findOrInsertUser, findUserByEmail, updateUser, upsertMembership } from '../store/users.js';
 import type { UseCaseContext } from './context.js';
 import { accountLinkUrl, newLinkToken } from './team.js';
+
+/** What the holder of a link that expired, was used or was revoked is told, on the page and by the API. */
+export const ACCOUNT_LINK_GONE = 'This link has expired, was already used or was revoked. Ask for a new one.';
 
 /** How long a link the operator made stays good. */
 export const SETUP_LINK_VALID_MS = 72 * 3_600_000;
@@ -64,24 +69,33 @@ export async function openAccountLink(ctx: Pick<UseCaseContext, 'db'>, token: st
   return { link, existingAccount: Boolean(user?.passwordHash) };
 }
 
+/** What a link is for, as its holder's page shows it before they use it. */
+export async function describeAccountLink(ctx: Pick<UseCaseContext, 'db'>, token: string): Promise<(OpenLink & { businessName: string }) | undefined> {
+  const opened = await openAccountLink(ctx, token);
+  if (!opened) return undefined;
+  return { ...opened, businessName: (await findBusinessName(ctx.db, opened.link.businessId)) ?? '' };
+}
+
 /** The first owner's link: the demo business's owner, made at the first start of a database without users. */
 export async function createOwnerLink(ctx: Pick<UseCaseContext, 'db' | 'publicUrl'>, businessId: number): Promise<string> {
   return createSetupLink(ctx, { businessId, email: '', role: 'owner' });
 }
 
-export type CompleteOutcome = { kind: 'done'; email: string } | { kind: 'gone' } | { kind: 'invalid'; errors: Record<string, string> };
+export type CompleteOutcome =
+  { kind: 'done'; email: string; businessId: number; role: Role } | { kind: 'gone' } | { kind: 'invalid'; errors: Record<string, string> };
 
 export async function completeAccountLink(
   ctx: UseCaseContext,
   token: string,
   form: { name: string; password: string; confirmation: string; email?: string },
-  meta: { address: string; userAgent: string | null },
+  meta: { address: string; userAgent: string | null; requestId?: string | null },
 ): Promise<CompleteOutcome> {
   const opened = await openAccountLink(ctx, token);
   if (!opened) return { kind: 'gone' };
   const { link } = opened;
   const email = link.email || (form.email ?? '').trim();
   if (!link.email) {
+    if (!email) return { kind: 'invalid', errors: { email: 'The email field is required.' } };
     if (!isEmail(email)) return { kind: 'invalid', errors: { email: 'The email must be a valid email address.' } };
     if ((await findUserByEmail(ctx.db, email))?.passwordHash) return { kind: 'invalid', errors: { email: 'This e-mail already has an account.' } };
   }
@@ -113,8 +127,8 @@ export async function completeAccountLink(
       outcome: 'succeeded',
       clientAddress: meta.address,
       userAgent: meta.userAgent,
-      requestId: null,
+      requestId: meta.requestId ?? null,
     });
-    return { kind: 'done', email: user.email };
+    return { kind: 'done', email: user.email, businessId: link.businessId, role: link.role };
   });
 }

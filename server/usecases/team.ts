@@ -4,7 +4,7 @@
 // each remove one of two owners. A member whose role changes or who is removed loses their sessions.
 import { randomBytes } from 'node:crypto';
 import type { Actor, SignedIn } from '../domain/actors.js';
-import { ACCOUNT_SETUP_PATH } from '../domain/sessions.js';
+import { CONSOLE_SETUP_PATH } from '../domain/sessions.js';
 import type { Role } from '../domain/permissions.js';
 import { findUsableLink, insertAccountLink, listOpenInvitations, revokeLink, type AccountLink } from '../store/account-links.js';
 import { recordAuditEvent } from '../store/audit-events.js';
@@ -84,9 +84,9 @@ export async function removeMember(ctx: UseCaseContext, who: TeamActor, business
   });
 }
 
-/** The address of the page where a link's holder sets their name and password. */
+/** The address of the console's page where a link's holder sets their name and password. */
 export function accountLinkUrl(publicUrl: string, token: string): string {
-  return `${publicUrl}${ACCOUNT_SETUP_PATH}?token=${token}`;
+  return `${publicUrl}${CONSOLE_SETUP_PATH}?token=${token}`;
 }
 
 export function newLinkToken(): string {

@@ -196,6 +196,10 @@ describe('sessions and password', () => {
     expect((await call(t, 'GET', '/api/auth/me', { cookie: three.cookie })).status).toBe(401);
     expect((await call(t, 'DELETE', `/api/auth/sessions/${three.me.session_id}`, { cookie: one.cookie, csrf: one.csrf })).status).toBe(404);
 
+    // A session's password change needs its CSRF token like any unsafe request.
+    const forged = await call(t, 'POST', '/api/auth/password', { cookie: one.cookie, body: { current_password: PASSWORD, password: 'velvet-canyon-drum-77' } });
+    expect(forged.status).toBe(403);
+    expect(forged.body).toEqual({ message: 'The CSRF token is missing or invalid.' });
     const weak = await call(t, 'POST', '/api/auth/password', {
       cookie: one.cookie,
       csrf: one.csrf,
@@ -209,6 +213,7 @@ describe('sessions and password', () => {
       body: { current_password: 'not-it-at-all-1', password: 'velvet-canyon-drum-77' },
     });
     expect(wrong.status).toBe(422);
+    expect(wrong.body).toEqual({ message: 'The given data was invalid.', errors: { current_password: ['The password is incorrect.'] } });
     const changed = await call(t, 'POST', '/api/auth/password', {
       cookie: one.cookie,
       csrf: one.csrf,

@@ -1,12 +1,15 @@
 // The merchant console (console/, served at /console) driven in Chromium through its roles and labels,
-// with axe on every view visited, against the real service (no stubs): the first owner sets up their
-// account on the one-time link npm start prints, signs in, turns two-factor sign-in on and signs in
-// again with a code (computed here with otpauth), creates a payment link (the API's 422 messages on
-// the fields first), a payer pays it on the hosted page, the owner finds the payment (by its card's
-// last four digits too), refunds part of it after a confirmation, exports the CSV and reads it back, sees it in the overview and its chart,
+// with axe on every view visited, against the real service (no stubs): the first owner follows the
+// one-time link npm start prints to the console's setup page, chooses a password (a weak one refused
+// on its field first) and lands signed in, turns two-factor sign-in on and signs in again with a code
+// (computed here with otpauth), creates a payment link (the API's 422 messages on the fields first),
+// a payer pays it on the hosted page, the owner finds the payment (by its card's last four digits
+// too), refunds part of it after a confirmation, exports the CSV and reads it back, sees it in the
+// overview and its chart,
 // in both themes and at a phone's width; then the settings, webhooks, events and team views, an
-// invitation e-mailed to a viewer, who sets a password on its link, signs in (dark theme, 390 px),
-// sees the payment and is offered no refund.
+// invitation e-mailed to a viewer, who sets a password on its link's console page and lands signed in
+// (dark theme, 390 px), signs in again, sees the payment and is offered no refund, and changes their
+// password (a wrong current one refused): the old one no longer signs in, the new one does.
 import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,6 +29,7 @@ let page: Page;
 
 const OWNER = 'nur.owner@example.com';
 const VIEWER = 'vera.viewer@example.com';
+const NEW_PASSWORD = 'velvet-canyon-drum-77';
 
 async function noAxeViolations(view: string, on: Page = page): Promise<void> {
   const results = await new AxeBuilder({ page: on }).analyze();
@@ -43,10 +47,10 @@ async function go(section: string, on: Page = page): Promise<void> {
   await on.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: section, exact: true }).click();
 }
 
-async function signIn(on: Page, email: string, code?: () => string): Promise<void> {
+async function signIn(on: Page, email: string, code?: () => string, password = PASSWORD): Promise<void> {
   await heading('Sign in to the console', on);
   await on.getByLabel('E-mail').fill(email);
-  await on.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
+  await on.getByRole('textbox', { name: 'Password' }).fill(password);
   await on.getByRole('button', { name: 'Sign in' }).click();
   if (code) {
     await heading('Two-factor sign-in', on);
@@ -56,17 +60,28 @@ async function signIn(on: Page, email: string, code?: () => string): Promise<voi
   }
 }
 
-/** The set-password page behind a one-time link (server-rendered, outside the console). */
-async function setUpAccount(on: Page, link: string, fields: { email?: string; name: string }): Promise<void> {
+/** The console's page behind a one-time link: the holder chooses a password and lands signed in, on the overview. */
+async function setUpAccount(on: Page, link: string, fields: { email?: string; name: string; weakFirst?: boolean }): Promise<void> {
+  expect(link).toMatch(/\/console\/setup\?token=/);
   await on.goto(link);
   await heading('Set up your account', on);
-  await noAxeViolations('set-password page', on);
+  await noAxeViolations('account setup', on);
   if (fields.email) await on.getByLabel('Your e-mail').fill(fields.email);
   await on.getByLabel('Your name').fill(fields.name);
-  await on.getByLabel('Password (at least 12 characters)').fill(PASSWORD);
-  await on.getByLabel('Password again').fill(PASSWORD);
+  const password = on.getByRole('textbox', { name: 'Password', exact: true });
+  const again = on.getByRole('textbox', { name: 'Password again' });
+  if (fields.weakFirst) {
+    await password.fill('password1234');
+    await again.fill('password1234');
+    await on.getByRole('button', { name: 'Save and join' }).click();
+    await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true');
+    await on.getByText('The given password is too common or too easy to guess.', { exact: false }).waitFor();
+    await noAxeViolations('account setup, with errors', on);
+  }
+  await password.fill(PASSWORD);
+  await again.fill(PASSWORD);
   await on.getByRole('button', { name: 'Save and join' }).click();
-  await heading('Your account is ready', on);
+  await heading('Overview', on);
 }
 
 beforeAll(async () => {
@@ -86,15 +101,12 @@ describe('the merchant console', () => {
   let paymentUrl: string;
   let totpSecret: string;
 
-  it("the first owner sets up their account on npm start's one-time link and signs in", async () => {
+  it("the first owner sets up their account on npm start's one-time link and lands signed in", async () => {
     // What npm start prints on a database without users (server/main.ts).
     const ownerLink = await createOwnerLink(t.service.context, t.a.business.id);
-    await setUpAccount(page, ownerLink, { email: OWNER, name: 'Nur Owner' });
-    await page.goto(`${t.url}/`);
-    await page.waitForURL(/\/console\/sign-in/);
-    await noAxeViolations('sign-in');
-    await signIn(page, OWNER);
-    await heading('Overview');
+    await setUpAccount(page, ownerLink, { email: OWNER, name: 'Nur Owner', weakFirst: true });
+    // The token is gone from the address bar: the page moved on to the overview.
+    expect(new URL(page.url()).pathname).toMatch(/^\/console\/?$/);
     expect(await page.title()).toBe('Overview · Console');
     await page.getByText('No payments in the last 30 days').waitFor();
     await noAxeViolations('overview, empty');
@@ -117,6 +129,8 @@ describe('the merchant console', () => {
     await page.getByText('Two-factor sign-in is on: signing in asks').waitFor();
     await noAxeViolations('two-factor on, recovery codes');
     await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading('Sign in to the console');
+    await noAxeViolations('sign-in');
     // The code of the next step: the one used to turn it on cannot be used twice.
     await signIn(page, OWNER, () => totpCode(totpSecret, 1));
     await heading('Overview');
@@ -337,13 +351,16 @@ describe('the merchant console', () => {
     await noAxeViolations('team');
   }, 60_000);
 
-  it('the viewer sets a password on the e-mailed link, signs in (dark, 390 px), sees the payment and is offered no refund', async () => {
+  it('the viewer sets a password on the e-mailed link, signs in (dark, 390 px), sees the payment, is offered no refund and changes their password', async () => {
     const link = await accountLinkMailedTo(t, VIEWER);
     const viewerContext = await browser.newContext({ viewport: VIEWPORTS.phone, reducedMotion: 'reduce', colorScheme: 'dark' });
     const viewer = await viewerContext.newPage();
     viewer.setDefaultTimeout(10_000);
     try {
       await setUpAccount(viewer, link, { name: 'Vera Viewer' });
+      await noAxeViolations('overview as a viewer, just set up, dark, 390 px', viewer);
+      await viewer.getByRole('button', { name: 'Sign out' }).click();
+      await heading('Sign in to the console', viewer);
       await viewer.goto(`${t.url}/console/payments/${paymentId}`);
       await viewer.waitForURL(/\/console\/sign-in/);
       await noAxeViolations('sign-in, dark, 390 px', viewer);
@@ -375,10 +392,33 @@ describe('the merchant console', () => {
       expect(await viewer.getByRole('button', { name: 'Send invitation' }).count()).toBe(0);
       expect(await viewer.getByRole('button', { name: /^Remove / }).count()).toBe(0);
       await noAxeViolations('team as a viewer, dark, 390 px', viewer);
+
+      await viewer.getByRole('button', { name: 'Open the menu' }).click();
+      await go('Change password', viewer);
+      await heading('Change password', viewer);
+      await noAxeViolations('change password, dark, 390 px', viewer);
+      const current = viewer.getByRole('textbox', { name: 'Current password' });
+      await current.fill('not-my-password-9');
+      await viewer.getByRole('textbox', { name: 'New password' }).fill(NEW_PASSWORD);
+      await viewer.getByRole('button', { name: 'Change password' }).click();
+      await expect.poll(() => current.getAttribute('aria-invalid')).toBe('true');
+      await viewer.getByText('The password is incorrect.').waitFor();
+      await noAxeViolations('change password, with errors, dark, 390 px', viewer);
+      await current.fill(PASSWORD);
+      await viewer.getByRole('button', { name: 'Change password' }).click();
+      await viewer.getByText('Your password was changed.', { exact: false }).waitFor();
+      await viewer.getByRole('button', { name: 'Sign out' }).click();
+      // The old password no longer signs in; the new one does.
+      await signIn(viewer, VIEWER);
+      await viewer.getByRole('alert').getByText('These credentials do not match our records.').waitFor();
+      await noAxeViolations('sign-in refused, dark, 390 px', viewer);
+      await viewer.getByRole('textbox', { name: 'Password' }).fill(NEW_PASSWORD);
+      await viewer.getByRole('button', { name: 'Sign in' }).click();
+      await heading('Overview', viewer);
       await viewer.getByRole('button', { name: 'Sign out' }).click();
       await heading('Sign in to the console', viewer);
     } finally {
       await viewerContext.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

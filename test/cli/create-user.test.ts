@@ -97,7 +97,7 @@ it(
     const run = await createUser(['--business', String(businessId), '--email', 'owner2@example.com', '--role', 'owner']);
     expect(run.code, run.stderr).toBe(0);
     const url = run.stdout.trim().split('\n').at(-1)!;
-    expect(url).toMatch(new RegExp(`^${service.url}/account/setup\\?token=[A-Za-z0-9_-]{43}$`));
+    expect(url).toMatch(new RegExp(`^${service.url}/console/setup\\?token=[A-Za-z0-9_-]{43}$`));
     const posted = await submitSetupPage(url, { name: 'Second Owner', password: PASSWORD, password_confirmation: PASSWORD });
     expect(posted.status).toBe(200);
     expect(await login('owner2@example.com', PASSWORD)).toBe(200);

@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { createPaymentsClient } from '../../client/index.js';
 import { openDatabase } from '../../server/store/database.js';
 import { secretsEnv } from '../support/secrets.js';
-import { submitSetupPage } from '../support/members.js';
+import { setupPageUrl, submitSetupPage } from '../support/members.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SLOW = 60_000;
@@ -182,11 +182,11 @@ describe('npm start on an empty database', () => {
     'prints a one-time link whose page makes the demo business owner, who then signs in',
     async () => {
       const url = started.stdout.match(/become the owner of "Demo Business":\s+(\S+)/)![1]!;
-      expect(url).toMatch(new RegExp(`^${started.origin}/account/setup\\?token=[A-Za-z0-9_-]{43}$`));
+      expect(url).toMatch(new RegExp(`^${started.origin}/console/setup\\?token=[A-Za-z0-9_-]{43}$`));
       const password = 'plum-orbit-kettle-42';
       const posted = await submitSetupPage(url, { email: 'owner@example.com', name: 'Owner', password, password_confirmation: password });
       expect(posted.status).toBe(200);
-      expect((await fetch(url)).status).toBe(410);
+      expect((await fetch(setupPageUrl(url))).status).toBe(410);
       const login = await fetch(`${started.origin}/api/auth/login`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },

@@ -41,6 +41,14 @@ describe('with a build', () => {
     }
   });
 
+  test("a one-time link's setup page is the app's, and its address (token and all) goes to no other site", async () => {
+    const response = await get(`${t.url}/console/setup?token=${'A'.repeat(43)}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    expect(response.headers.get('referrer-policy')).toBe('same-origin');
+    expect(await response.text()).toContain('<title>Console</title>');
+  });
+
   test('a hashed asset is cached for a year as immutable', async () => {
     const response = await get(`${t.url}/console/assets/index-AbC123xy.js`);
     expect(response.status).toBe(200);

@@ -11,6 +11,7 @@ import { pageRoutes } from '../../server/pages/routes.js';
 import { signReturn, signThankYou } from '../../server/pages/signing.js';
 import { HeldProvider, submitHeld } from '../support/held-provider.js';
 import { DECLINED_CARD, GOOD_CARD, Payer, type PageResponse } from '../support/payer.js';
+import { setupPageUrl } from '../support/members.js';
 import { useService } from '../support/service.js';
 import { activateThroughPage, api, payThroughPage } from './fixture.js';
 
@@ -102,7 +103,7 @@ interface Case {
 async function accountSetup(fields: Json, tamper: (form: { csrf: string; attemptId: string; action: string }) => void = () => {}) {
   const url = await createSetupLink(t.service.context, { businessId: t.a.business.id, email: `page${Date.now()}${Math.random()}@example.com`, role: 'viewer' });
   const payer = new Payer(t.url);
-  const form = await payer.open(localPath(url));
+  const form = await payer.open(localPath(setupPageUrl(url)));
   tamper(form);
   return payer.submit(form, { token: new URL(url).searchParams.get('token')!, ...(fields as Record<string, string>) });
 }
@@ -114,7 +115,8 @@ const cases: Record<string, Case[]> = {
     {
       name: 'a live link',
       status: 200,
-      run: async () => get(await createSetupLink(t.service.context, { businessId: t.a.business.id, email: 'page-get@example.com', role: 'viewer' })),
+      run: async () =>
+        get(setupPageUrl(await createSetupLink(t.service.context, { businessId: t.a.business.id, email: 'page-get@example.com', role: 'viewer' }))),
     },
     { name: 'an unknown token', status: 410, run: () => get(`${t.url}/account/setup?token=${'A'.repeat(43)}`) },
   ],

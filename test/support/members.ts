@@ -83,8 +83,25 @@ export function totpCode(secret: string, stepsAhead = 0): string {
   return new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
 }
 
-/** The set-password page's form posted as a browser would: its CSRF cookie and field, the link's token. */
-export async function submitSetupPage(url: string, fields: Record<string, string>): Promise<{ status: number; text: string }> {
+/** The token of a one-time account link, whichever page it leads to. */
+export function linkToken(link: string): string {
+  return new URL(link).searchParams.get('token')!;
+}
+
+/**
+ * The server-rendered set-password page a link handed out before the console's page led to
+ * (`/account/setup?token=`), kept for those links: the address of that page for `link`, of either form.
+ */
+export function setupPageUrl(link: string): string {
+  return new URL(`/account/setup?token=${linkToken(link)}`, link).href;
+}
+
+/**
+ * The set-password page's form (the older server-rendered page, still served for links handed out
+ * before) posted as a browser would: its CSRF cookie and field, the link's token.
+ */
+export async function submitSetupPage(link: string, fields: Record<string, string>): Promise<{ status: number; text: string }> {
+  const url = setupPageUrl(link);
   const shown = await fetch(url);
   expect(shown.status).toBe(200);
   const cookie = shown.headers
@@ -102,7 +119,7 @@ export async function submitSetupPage(url: string, fields: Record<string, string
   return { status: posted.status, text: await posted.text() };
 }
 
-/** The one-time account link (an invitation's) in the e-mail the service wrote for `email` to its mail folder. */
+/** The one-time account link (an invitation's, to the console's page) in the e-mail the service wrote for `email` to its mail folder. */
 export async function accountLinkMailedTo(t: TestService, email: string): Promise<string> {
   const mailDir = join(t.dir, 'mail');
   const mail = await waitFor(`the e-mail to ${email}`, async () => {
@@ -118,5 +135,5 @@ export async function accountLinkMailedTo(t: TestService, email: string): Promis
     }
     return undefined;
   });
-  return /(http:\/\/\S+\/account\/setup\?token=[A-Za-z0-9_-]+)/.exec(mail.text!)![1]!;
+  return /(http:\/\/\S+\/console\/setup\?token=[A-Za-z0-9_-]+)/.exec(mail.text!)![1]!;
 }

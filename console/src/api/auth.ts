@@ -1,5 +1,6 @@
-// Sessions and two-factor sign-in (POST /api/auth/login, /logout, /password, /totp, GET /api/auth/me),
-// through the console's one client: every body and answer is typed by openapi.yaml's generated paths.
+// Sessions, two-factor sign-in and one-time account links (POST /api/auth/login, /logout, /password, /totp,
+// /account-links, GET /api/auth/me), through the console's one client: every body and answer is typed by
+// openapi.yaml's generated paths.
 import type { components } from '@payment-collection/client';
 import { api, setCsrfToken } from './client.js';
 
@@ -73,4 +74,25 @@ export async function confirmTotp(code: string): Promise<Outcome<{ recovery_code
   const { data, error, response } = await api.POST('/auth/totp/confirm', { body: { code } });
   if (data) return { ok: true, data: { recovery_codes: data.data.recovery_codes } };
   return { ok: false, ...refusal(error, response.status, 'Turning two-factor sign-in on') };
+}
+
+export type AccountLink = components['schemas']['AccountLink'];
+
+export type AccountLinkResult = { kind: 'open'; link: AccountLink } | { kind: 'gone'; message: string } | { kind: 'refused'; message: string };
+
+/** What a one-time account link (a new owner's, an invitation's) is for; the token goes in the body, never in an API URL. */
+export async function openAccountLink(token: string): Promise<AccountLinkResult> {
+  const { data, error, response } = await api.POST('/auth/account-links/open', { body: { token } });
+  if (data) return { kind: 'open', link: data.data };
+  const { message } = refusal(error, response.status, 'Opening the link');
+  return { kind: response.status === 410 ? 'gone' : 'refused', message };
+}
+
+export type AcceptedAccountLink = components['schemas']['AccountLinkAcceptedEnvelope']['data'];
+
+/** Uses the link: the holder joins its business (and signs in afterwards, through `signIn`). */
+export async function acceptAccountLink(body: components['schemas']['AccountLinkAcceptRequest']): Promise<Outcome<AcceptedAccountLink> & { gone?: boolean }> {
+  const { data, error, response } = await api.POST('/auth/account-links/accept', { body });
+  if (data) return { ok: true, data: data.data };
+  return { ok: false, gone: response.status === 410, ...refusal(error, response.status, 'Setting up the account') };
 }

@@ -48,6 +48,7 @@ export function PasswordPage() {
           value={current}
           onChange={(e) => setCurrent(e.currentTarget.value)}
           error={errors.current_password?.join(' ')}
+          aria-invalid={Boolean(errors.current_password)}
         />
         <PasswordInput
           label="New password"
@@ -57,6 +58,7 @@ export function PasswordPage() {
           value={next}
           onChange={(e) => setNext(e.currentTarget.value)}
           error={errors.password?.join(' ')}
+          aria-invalid={Boolean(errors.password)}
         />
         <Button type="submit" loading={busy} w="fit-content">
           Change password

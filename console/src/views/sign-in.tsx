@@ -78,6 +78,7 @@ export function SignInPage() {
                   value={password}
                   onChange={(e) => setPassword(e.currentTarget.value)}
                   error={errors.password?.join(' ')}
+                  aria-invalid={Boolean(errors.password)}
                 />
               </>
             ) : (

@@ -1,0 +1,188 @@
+// The page a one-time account link leads to (`/console/setup?token=...`): the first owner's link,
+// one create-user printed, or an invitation e-mailed. Outside the signed-in views: its holder has
+// no session yet. They choose their name and password (or confirm the password of the account they
+// have), join the business, and are signed in with that password, or sent to the sign-in page when
+// their account asks for a two-factor code. The console is served with `Referrer-Policy: same-origin`,
+// so the token in this page's address goes to no other site. Mantine marks a password field in error
+// with data-invalid alone; each says aria-invalid too, for screen readers (and the browser tests).
+import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDocumentTitle } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { acceptAccountLink, openAccountLink, signIn, type AccountLink } from '../api/auth.js';
+import { ME_KEY } from '../session.js';
+
+function Frame({ children }: { children: ReactNode }) {
+  return (
+    <Center mih="100vh" p="md">
+      <Paper component="main" withBorder p="xl" w={420} maw="100%">
+        {children}
+      </Paper>
+    </Center>
+  );
+}
+
+function Gone({ message }: { message: string }) {
+  return (
+    <Stack>
+      <Title order={1} size="h2">
+        This link is not valid
+      </Title>
+      <Alert color="red" role="alert">
+        {message}
+      </Alert>
+      <Text>
+        <Anchor component={Link} to="/sign-in">
+          Sign in to the console
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}
+
+function intro(link: AccountLink): string {
+  const business = link.business_name || 'the business';
+  const joining =
+    link.purpose === 'invitation' ? `You are invited to join ${business} as ${link.role}.` : `Set up your account as ${link.role} of ${business}.`;
+  return link.email ? `${joining} You will sign in as ${link.email}.` : joining;
+}
+
+function SetupForm({ token, link, onGone }: { token: string; link: AccountLink; onGone: (message: string) => void }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string>();
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const existing = link.existing_account;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setMessage(undefined);
+    try {
+      const accepted = await acceptAccountLink(
+        existing ? { token, password } : { token, name, password, password_confirmation: confirmation, ...(link.email ? {} : { email }) },
+      );
+      if (!accepted.ok) {
+        if (accepted.gone) return onGone(accepted.message);
+        setErrors(accepted.errors);
+        setMessage(accepted.message);
+        return;
+      }
+      const signedIn = await signIn({ email: accepted.data.email, password });
+      if (signedIn.kind === 'signed-in') {
+        queryClient.setQueryData(ME_KEY, signedIn.me);
+        notifications.show({ color: 'green', message: `Welcome: you are signed in as ${accepted.data.email}.` });
+        navigate('/', { replace: true });
+      } else {
+        // Two-factor sign-in is on for this account (or signing in failed): the sign-in page asks again.
+        notifications.show({ color: 'green', message: `Your account is ready. Sign in as ${accepted.data.email}.` });
+        navigate('/sign-in', { replace: true });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <Title order={1} size="h2">
+          Set up your account
+        </Title>
+        <Text c="dimmed">{intro(link)}</Text>
+        {message && (
+          <Alert color="red" role="alert">
+            {message}
+          </Alert>
+        )}
+        {existing ? (
+          <PasswordInput
+            label="Your current password"
+            description="You have an account already: confirm it to join."
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={errors.password?.join(' ')}
+            aria-invalid={Boolean(errors.password)}
+          />
+        ) : (
+          <>
+            {!link.email && (
+              <TextInput
+                label="Your e-mail"
+                type="email"
+                autoComplete="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+                error={errors.email?.join(' ')}
+              />
+            )}
+            <TextInput
+              label="Your name"
+              autoComplete="name"
+              required
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={errors.name?.join(' ')}
+            />
+            <PasswordInput
+              label="Password"
+              description="At least 12 characters, not a common one"
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={errors.password?.join(' ')}
+              aria-invalid={Boolean(errors.password)}
+            />
+            <PasswordInput
+              label="Password again"
+              autoComplete="new-password"
+              required
+              value={confirmation}
+              onChange={(e) => setConfirmation(e.currentTarget.value)}
+              error={errors.password_confirmation?.join(' ')}
+              aria-invalid={Boolean(errors.password_confirmation)}
+            />
+          </>
+        )}
+        <Button type="submit" loading={busy}>
+          {existing ? 'Join' : 'Save and join'}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+export function AccountSetupPage() {
+  useDocumentTitle('Set up your account · Console');
+  const [search] = useSearchParams();
+  const token = (search.get('token') ?? '').slice(0, 100);
+  const [goneMessage, setGoneMessage] = useState<string>();
+  // Reading the link does not use it; it is read once per visit (a retry or a refetch would only repeat the answer).
+  const opened = useQuery({
+    queryKey: ['account-link', token],
+    queryFn: () => openAccountLink(token),
+    enabled: token !== '',
+    retry: false,
+    staleTime: Infinity,
+  });
+
+  let body: ReactNode;
+  if (!token) body = <Gone message="This link has no token. Open the whole link you were given." />;
+  else if (goneMessage) body = <Gone message={goneMessage} />;
+  else if (opened.isPending) body = <Loader aria-label="Opening the link" />;
+  else if (opened.isError) body = <Gone message="The link could not be opened. Try again in a moment." />;
+  else if (opened.data.kind !== 'open') body = <Gone message={opened.data.message} />;
+  else body = <SetupForm token={token} link={opened.data.link} onGone={setGoneMessage} />;
+  return <Frame>{body}</Frame>;
+}
