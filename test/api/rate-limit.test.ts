@@ -22,8 +22,16 @@ async function atWindowStart(): Promise<void> {
 
 describe('rate limit over HTTP', () => {
   it('lets a key make LIMIT requests per second; the next get 429 with Retry-After and conform to the spec', async () => {
-    await atWindowStart();
-    const answers = await Promise.all(Array.from({ length: LIMIT + 3 }, () => t.a.client.GET('/payment-links')));
+    // The burst must land in one window: answered within it, it did. A machine too busy to answer eight
+    // requests in a second tries again in the next window, rather than testing two windows at once.
+    const burst = () => Promise.all(Array.from({ length: LIMIT + 3 }, () => t.a.client.GET('/payment-links')));
+    let answers: Awaited<ReturnType<typeof burst>> = [];
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await atWindowStart();
+      const windowStart = Math.floor(Date.now() / 1000);
+      answers = await burst();
+      if (Math.floor(Date.now() / 1000) === windowStart) break;
+    }
     const statuses = answers.map((a) => a.response.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT);
     expect(statuses.filter((s) => s === 429)).toHaveLength(3);
@@ -39,9 +47,16 @@ describe('rate limit over HTTP', () => {
   });
 
   it('counts each key on its own and starts again in the next second', async () => {
-    await atWindowStart();
-    for (let i = 0; i < LIMIT; i += 1) await t.a.client.GET('/payment-links');
-    expect((await t.a.client.GET('/payment-links')).response.status).toBe(429);
+    // As above: the LIMIT requests and the one refused must fall in one window.
+    let refused = 0;
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await atWindowStart();
+      const windowStart = Math.floor(Date.now() / 1000);
+      for (let i = 0; i < LIMIT; i += 1) await t.a.client.GET('/payment-links');
+      refused = (await t.a.client.GET('/payment-links')).response.status;
+      if (Math.floor(Date.now() / 1000) === windowStart) break;
+    }
+    expect(refused).toBe(429);
     expect((await t.b.client.GET('/payment-links')).response.status).toBe(200);
     await atWindowStart();
     expect((await t.a.client.GET('/payment-links')).response.status).toBe(200);
