@@ -3,7 +3,7 @@ import type { components } from '../../generated/openapi.js';
 import type { QueryParams, SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
 import { getPayment, startPaymentsExport, listPayments, type PaymentFilters, type PaymentRecord } from '../usecases/payments.js';
-import { keepingAnswers } from '../usecases/idempotency.js';
+import { keepingAnswers, renderedOnce } from '../usecases/idempotency.js';
 import { listPaymentRefunds, refundPayment, type RefundOutcome, type RefundRecord } from '../usecases/refunds.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
@@ -105,7 +105,7 @@ export const paymentHandlers = {
   createRefund: {
     atomicPhases: true,
     async handle({ path, body, business }, ctx, respond) {
-      const reply = (outcome: RefundOutcome) => {
+      const reply = renderedOnce((outcome: RefundOutcome) => {
         switch (outcome.result) {
           case 'not_found':
             return respond.with404(NOT_FOUND);
@@ -119,7 +119,7 @@ export const paymentHandlers = {
           case 'created':
             return respond.with200(ok(presentRefund(outcome.refund)));
         }
-      };
+      });
       const request = { amount: body?.amount, reason: body?.reason ?? null };
       return reply(await refundPayment(ctx, business.id, path.payment_id, request, keepingAnswers(ctx, reply)));
     },

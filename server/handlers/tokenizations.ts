@@ -7,7 +7,7 @@ import { HttpError } from '../http/errors.js';
 import type { SomeHandlers } from '../http/operations.js';
 import { chargeToken, type ChargeOutcome } from '../usecases/charges.js';
 import type { UseCaseContext } from '../usecases/context.js';
-import { keepingAnswers } from '../usecases/idempotency.js';
+import { keepingAnswers, renderedOnce } from '../usecases/idempotency.js';
 import { createToken, getToken, removeSavedCard, type CardRemovalSettled, type TokenRecord } from '../usecases/tokenizations.js';
 import { ok } from './envelope.js';
 import { presentPayment } from './payments.js';
@@ -74,7 +74,7 @@ export const tokenizationHandlers = {
     // The acquirer is asked outside any transaction; the removal keeps its answer in its own.
     atomicPhases: true,
     async handle({ path, business }, ctx, respond) {
-      const reply = (removal: CardRemovalSettled) => {
+      const reply = renderedOnce((removal: CardRemovalSettled) => {
         switch (removal.result) {
           case 'charge_pending':
             return respond.with409({ message: CHARGE_PENDING });
@@ -82,7 +82,7 @@ export const tokenizationHandlers = {
           case 'no_card':
             return respond.with200(ok(presentToken(ctx.publicUrl, removal.token)));
         }
-      };
+      });
       const removal = await removeSavedCard(ctx, business.id, path.token_id, keepingAnswers(ctx, reply));
       switch (removal.result) {
         case 'not_found':
@@ -107,7 +107,7 @@ export const tokenizationHandlers = {
     rules: [amountStringRule],
     atomicPhases: true,
     async handle({ path, body, business }, ctx, respond) {
-      const reply = (outcome: ChargeOutcome) => {
+      const reply = renderedOnce((outcome: ChargeOutcome) => {
         switch (outcome.result) {
           case 'not_found':
             return respond.with404({ message: 'Token not found.' });
@@ -127,7 +127,7 @@ export const tokenizationHandlers = {
           case 'unanswered':
             return respond.with202(ok(presentPayment(outcome.payment)));
         }
-      };
+      });
       const request = { amount: parseCents(body.amount), currency: body.currency, description: body.description ?? null, reference: body.reference ?? null };
       return reply(await chargeToken(ctx, business.id, path.token_id, request, keepingAnswers(ctx, reply)));
     },

@@ -30,6 +30,20 @@ export function keepingAnswers<Outcome>(ctx: UseCaseContext, render: (outcome: O
   return keep && ((tx, outcome) => keep(tx, render(outcome)));
 }
 
+/**
+ * A phased handler's rendering of its outcomes, each outcome rendered once: the reply kept under the key
+ * in the phase's transaction is the very reply sent for it, so a retry replays the first answer byte for
+ * byte (its `meta.timestamp` too, which a second rendering a moment later could move to the next second).
+ */
+export function renderedOnce<Outcome extends object, Reply extends KeptReply>(render: (outcome: Outcome) => Reply): (outcome: Outcome) => Reply {
+  const rendered = new WeakMap<Outcome, Reply>();
+  return (outcome) => {
+    const reply = rendered.get(outcome) ?? render(outcome);
+    rendered.set(outcome, reply);
+    return reply;
+  };
+}
+
 /** One phase: its writes and the answer they make true commit in one transaction. */
 export async function phase<Outcome>(ctx: UseCaseContext, keep: KeepAnswer<Outcome> | undefined, write: (tx: Executor) => Promise<Outcome>): Promise<Outcome> {
   return ctx.db.transaction(async (tx) => {
