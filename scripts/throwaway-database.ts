@@ -21,10 +21,24 @@ export async function asPostgresAdmin<T>(adminUrl: string, work: (client: pg.Cli
   }
 }
 
-/** Creates the database `name` (letters, digits and underscores) beside the admin URL's. */
-export async function createThrowawayDatabase(adminUrl: string, name: string): Promise<ThrowawayDatabase> {
-  if (!/^\w+$/.test(name)) throw new Error(`not a database name for a throwaway database: ${name}`);
-  await asPostgresAdmin(adminUrl, (client) => client.query(`create database "${name}"`));
+/**
+ * Creates the database `name` (letters, digits and underscores) beside the admin URL's: empty, or a copy
+ * of `template`. PostgreSQL copies a template only while no session is connected to it; the sessions of
+ * whoever built it can take a moment to end after their pool closes, so a refusal for that (55006) is
+ * tried again.
+ */
+export async function createThrowawayDatabase(adminUrl: string, name: string, template?: string): Promise<ThrowawayDatabase> {
+  for (const each of [name, template ?? name]) if (!/^\w+$/.test(each)) throw new Error(`not a database name for a throwaway database: ${each}`);
+  const create = template ? `create database "${name}" template "${template}"` : `create database "${name}"`;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await asPostgresAdmin(adminUrl, (client) => client.query(create));
+      break;
+    } catch (error) {
+      if (!template || (error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

@@ -40,17 +40,8 @@ export async function createMigratedTestDatabase(dir: string): Promise<TestDatab
     copyFileSync(await sqliteTemplate(), file);
     return { url: `sqlite:${file}`, kind: 'sqlite', drop: async () => {} };
   }
-  const adminUrl = TEST_POSTGRES_URL;
-  const template = await postgresTemplate(adminUrl);
-  const name = uniqueName();
-  await createFromTemplate(adminUrl, name, template);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    kind: 'postgres',
-    drop: () => asPostgresAdmin(adminUrl, (client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
-  };
+  const database = await createThrowawayDatabase(TEST_POSTGRES_URL, uniqueName(), await postgresTemplate(TEST_POSTGRES_URL));
+  return { ...database, kind: 'postgres' };
 }
 
 const uniqueName = () => `${TEST_DATABASE_PREFIX}${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -111,7 +102,8 @@ function postgresTemplate(adminUrl: string): Promise<string> {
       if (found.rowCount) return name;
       // Built under another name and renamed when whole, so a run that stops half-way leaves no
       // half-migrated template for the next to copy.
-      const building = await createThrowawayDatabase(adminUrl, `${TEST_DATABASE_PREFIX}building_${process.pid}_${randomBytes(4).toString('hex')}`);
+      const buildingName = `${TEST_DATABASE_PREFIX}building_${process.pid}_${randomBytes(4).toString('hex')}`;
+      const building = await createThrowawayDatabase(adminUrl, buildingName);
       try {
         const db = openDatabase(building.url);
         try {
@@ -119,7 +111,7 @@ function postgresTemplate(adminUrl: string): Promise<string> {
         } finally {
           await db.close();
         }
-        await client.query(`alter database "${new URL(building.url).pathname.slice(1)}" rename to "${name}"`);
+        await client.query(`alter database "${buildingName}" rename to "${name}"`);
       } catch (error) {
         await building.drop();
         throw error;
@@ -130,20 +122,4 @@ function postgresTemplate(adminUrl: string): Promise<string> {
     }
   });
   return postgresTemplateName;
-}
-
-/**
- * PostgreSQL copies a template only while no session is connected to it; the builder's own sessions
- * can take a moment to end after their pool closes, so a refusal for that (55006) is tried again.
- */
-async function createFromTemplate(adminUrl: string, name: string, template: string): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      await asPostgresAdmin(adminUrl, (client) => client.query(`create database "${name}" template "${template}"`));
-      return;
-    } catch (error) {
-      if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 }
