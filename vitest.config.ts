@@ -5,6 +5,7 @@
 // minutes (every workflow they drive is covered on both databases by api/, payer/, acquirers/ and the
 // rest); and the Stripe stand-in's own (tools/stripe-standin/, its own config), which need no
 // database. `npx vitest run <file>` finds a file in any of them.
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export const ONCE = [
@@ -19,6 +20,9 @@ export const ONCE = [
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Vitest's default is one file fewer than the cores, so one file at a time on CI's two: most files
+    // wait on sockets, timers and child processes, and a second file in parallel uses the idle core.
+    maxWorkers: Math.max(2, availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
