@@ -123,8 +123,7 @@ interface Service {
 async function startService(root: string, on: 'sqlite' | 'postgres', databaseUrl: string, secretsKey: string, dir: string, nodeOptions: string[] = []): Promise<Service> {
   // A port the system hands out (a fixed range met ports in use).
   const port = await freePort();
-  const probe = pathToFileURL(join(root, 'scripts', 'bench', 'loop-delay.ts')).href;
-  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', '--import', probe, 'dist/server/main.js'], {
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', '--import', probeUrl(root), 'dist/server/main.js'], {
     cwd: root,
     env: {
       ...process.env,
@@ -170,6 +169,46 @@ async function startService(root: string, on: 'sqlite' | 'postgres', databaseUrl
       }),
   };
 }
+
+interface Floor {
+  firstPageStallMs: number;
+  deepestPageStallMs: number;
+}
+
+/**
+ * The longest stalls of a bare node:http server (scale-floor.ts) answering the seeded business's
+ * first and deepest page of 100 payments, at the service's connections and duration: the stall
+ * below which no Node server doing this work gets on this machine now.
+ */
+async function measureFloor(root: string, databaseUrl: string, businessId: number, duration: number, connections: number): Promise<Floor> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', probeUrl(root), join(root, 'scripts', 'bench', 'scale-floor.ts'), databaseUrl, String(port)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('floor listening') && resolve());
+      child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
+    });
+    const stallOf = async (offset: number) => {
+      const url = `http://127.0.0.1:${port}/?business=${businessId}&offset=${offset}`;
+      await fetch(url).then((r) => r.arrayBuffer());
+      child.send('loop-delay:reset');
+      const result = await autocannon({ url, connections, duration });
+      if (result.non2xx || result.errors) throw new Error(`the floor server: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      return new Promise<number>((resolve) => {
+        child.once('message', (message: { loopDelayMaxMs: number }) => resolve(message.loopDelayMaxMs));
+        child.send('loop-delay:read');
+      });
+    };
+    return { firstPageStallMs: await stallOf(0), deepestPageStallMs: await stallOf(9_900) };
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+const probeUrl = (root: string) => pathToFileURL(join(root, 'scripts', 'bench', 'loop-delay.ts')).href;
 
 /** The stall and the other business's latency the scale bench holds every heavy query to. */
 export const STALL_TARGET_MS = 20;
@@ -285,6 +324,7 @@ export async function runScale({
   if (spawnSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' }).status !== 0) throw new Error('npm run build failed');
   const database = await scaleDatabase(on, dir, rows);
   const results: FairnessRow[] = [];
+  let floor: Floor | undefined;
   try {
     log(`scale ${rows.toLocaleString('en')} payment links, payments and events for one business (${on}):`);
     const seeded = await seed(database.url, sizes, log);
@@ -295,6 +335,10 @@ export async function runScale({
       // Each query once first: the service compiles an operation's validators and prepares a statement on first use.
       for (const path of Object.values(heavyQueries(seeded))) if (path !== 'csv') await fetch(service.url + path, { headers: heavy }).then((r) => r.arrayBuffer());
       await fetch(`${service.url}/api/payment-links`, { headers: neighbour }).then((r) => r.arrayBuffer());
+      floor = await measureFloor(root, database.url, seeded.businessId, duration, connections);
+      log(
+        `  the floor, a bare node:http server reading the same payments through the same driver: first page stall ${floor.firstPageStallMs.toFixed(1)} ms, deepest page ${floor.deepestPageStallMs.toFixed(1)} ms`,
+      );
       log(`  ${'query'.padEnd(32)} ${'rate/s'.padStart(8)} ${'stall ms'.padStart(9)} ${'other p99'.padStart(10)} ${'other max'.padStart(10)}`);
       for (const [name, path] of Object.entries(heavyQueries(seeded))) {
         service.resetLoopDelay();
@@ -346,10 +390,11 @@ export async function runScale({
     neighbourRate,
     loadAverage: loadavg(),
     targets: { stallMs: STALL_TARGET_MS, neighbourP99Ms: NEIGHBOUR_P99_TARGET_MS },
+    floor,
     results,
   });
   log(
-    `bench-scale${on === 'postgres' ? '-postgres' : ''} rows=${rows} worst-stall=${worstStall.toFixed(1)}ms worst-neighbour-p99=${worstP99}ms (targets ${STALL_TARGET_MS} ms, ${NEIGHBOUR_P99_TARGET_MS} ms; load average ${loadavg()
+    `bench-scale${on === 'postgres' ? '-postgres' : ''} rows=${rows} worst-stall=${worstStall.toFixed(1)}ms worst-neighbour-p99=${worstP99}ms floor-stall=${floor ? Math.max(floor.firstPageStallMs, floor.deepestPageStallMs).toFixed(1) : '?'}ms (targets ${STALL_TARGET_MS} ms, ${NEIGHBOUR_P99_TARGET_MS} ms; load average ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}) ${pass ? 'PASS' : 'FAIL'}`,
   );

@@ -24,6 +24,8 @@ const ROWS_PER_INSERT = 400;
 const INSERTS_PER_TRANSACTION = { sqlite: 50, postgres: 5 };
 
 export interface Seeded {
+  /** The seeded business's id, and its key. */
+  businessId: number;
   key: string;
   /** The other business's key: a few links and payments of its own. */
   neighbourKey: string;
@@ -287,6 +289,7 @@ export async function seedScale(db: Database, sizes: SeedSizes, log: (line: stri
   const middle = Math.floor(sizes.payments / 20) * 10 + 1;
   const middleDay = new Date(BASE_MS + middle * 60 * 1000).toISOString().slice(0, 10);
   return {
+    businessId: business.id,
     key,
     neighbourKey,
     getId: hex('', 24, sizes.links / 2),
