@@ -1,5 +1,6 @@
-// Three projects: the service's suites (test/), which `npm test` runs on SQLite and again on
-// PostgreSQL; the suites whose subject does not depend on the database (`ONCE`: pure modules, what a
+// Four projects: the service's suites (test/), which `npm test` runs on SQLite and again on
+// PostgreSQL, most of them two files at a time (`service`) and those bound to the clock after them,
+// one at a time (`service-clock`); the suites whose subject does not depend on the database (`ONCE`: pure modules, what a
 // browser renders, third-party and packaged clients, the console's serving), which run once, on the
 // embedded default, since a second run on PostgreSQL would test the same code again and costs CI
 // minutes (every workflow they drive is covered on both databases by api/, payer/, acquirers/ and the
@@ -17,6 +18,20 @@ export const ONCE = [
   'test/security/xss.test.ts',
 ];
 
+/**
+ * The service's suites whose tests hold the service to wall-clock windows (an expiry seconds ahead, a
+ * session's lifetime, sign-in times compared, one-second rate windows, writes counted between kills of
+ * a child process): they run after the others, one file at a time, so no other file's work stretches
+ * their windows. Every other file runs beside another (maxWorkers).
+ */
+export const CLOCK_BOUND = [
+  'test/api/auth.test.ts',
+  'test/api/lifecycle.test.ts',
+  'test/api/rate-limit.test.ts',
+  'test/crash/**/*.test.ts',
+  'test/deploy/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -26,9 +41,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'service', include: ['test/**/*.test.ts'], exclude: ONCE } },
+      { extends: true, test: { name: 'service', include: ['test/**/*.test.ts'], exclude: [...ONCE, ...CLOCK_BOUND] } },
       { extends: true, test: { name: 'once', include: ONCE } },
       'tools/stripe-standin',
+      { extends: true, test: { name: 'service-clock', include: CLOCK_BOUND, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
 });

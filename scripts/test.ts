@@ -148,12 +148,19 @@ if (postgresProblem) {
     `\n${line}\n!! PostgreSQL run SKIPPED: no PostgreSQL server reachable at ${postgresUrl.replace(/\/\/[^@/]*@/, '//***@')} (${postgresProblem}).\n!! Only the embedded SQLite run was tested. Set TEST_POSTGRES_URL or start PostgreSQL (.ci/run does).\n${line}`,
   );
 } else {
-  // Only the service's project: the suites of the `once` project (vitest.config.ts) and the stand-in's
+  // Only the service's projects: the suites of the `once` project (vitest.config.ts) and the stand-in's
   // (tools/stripe-standin/) do not depend on the database and ran above. With file filters that name
   // only those, this run finds none and passes.
   record(
     'tests (PostgreSQL)',
-    runVitest('tests (PostgreSQL)', { TEST_POSTGRES_URL: postgresUrl, TEST_RUN_ID: runId }, ['--project', 'service', '--passWithNoTests', ...vitestArgs]),
+    runVitest('tests (PostgreSQL)', { TEST_POSTGRES_URL: postgresUrl, TEST_RUN_ID: runId }, [
+      '--project',
+      'service',
+      '--project',
+      'service-clock',
+      '--passWithNoTests',
+      ...vitestArgs,
+    ]),
   );
   const leftovers = await withAdmin(async (client) => {
     const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname like $1', [`payments_test_${runId}_%`]);

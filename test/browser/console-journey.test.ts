@@ -6,10 +6,13 @@
 // a payer pays it on the hosted page, the owner finds the payment (by its card's last four digits
 // too), refunds part of it after a confirmation, exports the CSV and reads it back, sees it in the
 // overview and its chart,
-// in both themes and at a phone's width; then the settings, webhooks, events and team views, an
-// invitation e-mailed to a viewer, who sets a password on its link's console page and lands signed in
-// (dark theme, 390 px), signs in again, sees the payment and is offered no refund, and changes their
-// password (a wrong current one refused): the old one no longer signs in, the new one does.
+// in both themes and at a phone's width; then the settings view (the profile, and a logo uploaded
+// through its file field, shown named there and on the payer's page), webhooks, events and the team
+// view: an invitation revoked after a confirmation (its link then refused by the API), an invitation
+// e-mailed to a viewer, who sets a password on its link's console page and lands signed in (dark
+// theme, 390 px), signs in again, sees the payment and is offered no refund, and changes their
+// password (a wrong current one refused): the old one no longer signs in, the new one does; last, the
+// owner makes the viewer a developer, and the API's list of members says so.
 import { AxeBuilder } from '@axe-core/playwright';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +22,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_DIST_PATH } from '../../server/file-locations.js';
 import { createOwnerLink } from '../../server/usecases/accounts.js';
 import { launchBrowser, screenshots, VIEWPORTS } from '../support/browser.js';
-import { PASSWORD, accountLinkMailedTo, totpCode } from '../support/members.js';
+import { PNG_1X1 } from '../support/images.js';
+import { PASSWORD, accountLinkMailedTo, call, linkToken, totpCode } from '../support/members.js';
 import { useService } from '../support/service.js';
 
 const t = useService();
@@ -29,6 +33,7 @@ let page: Page;
 
 const OWNER = 'nur.owner@example.com';
 const VIEWER = 'vera.viewer@example.com';
+const UNINVITED = 'uma.uninvited@example.com';
 const NEW_PASSWORD = 'velvet-canyon-drum-77';
 
 async function noAxeViolations(view: string, on: Page = page): Promise<void> {
@@ -37,6 +42,13 @@ async function noAxeViolations(view: string, on: Page = page): Promise<void> {
     (v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${n.failureSummary ?? ''}`).join(', ')}`,
   );
   expect(found, `axe on ${view}`).toEqual([]);
+}
+
+/** The owner's session cookie in the browser: what the API answers the console, read beside it. */
+async function ownerSession(): Promise<string> {
+  const cookie = (await context.cookies(t.url)).find((c) => c.name === 'pcs_session');
+  if (!cookie) throw new Error('the owner has no session cookie');
+  return cookie.value;
 }
 
 async function heading(name: string | RegExp, on: Page = page): Promise<void> {
@@ -311,6 +323,25 @@ describe('the merchant console', () => {
     expect(data?.data).toMatchObject({ display_name: 'Kedai Nur', brand_color: '#0b6e4f' });
   }, 60_000);
 
+  it('uploads a logo through its file field: the settings show it, named, and so does the payer page', async () => {
+    expect(await page.getByRole('img', { name: /^Logo of / }).count()).toBe(0);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByLabel('Upload a logo').click()]);
+    await chooser.setFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG_1X1 });
+    await page.getByText('The logo is saved.').waitFor();
+    const shown = page.getByRole('img', { name: 'Logo of Kedai Nur' });
+    await shown.waitFor();
+    await expect.poll(() => shown.evaluate((img) => (img as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Remove logo…' }).waitFor();
+    await noAxeViolations('settings, with a logo');
+    const { data } = await t.a.client.GET('/business');
+    const logo = data!.data.logo!;
+    expect(logo.content_type).toBe('image/png');
+    expect(Buffer.from(await (await fetch(logo.url)).arrayBuffer())).toEqual(PNG_1X1);
+    // The payer's page of the link paid earlier is framed by the logo.
+    const payerPage = await (await fetch(paymentUrl)).text();
+    expect(payerPage).toContain(`<img src="${new URL(logo.url).pathname}"`);
+  }, 60_000);
+
   it('adds a webhook endpoint (its secret shown once), sends it a test ping and follows it in the events log', async () => {
     await go('Webhooks');
     await heading('Webhooks');
@@ -360,6 +391,31 @@ describe('the merchant console', () => {
     await page.getByText(`Invitation e-mailed to ${VIEWER}.`).waitFor();
     await expect.poll(() => page.getByRole('table', { name: 'Invitations' }).innerText()).toContain(VIEWER);
     await noAxeViolations('team');
+  }, 60_000);
+
+  it('revokes an invitation after a confirmation: it is no longer listed, and its link no longer opens', async () => {
+    await page.getByLabel('Invitee e-mail').fill(UNINVITED);
+    await page.getByRole('combobox', { name: 'Role', exact: true }).selectOption('support');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText(`Invitation e-mailed to ${UNINVITED}.`).waitFor();
+    const invitations = page.getByRole('table', { name: 'Invitations' });
+    await expect.poll(() => invitations.innerText()).toContain(UNINVITED);
+    const link = await accountLinkMailedTo(t, UNINVITED);
+    await page.getByRole('button', { name: `Revoke invitation of ${UNINVITED}…` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this invitation?' });
+    await dialog.getByText(`The link e-mailed to ${UNINVITED} stops working.`).waitFor();
+    await noAxeViolations('invitation revocation confirmation');
+    await dialog.getByRole('button', { name: 'Revoke invitation' }).click();
+    await page.getByText(`The invitation of ${UNINVITED} is revoked.`).waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => invitations.innerText()).not.toContain(UNINVITED);
+    expect(await invitations.innerText()).toContain(VIEWER);
+    await noAxeViolations('team, an invitation revoked');
+    const cookie = await ownerSession();
+    const listed = await call(t, 'GET', '/api/team/invitations', { cookie });
+    expect(listed.body.data.map((invitation: { email: string }) => invitation.email)).toEqual([VIEWER]);
+    const opened = await call(t, 'POST', '/api/auth/account-links/open', { body: { token: linkToken(link) } });
+    expect(opened.status).toBe(410);
   }, 60_000);
 
   it('the viewer sets a password on the e-mailed link, signs in (dark, 390 px), sees the payment, is offered no refund and changes their password', async () => {
@@ -432,4 +488,19 @@ describe('the merchant console', () => {
       await viewerContext.close();
     }
   }, 120_000);
+
+  it("the owner makes the viewer a developer in the team view, and the API's list of members agrees", async () => {
+    // The owner's team view stayed open while the viewer joined: a reload lists them.
+    await page.reload();
+    await heading('Team');
+    const role = page.getByRole('combobox', { name: `Role of ${VIEWER}` });
+    await expect.poll(() => role.inputValue()).toBe('viewer');
+    await role.selectOption('developer');
+    await page.getByText(`${VIEWER} is now developer.`).waitFor();
+    await expect.poll(() => role.inputValue()).toBe('developer');
+    await noAxeViolations('team, a role changed');
+    const members = await call(t, 'GET', '/api/team/members', { cookie: await ownerSession() });
+    const roles = Object.fromEntries(members.body.data.map((member: { email: string; role: string }) => [member.email, member.role]));
+    expect(roles).toEqual({ [OWNER]: 'owner', [VIEWER]: 'developer' });
+  }, 60_000);
 });

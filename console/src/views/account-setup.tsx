@@ -3,8 +3,7 @@
 // no session yet. They choose their name and password (or confirm the password of the account they
 // have), join the business, and are signed in with that password, or sent to the sign-in page when
 // their account asks for a two-factor code. The console is served with `Referrer-Policy: same-origin`,
-// so the token in this page's address goes to no other site. Mantine marks a password field in error
-// with data-invalid alone; each says aria-invalid too, for screen readers (and the browser tests).
+// so the token in this page's address goes to no other site.
 import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -13,6 +12,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { acceptAccountLink, openAccountLink, signIn, type AccountLink } from '../api/auth.js';
 import { ME_KEY } from '../session.js';
+import { useFormFields } from './form-fields.js';
 
 function Frame({ children }: { children: ReactNode }) {
   return (
@@ -52,26 +52,23 @@ function intro(link: AccountLink): string {
 function SetupForm({ token, link, onGone }: { token: string; link: AccountLink; onGone: (message: string) => void }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [name, setName] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const fields = useFormFields({ email: '', name: '', password: '', password_confirmation: '' });
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string>();
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
   const existing = link.existing_account;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
     setMessage(undefined);
+    const { email, name, password, password_confirmation } = fields.values;
     try {
       const accepted = await acceptAccountLink(
-        existing ? { token, password } : { token, name, password, password_confirmation: confirmation, ...(link.email ? {} : { email }) },
+        existing ? { token, password } : { token, name, password, password_confirmation, ...(link.email ? {} : { email }) },
       );
       if (!accepted.ok) {
         if (accepted.gone) return onGone(accepted.message);
-        setErrors(accepted.errors);
+        fields.setErrors(accepted.errors);
         setMessage(accepted.message);
         return;
       }
@@ -108,51 +105,20 @@ function SetupForm({ token, link, onGone }: { token: string; link: AccountLink; 
             description="You have an account already: confirm it to join."
             autoComplete="current-password"
             required
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={errors.password?.join(' ')}
-            aria-invalid={Boolean(errors.password)}
+            {...fields.field('password')}
           />
         ) : (
           <>
-            {!link.email && (
-              <TextInput
-                label="Your e-mail"
-                type="email"
-                autoComplete="email"
-                required
-                value={email}
-                onChange={(e) => setEmail(e.currentTarget.value)}
-                error={errors.email?.join(' ')}
-              />
-            )}
-            <TextInput
-              label="Your name"
-              autoComplete="name"
-              required
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              error={errors.name?.join(' ')}
-            />
+            {!link.email && <TextInput label="Your e-mail" type="email" autoComplete="email" required {...fields.field('email')} />}
+            <TextInput label="Your name" autoComplete="name" required {...fields.field('name')} />
             <PasswordInput
               label="Password"
               description="At least 12 characters, not a common one"
               autoComplete="new-password"
               required
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={errors.password?.join(' ')}
-              aria-invalid={Boolean(errors.password)}
+              {...fields.field('password')}
             />
-            <PasswordInput
-              label="Password again"
-              autoComplete="new-password"
-              required
-              value={confirmation}
-              onChange={(e) => setConfirmation(e.currentTarget.value)}
-              error={errors.password_confirmation?.join(' ')}
-              aria-invalid={Boolean(errors.password_confirmation)}
-            />
+            <PasswordInput label="Password again" autoComplete="new-password" required {...fields.field('password_confirmation')} />
           </>
         )}
         <Button type="submit" loading={busy}>

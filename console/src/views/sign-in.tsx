@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { signIn } from '../api/auth.js';
 import { ME_KEY } from '../session.js';
+import { useFormFields } from './form-fields.js';
 
 /** Only a path of the console itself: `next` comes from the address bar. */
 function safeNext(next: string | null): string {
@@ -16,20 +17,18 @@ export function SignInPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
+  const fields = useFormFields({ email: '', password: '', totp_code: '' });
   const [twoFactor, setTwoFactor] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string>();
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
     setMessage(undefined);
     try {
-      const result = await signIn({ email, password, ...(twoFactor ? { totp_code: code } : {}) });
+      const { email, password, totp_code } = fields.values;
+      const result = await signIn({ email, password, ...(twoFactor ? { totp_code } : {}) });
       if (result.kind === 'signed-in') {
         queryClient.setQueryData(ME_KEY, result.me);
         navigate(safeNext(search.get('next')), { replace: true });
@@ -37,7 +36,7 @@ export function SignInPage() {
         if (twoFactor) setMessage('That code is not right. Enter the current code from your authenticator app.');
         setTwoFactor(true);
       } else if (result.kind === 'invalid') {
-        setErrors(result.errors);
+        fields.setErrors(result.errors);
         setMessage(result.message);
       } else {
         setMessage(result.message);
@@ -62,24 +61,8 @@ export function SignInPage() {
             )}
             {!twoFactor ? (
               <>
-                <TextInput
-                  label="E-mail"
-                  type="email"
-                  autoComplete="username"
-                  required
-                  value={email}
-                  onChange={(e) => setEmail(e.currentTarget.value)}
-                  error={errors.email?.join(' ')}
-                />
-                <PasswordInput
-                  label="Password"
-                  autoComplete="current-password"
-                  required
-                  value={password}
-                  onChange={(e) => setPassword(e.currentTarget.value)}
-                  error={errors.password?.join(' ')}
-                  aria-invalid={Boolean(errors.password)}
-                />
+                <TextInput label="E-mail" type="email" autoComplete="username" required {...fields.field('email')} />
+                <PasswordInput label="Password" autoComplete="current-password" required {...fields.field('password')} />
               </>
             ) : (
               <TextInput
@@ -89,9 +72,7 @@ export function SignInPage() {
                 inputMode="numeric"
                 required
                 autoFocus
-                value={code}
-                onChange={(e) => setCode(e.currentTarget.value)}
-                error={errors.totp_code?.join(' ')}
+                {...fields.field('totp_code')}
               />
             )}
             <Button type="submit" loading={busy}>

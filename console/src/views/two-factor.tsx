@@ -5,13 +5,13 @@ import { useState, type FormEvent } from 'react';
 import { confirmTotp, startTotp, type TotpSetup } from '../api/auth.js';
 import { ME_KEY, useMe } from '../session.js';
 import { PageHeading } from './common.js';
+import { useFormFields } from './form-fields.js';
 
 export function TwoFactorPage() {
   const me = useMe();
   const queryClient = useQueryClient();
   const [setup, setSetup] = useState<TotpSetup>();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string>();
+  const fields = useFormFields({ code: '' });
   const [busy, setBusy] = useState(false);
   const [recoveryCodes, setRecoveryCodes] = useState<string[]>();
 
@@ -26,10 +26,11 @@ export function TwoFactorPage() {
   async function confirm(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const confirmed = await confirmTotp(code.trim());
+    const confirmed = await confirmTotp(fields.values.code.trim());
     setBusy(false);
     if (!confirmed.ok) {
-      setError(confirmed.errors.code?.join(' ') ?? confirmed.message);
+      // A refusal that names no field (two-factor already on, a 409) is said on the field too.
+      fields.setErrors({ code: confirmed.errors.code ?? [confirmed.message] });
       return;
     }
     setRecoveryCodes(confirmed.data.recovery_codes);
@@ -62,15 +63,7 @@ export function TwoFactorPage() {
             <Text>Scan the code with an authenticator app, or type the key into it, then enter the code it shows.</Text>
             <Image src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qr_svg)}`} alt="QR code of the authenticator key" w={200} h={200} />
             <TextInput label="Authenticator key" readOnly value={setup.secret} />
-            <TextInput
-              label="Code from the app"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              required
-              value={code}
-              onChange={(e) => setCode(e.currentTarget.value)}
-              error={error}
-            />
+            <TextInput label="Code from the app" autoComplete="one-time-code" inputMode="numeric" required {...fields.field('code')} />
             <Button type="submit" loading={busy} w="fit-content">
               Turn on two-factor sign-in
             </Button>
