@@ -965,6 +965,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints/{webhook_endpoint_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+                 * @example we_6284ff16d4b1c2a3e4f50070
+                 */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's delivery attempts
+         * @description Every attempt to deliver an event to this endpoint, newest first unless `sort=created_at`:
+         *     which event, which attempt of its delivery, when it started and finished, how long it took,
+         *     whether it was delivered, what the receiver answered and, when it failed, the error in the
+         *     broad categories `GET /api/events/{event_id}` uses. An attempt is dated by its `started_at`,
+         *     which `sort` and `filter[created_at_between]` read. Attempts are kept as long as their event
+         *     (`OUTBOX_RETENTION_DAYS`). The total is exact up to 10000 attempts; beyond, it is counted only
+         *     that far and marked `total_is_lower_bound`.
+         *
+         *     Requires `events:read`, as the events themselves do.
+         */
+        get: operations["listWebhookEndpointDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/redirect-signing-key": {
         parameters: {
             query?: never;
@@ -2939,6 +2973,23 @@ export interface components {
             delivered_at: components["schemas"]["Timestamp"] | null;
             last_error: string | null;
         };
+        /** @description One attempt to deliver an event to the endpoint, with the event it carried. */
+        EndpointDeliveryAttempt: {
+            /** @description The event's id (`GET /api/events/{event_id}`), the `webhook-id` header of the attempt. */
+            event_id: string;
+            /** @description The event's name, e.g. `payment.created`. */
+            event_type: string;
+        } & components["schemas"]["DeliveryAttempt"];
+        EndpointDeliveryAttemptPage: components["schemas"]["Paginator"] & {
+            data: components["schemas"]["EndpointDeliveryAttempt"][];
+        };
+        EndpointDeliveryAttemptPageEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["EndpointDeliveryAttemptPage"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
         PingEvent: {
             trigger_at: components["schemas"]["Timestamp"];
             /** @constant */
@@ -4192,6 +4243,11 @@ export interface components {
          * @example false
          */
         DeliverySuccessFilter: boolean;
+        /**
+         * @description Only attempts with this outcome.
+         * @example failed
+         */
+        DeliveryOutcomeFilter: "delivered" | "failed";
         /**
          * @description `true` for active links (`status_id` 1), `false` for inactive ones (paused, expired or exhausted). An active link whose `expires_at` has passed is stored as expired by a sweep that runs every minute; until then it is listed under `true`, though a read already shows it inactive.
          * @example true
@@ -6803,6 +6859,123 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listWebhookEndpointDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. A page past the last is an empty page. A list reaches its first 10000
+                 *     records: the first record of a page must be among them (`(page - 1) * per_page < 10000`,
+                 *     so at most page 667 at 15 per page, page 100 at 100 per page), beyond which the answer is a
+                 *     422 saying how far the list reaches. Narrow a longer list with `filter[created_at_between]`,
+                 *     or use `sort=created_at` to start from the oldest records.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Records per page.
+                 * @example 15
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `-created_at` (newest first, the default) or `created_at` (oldest first).
+                 * @example -created_at
+                 */
+                sort?: components["parameters"]["Sort"];
+                /**
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description Only attempts with this outcome.
+                 * @example failed
+                 */
+                "filter[outcome]"?: components["parameters"]["DeliveryOutcomeFilter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The endpoint's `_id` (`we_` and 24 hex digits). Anything that is not one of the business's endpoints is a 404.
+                 * @example we_6284ff16d4b1c2a3e4f50070
+                 */
+                webhook_endpoint_id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the endpoint's delivery attempts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "current_page": 1,
+                     *         "data": [
+                     *           {
+                     *             "event_id": "evt_6284ff16d4b1c2a3e4f50050",
+                     *             "event_type": "payment.created",
+                     *             "webhook_endpoint_id": "we_6284ff16d4b1c2a3e4f50070",
+                     *             "url": "https://merchant.example.com/hooks/payments",
+                     *             "attempt": 2,
+                     *             "started_at": "2022-05-19T08:37:39.300000Z",
+                     *             "finished_at": "2022-05-19T08:37:39.500000Z",
+                     *             "duration_ms": 200,
+                     *             "outcome": "delivered",
+                     *             "http_status": 200,
+                     *             "error": null
+                     *           },
+                     *           {
+                     *             "event_id": "evt_6284ff16d4b1c2a3e4f50050",
+                     *             "event_type": "payment.created",
+                     *             "webhook_endpoint_id": "we_6284ff16d4b1c2a3e4f50070",
+                     *             "url": "https://merchant.example.com/hooks/payments",
+                     *             "attempt": 1,
+                     *             "started_at": "2022-05-19T08:36:39.200000Z",
+                     *             "finished_at": "2022-05-19T08:36:39.420000Z",
+                     *             "duration_ms": 220,
+                     *             "outcome": "failed",
+                     *             "http_status": 500,
+                     *             "error": "webhook answered HTTP 500"
+                     *           }
+                     *         ],
+                     *         "first_page_url": "http://localhost:3000/api/webhook-endpoints/we_6284ff16d4b1c2a3e4f50070/deliveries?page=1",
+                     *         "from": 1,
+                     *         "last_page": 1,
+                     *         "last_page_url": "http://localhost:3000/api/webhook-endpoints/we_6284ff16d4b1c2a3e4f50070/deliveries?page=1",
+                     *         "next_page_url": null,
+                     *         "path": "http://localhost:3000/api/webhook-endpoints/we_6284ff16d4b1c2a3e4f50070/deliveries",
+                     *         "per_page": 15,
+                     *         "prev_page_url": null,
+                     *         "to": 2,
+                     *         "total": 2
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-19 08:40:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EndpointDeliveryAttemptPageEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookEndpointNotFound"];
             414: components["responses"]["UriTooLong"];
             422: components["responses"]["QueryInvalid"];
             429: components["responses"]["TooManyRequests"];

@@ -2,12 +2,20 @@
 import type { components } from '../../generated/openapi.js';
 import type { SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
-import { getEvent, listEvents, resendEvent, type EventDetail as EventDetailRecord, type EventRecord } from '../usecases/events.js';
+import {
+  getEvent,
+  listEvents,
+  resendEvent,
+  type DeliveryAttempt as DeliveryAttemptRecord,
+  type EventDetail as EventDetailRecord,
+  type EventRecord,
+} from '../usecases/events.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 
 type Event = components['schemas']['Event'];
 type EventDetail = components['schemas']['EventDetail'];
+type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
 
 export function presentEvent(record: EventRecord): Event {
   return {
@@ -29,17 +37,21 @@ export function presentEventDetail(record: EventDetailRecord): EventDetail {
   return {
     ...presentEvent(record),
     endpoints: record.endpoints,
-    deliveries: record.deliveries.map((attempt) => ({
-      webhook_endpoint_id: attempt.webhook_endpoint_id,
-      url: attempt.url,
-      attempt: attempt.attempt,
-      started_at: attempt.started_at,
-      finished_at: attempt.finished_at,
-      duration_ms: Math.max(0, Date.parse(attempt.finished_at) - Date.parse(attempt.started_at)),
-      outcome: attempt.outcome,
-      http_status: attempt.http_status,
-      error: attempt.error,
-    })),
+    deliveries: record.deliveries.map(presentDeliveryAttempt),
+  };
+}
+
+export function presentDeliveryAttempt(attempt: DeliveryAttemptRecord): DeliveryAttempt {
+  return {
+    webhook_endpoint_id: attempt.webhook_endpoint_id,
+    url: attempt.url,
+    attempt: attempt.attempt,
+    started_at: attempt.started_at,
+    finished_at: attempt.finished_at,
+    duration_ms: Math.max(0, Date.parse(attempt.finished_at) - Date.parse(attempt.started_at)),
+    outcome: attempt.outcome,
+    http_status: attempt.http_status,
+    error: attempt.error,
   };
 }
 

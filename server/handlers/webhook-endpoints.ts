@@ -6,20 +6,24 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   getWebhookEndpoint,
+  listWebhookEndpointDeliveries,
   listWebhookEndpoints,
   MAX_ENDPOINTS_PER_BUSINESS,
   rotateWebhookEndpointSecret,
   testWebhookEndpoint,
   updateWebhookEndpoint,
+  type EndpointDeliveryAttempt as EndpointDeliveryAttemptRecord,
   type EndpointFields,
   type WebhookEndpointRecord,
 } from '../usecases/webhook-endpoints.js';
 import { ok } from './envelope.js';
-import { presentEventDetail } from './events.js';
+import { presentDeliveryAttempt, presentEventDetail } from './events.js';
+import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 
 type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 type WebhookEndpointUpdate = components['schemas']['WebhookEndpointUpdate'];
 type EventType = components['schemas']['EventType'];
+type EndpointDeliveryAttempt = components['schemas']['EndpointDeliveryAttempt'];
 
 export function presentWebhookEndpoint(record: WebhookEndpointRecord): WebhookEndpoint {
   return {
@@ -32,6 +36,10 @@ export function presentWebhookEndpoint(record: WebhookEndpointRecord): WebhookEn
     created_at: record.created_at,
     updated_at: record.updated_at,
   };
+}
+
+function presentEndpointDeliveryAttempt(record: EndpointDeliveryAttemptRecord): EndpointDeliveryAttempt {
+  return { event_id: record.event_id, event_type: record.event_type, ...presentDeliveryAttempt(record) };
 }
 
 /** The writable fields present in the body, copied by name. */
@@ -93,6 +101,19 @@ export const webhookEndpointHandlers = {
     async handle({ path, business }, ctx, respond) {
       const result = await rotateWebhookEndpointSecret(ctx, business.id, path.webhook_endpoint_id);
       return result ? respond.with200(ok({ ...presentWebhookEndpoint(result.record), secret: result.secret })) : respond.with404(NOT_FOUND);
+    },
+  },
+  listWebhookEndpointDeliveries: {
+    async handle({ path, query, rawQuery, business }, ctx, respond) {
+      const page = pageRequest(query);
+      const deep = pageTooDeep(page);
+      if (deep) return respond.with422(deep);
+      const filters = { outcome: query['filter[outcome]'], createdBetween: createdBetween(query['filter[created_at_between]']) };
+      const result = await listWebhookEndpointDeliveries(ctx, business.id, path.webhook_endpoint_id, filters, page);
+      if (!result) return respond.with404(NOT_FOUND);
+      // The id was found among the business's endpoints, so it is one of ours to put in a URL.
+      const listPath = `${ctx.publicUrl}/api/webhook-endpoints/${path.webhook_endpoint_id}/deliveries`;
+      return respond.with200(ok(pageOf(listPath, rawQuery, page, result, presentEndpointDeliveryAttempt)));
     },
   },
   testWebhookEndpoint: {

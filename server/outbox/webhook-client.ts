@@ -124,10 +124,18 @@ export async function sendWebhook(target: WebhookTarget, event: StoredEvent, opt
     throw new PermanentDeliveryError(ATTEMPT_ERRORS.notAllowed, check.problem);
   }
 
-  const body = signedBody(event, target.secrets[0]!);
   const now = new Date();
-  const Signer = loadSigner();
-  const signature = target.secrets.map((secret) => new Signer(secret).sign(event.id, now, body)).join(' ');
+  let body: string;
+  let signature: string;
+  try {
+    body = signedBody(event, target.secrets[0]!);
+    const Signer = loadSigner();
+    signature = target.secrets.map((secret) => new Signer(secret).sign(event.id, now, body)).join(' ');
+  } catch (error) {
+    // A key the signer cannot read (one stored by hand, not made by the service): the business is told
+    // the attempt failed, as for any other cause on our side; the operator's log says why.
+    throw new DeliveryError(ATTEMPT_ERRORS.failed, `webhook not signed: ${(error as Error).message}`);
+  }
   // One agent per delivery: its sockets resolve through the guard, and none outlives the delivery.
   const { Agent, fetch } = loadUndici();
   const agent = new Agent({ connect: { lookup: guardedLookup(options.policy, check.port) } });

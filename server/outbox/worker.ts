@@ -193,7 +193,7 @@ export class OutboxWorker {
     const attempt = { worker: this.owner, attempt: entry.attempts, started_at };
     try {
       const status = await this.deliverers[entry.channel](entry);
-      await markDelivered(this.db, entry.id, { ...attempt, outcome: 'delivered', error: null, http_status: typeof status === 'number' ? status : null });
+      await markDelivered(this.db, entry, { ...attempt, outcome: 'delivered', error: null, http_status: typeof status === 'number' ? status : null });
     } catch (error) {
       if (error instanceof DeferredDelivery) {
         this.options.logger?.debug(
@@ -221,7 +221,7 @@ export class OutboxWorker {
       );
       const http_status = error instanceof RejectedDeliveryError ? error.status : null;
       // Scrubbed as a log line is: an SMTP server's refusal quotes the payer's address.
-      await markFailed(this.db, entry.id, { ...attempt, outcome: 'failed', error: scrub(message), http_status }, retryAt);
+      await markFailed(this.db, entry, { ...attempt, outcome: 'failed', error: scrub(message), http_status }, retryAt);
     }
   }
 

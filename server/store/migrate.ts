@@ -40,6 +40,7 @@ import * as apiKeyAccess from './migrations/0034_api_key_access.js';
 import * as businessProfile from './migrations/0035_business_profile.js';
 import * as collectionCounts from './migrations/0036_collection_counts.js';
 import * as cardLast4Index from './migrations/0037_card_last4_index.js';
+import * as endpointDeliveries from './migrations/0038_endpoint_deliveries.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -78,6 +79,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0035_business_profile': businessProfile,
   '0036_collection_counts': collectionCounts,
   '0037_card_last4_index': cardLast4Index,
+  '0038_endpoint_deliveries': endpointDeliveries,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -163,12 +163,25 @@ export interface AttemptRecord {
   http_status?: number | null;
 }
 
-async function recordAttempt(db: Executor, id: number, attempt: AttemptRecord): Promise<void> {
-  await db.run(db.sql('outbox_attempts').insert({ outbox_id: id, ...attempt, error: attempt.error?.slice(0, 500) ?? null, finished_at: nowIso() }));
+/** The entry an attempt is for: its business and endpoint are kept with the attempt, for an endpoint's list of them. */
+export type AttemptedEntry = Pick<OutboxEntry, 'id' | 'business_id' | 'endpoint_id'>;
+
+async function recordAttempt(db: Executor, entry: AttemptedEntry, attempt: AttemptRecord): Promise<void> {
+  await db.run(
+    db.sql('outbox_attempts').insert({
+      outbox_id: entry.id,
+      business_id: entry.business_id,
+      endpoint_id: entry.endpoint_id,
+      ...attempt,
+      error: attempt.error?.slice(0, 500) ?? null,
+      finished_at: nowIso(),
+    }),
+  );
 }
 
 /** Settles a delivered entry; false when this worker no longer holds its lease. */
-export async function markDelivered(db: Executor, id: number, attempt: AttemptRecord): Promise<boolean> {
+export async function markDelivered(db: Executor, entry: AttemptedEntry, attempt: AttemptRecord): Promise<boolean> {
+  const { id } = entry;
   return db.transaction(async (trx) => {
     const now = nowIso();
     const changed = await trx.run(
@@ -177,13 +190,14 @@ export async function markDelivered(db: Executor, id: number, attempt: AttemptRe
         .where({ id, lease_owner: attempt.worker, status: 'pending' })
         .update({ status: 'delivered', delivered_at: now, lease_owner: null, lease_expires_at: null, last_error: null, updated_at: now }),
     );
-    await recordAttempt(trx, id, attempt);
+    await recordAttempt(trx, entry, attempt);
     return changed === 1;
   });
 }
 
 /** Settles a failed attempt: due again at `retryAt`, or dead when there is no retry left. */
-export async function markFailed(db: Executor, id: number, attempt: AttemptRecord & { error: string }, retryAt: Date | null): Promise<boolean> {
+export async function markFailed(db: Executor, entry: AttemptedEntry, attempt: AttemptRecord & { error: string }, retryAt: Date | null): Promise<boolean> {
+  const { id } = entry;
   return db.transaction(async (trx) => {
     const changed = await trx.run(
       trx
@@ -198,7 +212,7 @@ export async function markFailed(db: Executor, id: number, attempt: AttemptRecor
           updated_at: nowIso(),
         }),
     );
-    await recordAttempt(trx, id, attempt);
+    await recordAttempt(trx, entry, attempt);
     return changed === 1;
   });
 }

@@ -9,11 +9,12 @@ import { checkWebhookUrl } from '../outbox/webhook-target.js';
 import { lockBusiness } from '../store/businesses.js';
 import * as store from '../store/webhook-endpoints.js';
 import type { EndpointFields, WebhookEndpointRecord } from '../store/webhook-endpoints.js';
-import { findEvent, type EventDetail } from '../store/events.js';
+import type { Page, PageRequest } from '../domain/paging.js';
+import { findEvent, listEndpointDeliveries, type EndpointDeliveryAttempt, type EndpointDeliveryFilters, type EventDetail } from '../store/events.js';
 import type { UseCaseContext } from './context.js';
 import { enqueueWebhook } from './notify.js';
 
-export type { EndpointFields, WebhookEndpointRecord };
+export type { EndpointDeliveryAttempt, EndpointDeliveryFilters, EndpointFields, WebhookEndpointRecord };
 
 /** As many as Stripe allows an account. */
 export const MAX_ENDPOINTS_PER_BUSINESS = 16;
@@ -60,6 +61,18 @@ export async function listWebhookEndpoints(ctx: UseCaseContext, businessId: numb
 
 export async function getWebhookEndpoint(ctx: UseCaseContext, businessId: number, id: string): Promise<WebhookEndpointRecord | undefined> {
   return ENDPOINT_ID.test(id) ? store.findEndpoint(ctx.db, businessId, id) : undefined;
+}
+
+/** A page of the endpoint's delivery attempts; undefined when the business has no such endpoint. */
+export async function listWebhookEndpointDeliveries(
+  ctx: UseCaseContext,
+  businessId: number,
+  id: string,
+  filters: EndpointDeliveryFilters,
+  page: PageRequest,
+): Promise<Page<EndpointDeliveryAttempt> | undefined> {
+  const endpoint = await getWebhookEndpoint(ctx, businessId, id);
+  return endpoint && listEndpointDeliveries(ctx.db, businessId, endpoint, filters, page);
 }
 
 export async function createWebhookEndpoint(

@@ -303,6 +303,12 @@ const ops: Op[] = [
     call: (c, headers) => c.GET('/webhook-endpoints/{webhook_endpoint_id}', { params: { path: { webhook_endpoint_id: ids.endpoint } }, headers }),
   },
   {
+    operationId: 'listWebhookEndpointDeliveries',
+    method: 'GET',
+    path: () => `/webhook-endpoints/${ids.endpoint}/deliveries`,
+    call: (c, headers) => c.GET('/webhook-endpoints/{webhook_endpoint_id}/deliveries', { params: { path: { webhook_endpoint_id: ids.endpoint } }, headers }),
+  },
+  {
     operationId: 'updateWebhookEndpoint',
     method: 'PUT',
     path: () => `/webhook-endpoints/${ids.endpoint}`,

@@ -334,3 +334,90 @@ describe('webhook endpoints', () => {
     expect((await t.a.client.GET('/webhook-endpoints')).data!.data.map((e) => e.url)).toEqual(['https://hooks.example.test/moved', later.url]);
   });
 });
+
+describe("an endpoint's deliveries", () => {
+  const deliveriesOf = (tenant: Tenant, id: string, query: { page?: number; per_page?: number; 'filter[outcome]'?: 'delivered' | 'failed' } = {}) =>
+    tenant.client.GET('/webhook-endpoints/{webhook_endpoint_id}/deliveries', { params: { path: { webhook_endpoint_id: id }, query } });
+  const ping = async (endpointId: string) =>
+    (await t.a.client.POST('/webhook-endpoints/{webhook_endpoint_id}/test', { params: { path: { webhook_endpoint_id: endpointId } } })).data!.data.id;
+  const settled = (eventId: string, attempts: number) =>
+    waitFor(`${attempts} attempts of ${eventId}`, async () => {
+      const event = await eventOf(eventId);
+      return event.deliveries.length >= attempts && event;
+    });
+
+  it('lists every attempt to that endpoint alone, newest first, page by page, with the errors of the event detail', async () => {
+    // The first request fails with a 500; a resend then delivers it.
+    const hooks = await receiver((n) => (n === 1 ? 500 : 200));
+    const elsewhere = await receiver();
+    const mine = await register(t.a, { url: hooks.url });
+    const other = await register(t.a, { url: elsewhere.url });
+
+    const first = await ping(mine._id);
+    await settled(first, 1);
+    await t.a.client.POST('/events/{event_id}/resend', { params: { path: { event_id: first } } });
+    const firstDetail = await settled(first, 2);
+    const second = await ping(mine._id);
+    await settled(second, 1);
+    const toOther = await ping(other._id);
+    await settled(toOther, 1);
+
+    const listed = await deliveriesOf(t.a, mine._id);
+    expect(listed.response.status).toBe(200);
+    await assertSchema('EndpointDeliveryAttemptPageEnvelope', listed.data);
+    const page = listed.data!.data;
+    expect(page).toMatchObject({ current_page: 1, total: 3, from: 1, to: 3, last_page: 1, next_page_url: null });
+    expect(page).not.toHaveProperty('total_is_lower_bound');
+    expect(page.data.map((d) => [d.event_id, d.event_type, d.outcome, d.http_status, d.error])).toEqual([
+      [second, 'ping', 'delivered', 200, null],
+      [first, 'ping', 'delivered', 200, null],
+      [first, 'ping', 'failed', 500, 'webhook answered HTTP 500'],
+    ]);
+    for (const attempt of page.data) {
+      expect(attempt).toMatchObject({ webhook_endpoint_id: mine._id, url: hooks.url });
+      expect(attempt.duration_ms).toBe(Date.parse(attempt.finished_at) - Date.parse(attempt.started_at));
+    }
+    // The same attempts as the event's detail shows them, with the event they carried.
+    expect(page.data.slice(1).reverse()).toEqual(firstDetail.deliveries.map((d) => ({ event_id: first, event_type: 'ping', ...d })));
+
+    const theirs = (await deliveriesOf(t.a, other._id)).data!.data;
+    expect(theirs.data.map((d) => [d.event_id, d.webhook_endpoint_id])).toEqual([[toOther, other._id]]);
+
+    const failed = (await deliveriesOf(t.a, mine._id, { 'filter[outcome]': 'failed' })).data!.data;
+    expect(failed.data.map((d) => [d.event_id, d.outcome])).toEqual([[first, 'failed']]);
+    expect(failed.total).toBe(1);
+
+    // Two at a time: the pages follow one another through next_page_url, which keeps per_page.
+    const pageOne = (await deliveriesOf(t.a, mine._id, { per_page: 2 })).data!.data;
+    expect(pageOne).toMatchObject({ current_page: 1, per_page: 2, total: 3, last_page: 2, from: 1, to: 2, prev_page_url: null });
+    expect(pageOne.next_page_url).toBe(`${t.url}/api/webhook-endpoints/${mine._id}/deliveries?per_page=2&page=2`);
+    const next = await fetch(pageOne.next_page_url!, { headers: { authorization: `Bearer ${t.a.key}` } });
+    const pageTwo = ((await next.json()) as { data: typeof page }).data;
+    expect(pageTwo).toMatchObject({ current_page: 2, from: 3, to: 3, next_page_url: null });
+    expect([...pageOne.data, ...pageTwo.data]).toEqual(page.data);
+  });
+
+  it("are another business's to read only for that business, and need events:read", async () => {
+    const hooks = await receiver();
+    const mine = await register(t.a, { url: hooks.url });
+    const theirs = await deliveriesOf(t.b, mine._id);
+    expect(theirs.response.status).toBe(404);
+    expect(theirs.error).toEqual({ message: 'Webhook endpoint not found.' });
+    for (const unknown of ['we_000000000000000000000000', 'nothing']) {
+      const missing = await deliveriesOf(t.a, unknown);
+      expect(missing.response.status).toBe(404);
+      expect(missing.error).toEqual({ message: 'Webhook endpoint not found.' });
+    }
+
+    const keyWith = async (permissions: ('events:read' | 'webhooks:read')[]) =>
+      t.clientFor((await t.a.client.POST('/api-keys', { body: { name: permissions.join(' '), permissions } })).data!.data.secret);
+    const withoutEvents = await keyWith(['webhooks:read']);
+    const refused = await withoutEvents.GET('/webhook-endpoints/{webhook_endpoint_id}/deliveries', { params: { path: { webhook_endpoint_id: mine._id } } });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error).toMatchObject({ required_permission: 'events:read' });
+    const withEvents = await keyWith(['events:read']);
+    const allowed = await withEvents.GET('/webhook-endpoints/{webhook_endpoint_id}/deliveries', { params: { path: { webhook_endpoint_id: mine._id } } });
+    expect(allowed.response.status).toBe(200);
+    expect(allowed.data!.data).toMatchObject({ data: [], total: 0 });
+  });
+});

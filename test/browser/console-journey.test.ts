@@ -354,8 +354,19 @@ describe('the merchant console', () => {
     await page.getByText('Copy the signing secret now: it is shown only once').waitFor();
     await page.getByRole('table', { name: 'Webhook endpoints' }).getByRole('link', { name: 'https://merchant.example.com/hooks' }).click();
     await heading('Webhook endpoint Bookkeeping');
+    const deliveries = page.getByRole('region', { name: 'Deliveries', exact: true });
+    await deliveries.getByText('No deliveries yet').waitFor();
     await noAxeViolations('webhook endpoint');
     await page.getByRole('button', { name: 'Send test ping' }).click();
+    // The ping's attempt is listed once tried: nothing listens at that address here, so it failed.
+    await expect
+      .poll(async () => {
+        await deliveries.getByRole('button', { name: 'Refresh deliveries' }).click();
+        const table = deliveries.getByRole('table', { name: 'Deliveries', exact: true });
+        return (await table.count()) > 0 ? table.innerText() : '';
+      })
+      .toMatch(/ping[\s\S]*failed/i);
+    await noAxeViolations('webhook endpoint, its deliveries');
     await page.getByRole('link', { name: /^event evt_/ }).click();
     await heading('Event ping');
     await noAxeViolations('event detail');

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ATTEMPT_ERRORS } from '../../server/outbox/webhook-client.js';
+import { setWebhook } from '../../server/store/businesses.js';
 import { capturedLog } from '../support/log.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
@@ -93,5 +94,23 @@ describe('a failed webhook attempt, as the business reads it', () => {
     expect(causes).toContainEqual('webhook answered HTTP 404');
     expect(causes).toContainEqual(expect.stringMatching(/HTTP\/1\.1 protocol|HPE_|other side closed/i));
     expect(causes).toContainEqual(expect.stringMatching(/SSL|TLS|EPROTO/i));
+  });
+
+  it("says connection failed when the business's key cannot sign, never the signer's words; the log keeps them", async () => {
+    // A key set by hand in the store, not one the service made: not base64 after its prefix.
+    await setWebhook(t.service.db, t.b.business.id, { url: notFound.url, secret: 'whsec_not_base64_key_0123456789' }, t.service.secretsKey);
+    const link = await create.paymentLink(t.b, { title: 'Unsigned' });
+    expect((await submitPage(t.url, link.payment_url, { name: 'Payer', ...GOOD_CARD })).status).toBe(303);
+    const [listed] = (await t.b.client.GET('/events')).data!.data.data;
+    const event = await waitFor('the attempt', async () => {
+      const detail = (await t.b.client.GET('/events/{event_id}', { params: { path: { event_id: listed!.id } } })).data!.data;
+      return detail.deliveries.length === 1 && detail;
+    });
+    expect(event.deliveries.map((attempt) => attempt.error)).toEqual([ATTEMPT_ERRORS.failed]);
+    expect(JSON.stringify(event)).not.toMatch(/base64|incorrect characters/i);
+    const cause = await waitFor('the warning', () =>
+      lines.find((line) => line.msg === 'outbox delivery failed; giving up' && line.business_id === t.b.business.id),
+    );
+    expect(String(cause.error)).toMatch(/^webhook not signed: /);
   });
 });

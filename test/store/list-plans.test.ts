@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { PAYMENT_PAID, REFUND_NONE } from '../../server/domain/statuses.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { listAuditEvents, type AuditFilters } from '../../server/store/audit-events.js';
-import { listEvents, type EventFilters } from '../../server/store/events.js';
+import { listEndpointDeliveries, listEvents, type EndpointDeliveryFilters, type EventFilters } from '../../server/store/events.js';
 import { compile, type Executor, type Query } from '../../server/store/executor.js';
 import { expireDueOpenPaymentLinks, listOpenPaymentLinks, type OpenPaymentLinkFilters } from '../../server/store/open-payment-links.js';
 import type { PageRequest } from '../../server/domain/paging.js';
@@ -89,6 +89,16 @@ const LISTS: Record<string, ListCase<any>> = {
       createdBetween: { value: { createdBetween: RANGE }, selective: false },
     } satisfies Record<string, FilterCase<AuditFilters>>,
     list: listAuditEvents,
+  },
+  // One endpoint's attempts: the endpoint is a key of the index after the business, as a filter would be.
+  endpoint_deliveries: {
+    table: 'outbox_attempts',
+    filters: {
+      outcome: { value: { outcome: 'failed' }, column: 'outcome', selective: false },
+      createdBetween: { value: { createdBetween: RANGE }, selective: false },
+    } satisfies Record<string, FilterCase<EndpointDeliveryFilters>>,
+    list: (db: Executor, businessId: number, filters: EndpointDeliveryFilters, page: PageRequest) =>
+      listEndpointDeliveries(db, businessId, { id: 1, _id: `we_${'f'.repeat(24)}`, url: 'https://hooks.example.com/' }, filters, page),
   },
   // A target filter reads the targets' index; the event's other filters are checked on each event found.
   audit_event_targets: {

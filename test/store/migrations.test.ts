@@ -1,6 +1,8 @@
 // Migrations that rebuild a table on SQLite (Knex recreates it to change a CHECK) keep its rows, its
 // triggers and the counts those triggers keep, on whichever database the suite runs on; 0022 sums the
-// per-day counts already kept per month and year; 0024's checkout slots hold one pending payment each.
+// per-day counts already kept per month and year; 0024's checkout slots hold one pending payment each;
+// 0038 gives each outbox attempt its entry's business and endpoint.
+import type { Knex } from 'knex';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,17 +19,23 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
+/** A database of its own, dropped after the test, migrated up to `last`. */
+async function databaseUpTo(last: string): Promise<Knex> {
+  const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+  const database = await createTestDatabase(dir);
+  const db = knexFor(database.url);
+  cleanup = async () => {
+    await db.destroy();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  await migrateUpTo(db, last);
+  return db;
+}
+
 describe('0012 and 0014 over existing rows', () => {
   it('keep links, payments and the counts of both', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
-    const database = await createTestDatabase(dir);
-    const db = knexFor(database.url);
-    cleanup = async () => {
-      await db.destroy();
-      await database.drop();
-      rmSync(dir, { recursive: true, force: true });
-    };
-    await migrateUpTo(db, '0011_payment_filters');
+    const db = await databaseUpTo('0011_payment_filters');
     const now = '2026-01-01T00:00:00.000000Z';
     await db('businesses').insert({ id: 1, name: 'Old', created_at: now });
     const link = (i: number, status: string) => ({
@@ -140,5 +148,49 @@ describe('0012 and 0014 over existing rows', () => {
         .first('checkout_slot', 'status_id'),
     ).toMatchObject({ checkout_slot: null, status_id: 2 });
     expect(Number((await db('payments').count({ n: '*' }).first())!.n)).toBe(7);
+  });
+});
+
+describe('0038 over existing attempts', () => {
+  it("gives each attempt its entry's business and endpoint (an e-mail's, none)", async () => {
+    const db = await databaseUpTo('0037_card_last4_index');
+    const now = '2026-01-01T00:00:00.000000Z';
+    await db('businesses').insert({ id: 1, name: 'Old', created_at: now });
+    await db('webhook_endpoints').insert({
+      id: 7,
+      _id: `we_${'a'.repeat(24)}`,
+      business_id: 1,
+      url: 'https://hooks.example.com/',
+      enabled_events: '["*"]',
+      secret: 'sealed',
+      created_at: now,
+      updated_at: now,
+    });
+    const entry = (id: number, channel: string, endpointId: number | null) => ({
+      id,
+      business_id: 1,
+      endpoint_id: endpointId,
+      channel,
+      topic: 'payment.created',
+      payload: '{}',
+      event_id: channel === 'webhook' ? `evt_${String(id).repeat(24)}` : null,
+      status: 'delivered',
+      attempts: 1,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    });
+    await db('outbox').insert([entry(1, 'webhook', 7), entry(2, 'email', null)]);
+    const attempt = (outboxId: number) => ({ outbox_id: outboxId, attempt: 1, worker: 'w', started_at: now, finished_at: now, outcome: 'delivered' });
+    await db('outbox_attempts').insert([attempt(1), attempt(2)]);
+
+    await migrateUpTo(db, '0038_endpoint_deliveries');
+    const rows = await db('outbox_attempts').select('outbox_id', 'business_id', 'endpoint_id').orderBy('outbox_id');
+    expect(
+      rows.map((row: Record<string, unknown>) => [Number(row.outbox_id), Number(row.business_id), row.endpoint_id === null ? null : Number(row.endpoint_id)]),
+    ).toEqual([
+      [1, 1, 7],
+      [2, 1, null],
+    ]);
   });
 });

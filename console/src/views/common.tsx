@@ -190,6 +190,29 @@ export function Pager({ total, page, onChange }: { total: number; page: number; 
   );
 }
 
+/** Under a list: how many records match (a total counted only so far said as a lower bound), and its pages. */
+export function ListFooter({
+  list,
+  noun,
+  page,
+  onChange,
+}: {
+  list: { total: number; total_is_lower_bound?: boolean; last_page: number };
+  noun: string;
+  page: number;
+  onChange(page: number): void;
+}) {
+  return (
+    <Group justify="space-between" mt="md">
+      <Text size="sm">
+        {list.total_is_lower_bound ? 'At least ' : ''}
+        {list.total.toLocaleString('en-MY')} {noun}
+      </Text>
+      <Pager total={list.last_page} page={page} onChange={onChange} />
+    </Group>
+  );
+}
+
 /** A secret the service shows once (an API key, a webhook signing secret), with a button to copy it. */
 export function SecretOnce({ what, secret }: { what: string; secret: string }) {
   return (

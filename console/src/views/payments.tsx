@@ -10,7 +10,7 @@ import { fieldErrors } from '../lib/errors.js';
 import { apiQuery, filtersFrom, searchFor, type Filters } from '../lib/filters.js';
 import { formatCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { DataTable, EmptyState, Loading, PageHeading, Pager, QueryError, StatusBadge } from './common.js';
+import { DataTable, EmptyState, ListFooter, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
 
 const FILTERS = [
   'status',
@@ -178,13 +178,7 @@ export function PaymentsPage() {
               { header: 'Reference', cell: (payment) => payment.reference ?? '—' },
             ]}
           />
-          <Group justify="space-between" mt="md">
-            <Text size="sm">
-              {payments.data.data.total_is_lower_bound ? 'More than ' : ''}
-              {payments.data.data.total.toLocaleString('en-MY')} payments
-            </Text>
-            <Pager total={payments.data.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
-          </Group>
+          <ListFooter list={payments.data.data} noun="payments" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
         </>
       )}
     </>

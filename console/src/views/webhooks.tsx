@@ -1,4 +1,4 @@
-import { Anchor, Button, Card, Checkbox, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Card, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -9,9 +9,11 @@ import { formatDateTime } from '../lib/dates.js';
 import { refusalMessage } from '../lib/errors.js';
 import { EVENT_TYPES, enabledEvents, pickedEvents } from '../lib/team.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, DataTable, Details, EmptyState, Loading, PageHeading, QueryError, SecretOnce, showRefusal, StatusBadge } from './common.js';
+import { ConfirmModal, DataTable, Details, EmptyState, ListFooter, Loading, PageHeading, QueryError, SecretOnce, showRefusal, StatusBadge } from './common.js';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
+type Outcome = components['schemas']['DeliveryAttempt']['outcome'];
+const DELIVERIES_PER_PAGE = 20;
 const FIELDS = ['url', 'description', 'enabled_events', 'enabled'] as const;
 
 interface EndpointDraft {
@@ -191,6 +193,78 @@ function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
   );
 }
 
+/** The endpoint's delivery attempts, newest first, a page at a time. */
+function EndpointDeliveries({ endpointId }: { endpointId: string }) {
+  const [page, setPage] = useState(1);
+  const [outcome, setOutcome] = useState<Outcome | ''>('');
+  const query = { page, per_page: DELIVERIES_PER_PAGE, ...(outcome && { 'filter[outcome]': outcome }) };
+  const deliveries = $api.useQuery('get', '/webhook-endpoints/{webhook_endpoint_id}/deliveries', {
+    params: { path: { webhook_endpoint_id: endpointId }, query },
+  });
+  return (
+    <section aria-labelledby="endpoint-deliveries">
+      <Group justify="space-between" align="flex-end" mt="lg" mb="xs">
+        <Title order={2} size="h4" id="endpoint-deliveries">
+          Deliveries
+        </Title>
+        <Group align="flex-end">
+          <NativeSelect
+            label="Outcome"
+            data={[
+              { value: '', label: 'Any' },
+              { value: 'delivered', label: 'Delivered' },
+              { value: 'failed', label: 'Failed' },
+            ]}
+            value={outcome}
+            onChange={(e) => {
+              setOutcome(e.currentTarget.value as Outcome | '');
+              setPage(1);
+            }}
+          />
+          <Button variant="default" loading={deliveries.isFetching} onClick={() => void deliveries.refetch()}>
+            Refresh deliveries
+          </Button>
+        </Group>
+      </Group>
+      {deliveries.isPending ? (
+        <Loading what="deliveries" />
+      ) : deliveries.isError ? (
+        <QueryError error={deliveries.error} />
+      ) : deliveries.data.data.data.length === 0 ? (
+        <EmptyState title={outcome ? 'No deliveries match' : 'No deliveries yet'}>
+          <Text size="sm">Each attempt to send an event here is listed, newest first.</Text>
+        </EmptyState>
+      ) : (
+        <>
+          <DataTable
+            label="Deliveries"
+            rows={deliveries.data.data.data}
+            rowKey={(delivery) => `${delivery.event_id}-${delivery.attempt}-${delivery.started_at}`}
+            minWidth={720}
+            columns={[
+              { header: 'When', cell: (delivery) => formatDateTime(delivery.started_at) },
+              {
+                header: 'Event',
+                cell: (delivery) => (
+                  <Anchor component={Link} to={`/developers/events/${delivery.event_id}`}>
+                    {delivery.event_type}
+                  </Anchor>
+                ),
+              },
+              { header: 'Attempt', cell: (delivery) => delivery.attempt },
+              { header: 'Outcome', cell: (delivery) => <StatusBadge status={delivery.outcome} /> },
+              { header: 'HTTP status', cell: (delivery) => delivery.http_status ?? '—' },
+              { header: 'Took', cell: (delivery) => `${delivery.duration_ms} ms` },
+              { header: 'Error', cell: (delivery) => delivery.error ?? '—' },
+            ]}
+          />
+          <ListFooter list={deliveries.data.data} noun="deliveries" page={page} onChange={setPage} />
+        </>
+      )}
+    </section>
+  );
+}
+
 export function WebhookEndpointPage() {
   const { endpointId = '' } = useParams();
   const navigate = useNavigate();
@@ -268,15 +342,7 @@ export function WebhookEndpointPage() {
           <EditEndpointForm key={record.updated_at} endpoint={record} />
         </>
       )}
-      {canReadEvents && (
-        <Text>
-          Its deliveries are listed with each event in the{' '}
-          <Anchor component={Link} to="/developers/events">
-            events log
-          </Anchor>
-          .
-        </Text>
-      )}
+      {canReadEvents && <EndpointDeliveries endpointId={record._id} />}
       <ConfirmModal
         opened={confirm === 'rotate'}
         title="Rotate the signing secret?"
