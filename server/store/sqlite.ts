@@ -2,6 +2,10 @@
 // for every statement.
 //  - A read outside a transaction runs on a read-only connection of its own: WAL gives it the last
 //    committed state, it never waits for the writer, and no queue stands between it and SQLite.
+//    A read whose statement once held the main thread longer than OFF_THREAD_AFTER_MS runs from then
+//    on in a worker thread, on a read-only connection there (sqlite-reader-thread.ts), so a long page
+//    or count of one business does not hold every other request; short reads stay on the main thread,
+//    where they cost less than the trip to the worker and back.
 //  - Everything that writes runs on the writer connection, in group commits: the writes and
 //    transactions queued while the previous commit ran are run one after the other inside one
 //    BEGIN IMMEDIATE ... COMMIT (one fsync for all of them), each in a savepoint of its own, so one
@@ -16,6 +20,7 @@ import Database from 'better-sqlite3';
 import knex, { type Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import { compile, type Executor, type Query } from './executor.js';
+import { SqliteReaderThread } from './sqlite-reader-thread.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -23,6 +28,14 @@ type Statement = Database.Statement<unknown[], unknown>;
 export const SQLITE_PRAGMAS = ['journal_mode = WAL', 'synchronous = FULL', 'busy_timeout = 10000', 'foreign_keys = ON'];
 
 const builder = knex({ client: 'better-sqlite3', useNullAsDefault: true });
+
+/**
+ * A read whose statement took longer than this on the main thread runs in the reader thread from then
+ * on. Above the cost of a read by key (well under a millisecond) and of the trip to the worker, below
+ * a page of a hundred rows or a count over thousands of index entries, which several requests at once
+ * would add up to the stall the service is held to (a few tens of milliseconds).
+ */
+export const OFF_THREAD_AFTER_MS = 1;
 
 /** better-sqlite3 takes neither booleans nor Dates; store them as Knex's SQLite dialect does. */
 function sqliteBindings(bindings: readonly unknown[]): unknown[] {
@@ -158,12 +171,19 @@ export class SqliteExecutor implements Executor {
   private readerStatements: Statements | undefined;
   /** Whether a statement only reads, learnt once per SQL text. */
   private readonly readOnly = new LRUCache<string, boolean>({ max: 2_000 });
+  /** The reads that proved long on the main thread, by SQL text, and the thread they run in now. */
+  private readonly long = new LRUCache<string, true>({ max: 2_000 });
+  private readonly readerThread: SqliteReaderThread;
   private queue: Job[] = [];
   private flushing: Promise<void> | undefined;
   private closed = false;
 
   constructor(readonly filename: string) {
     mkdirSync(dirname(resolve(filename)), { recursive: true });
+    this.readerThread = new SqliteReaderThread(
+      filename,
+      SQLITE_PRAGMAS.filter((pragma) => !pragma.startsWith('journal_mode')),
+    );
   }
 
   /** Opened on first use, once migrations have created the file. */
@@ -190,8 +210,16 @@ export class SqliteExecutor implements Executor {
 
   async all<Row>(query: Query): Promise<Row[]> {
     const { sql, bindings } = compile(query);
-    if (this.isReadOnly(sql)) return this.reader.all<Row>(sql, bindings);
-    return this.enqueue(() => this.writer.all<Row>(sql, bindings), false);
+    if (!this.isReadOnly(sql)) return this.enqueue(() => this.writer.all<Row>(sql, bindings), false);
+    if (this.long.has(sql)) {
+      if (this.closed) throw new Error('the database is closed');
+      const { columns, rows } = await this.readerThread.read(sql, sqliteBindings(bindings));
+      return rows.map((values) => named<Row>(columns, values));
+    }
+    const started = performance.now();
+    const rows = this.reader.all<Row>(sql, bindings);
+    if (performance.now() - started > OFF_THREAD_AFTER_MS) this.long.set(sql, true);
+    return rows;
   }
 
   async first<Row>(query: Query): Promise<Row | undefined> {
@@ -256,6 +284,7 @@ export class SqliteExecutor implements Executor {
   async close(): Promise<void> {
     await this.flushing;
     this.closed = true;
+    await this.readerThread.close();
     this.readerStatements?.connection.close();
     this.writerStatements?.connection.close();
     this.readerStatements = undefined;

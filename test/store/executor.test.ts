@@ -6,6 +6,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
+import { openDatabase } from '../../server/store/database.js';
+import { SQLITE_PRAGMAS } from '../../server/store/sqlite.js';
+import { SqliteReaderThread } from '../../server/store/sqlite-reader-thread.js';
 import { tokenRow, useMigratedDatabase } from '../support/store.js';
 import { sleep } from '../support/wait.js';
 
@@ -130,5 +133,63 @@ describe('the executor', () => {
     } finally {
       await store.sql.schema.dropTable('executor_scratch');
     }
+  });
+});
+
+describe.skipIf(Boolean(process.env.TEST_POSTGRES_URL))('long reads on the embedded database', () => {
+  // Counts to n without a table: SQLite's work grows with n, and a blob checks values that cross threads.
+  const counting = (sql: typeof store.db.sql, n: number) =>
+    sql.raw("with recursive c(x) as (select 1 union all select x + 1 from c where x < ?) select count(*) as n, x'00ff' as blob from c", [n]);
+  /** How long the call held the caller's thread before handing back its promise, and the promise. */
+  const held = <T>(call: () => Promise<T>) => {
+    const started = performance.now();
+    const answer = call();
+    return { ms: performance.now() - started, answer };
+  };
+
+  it('runs a read on the main thread until it proves long, then in the reader thread, with the same rows', async () => {
+    const first = held(() => store.db.all(counting(store.db.sql, 400_000)));
+    const second = held(() => store.db.all(counting(store.db.sql, 400_000)));
+    const expected = [{ n: 400_000, blob: Buffer.from([0, 255]) }];
+    expect(await first.answer).toEqual(expected);
+    const rows = await second.answer;
+    expect(rows).toEqual(expected);
+    expect(Buffer.isBuffer((rows[0] as { blob: unknown }).blob)).toBe(true);
+    // The first ran where it was called; the second only posted the statement.
+    expect(first.ms).toBeGreaterThan(5);
+    expect(second.ms).toBeLessThan(first.ms / 4);
+  });
+
+  it('answers a short read while a long one is under way in the reader thread', async () => {
+    await store.db.all(counting(store.db.sql, 300_000));
+    const order: string[] = [];
+    const long = store.db.all(counting(store.db.sql, 300_000)).then(() => order.push('long'));
+    const short = store.db.first(store.db.sql('tokens').where({ _id: 'none' })).then(() => order.push('short'));
+    await Promise.all([long, short]);
+    expect(order).toEqual(['short', 'long']);
+  });
+
+  it("gives SQLite's error and code from the reader thread, and settles what it owed when closed", async () => {
+    const thread = new SqliteReaderThread(
+      (store.db as { filename?: string }).filename!,
+      SQLITE_PRAGMAS.filter((pragma) => !pragma.startsWith('journal_mode')),
+    );
+    try {
+      await expect(thread.read('select * from no_such_table', [])).rejects.toMatchObject({
+        message: expect.stringMatching(/no such table/),
+        code: 'SQLITE_ERROR',
+      });
+      expect(await thread.read('select ? as a, ? as b', [1, 'x'])).toEqual({ columns: ['a', 'b'], rows: [[1, 'x']] });
+    } finally {
+      await thread.close();
+    }
+    const db = openDatabase(store.db.url);
+    await db.all(counting(db.sql, 300_000));
+    const owed = db.all(counting(db.sql, 300_000)).then(
+      () => 'answered',
+      () => 'refused',
+    );
+    await db.close();
+    expect(['answered', 'refused']).toContain(await owed);
   });
 });
