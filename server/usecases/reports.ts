@@ -82,11 +82,22 @@ export async function collectionsReport(
   const pieces = await collectionPieces(ctx.db, businessId, from, to, request.interval === 'month');
   const series = new Map<string, { currency: string; group: string | null }>();
   const filled = new Map<string, CollectionsBucket>();
+  // A range's pieces share a few hundred days and a few series: each day's bucket and each series' key
+  // is worked out once, not once a piece (a long range's report spent most of its time there).
+  const startOfDay = new Map<string, string>();
+  const seriesKeys = new Map<string, Map<string | null, string>>();
   for (const piece of pieces) {
     const group = groupOf(piece, request.groupBy);
-    const seriesKey = JSON.stringify([piece.currency, group]);
-    series.set(seriesKey, { currency: piece.currency, group });
-    const date = bucketStart(piece.day, request.interval);
+    let keysOfCurrency = seriesKeys.get(piece.currency);
+    if (!keysOfCurrency) seriesKeys.set(piece.currency, (keysOfCurrency = new Map()));
+    let seriesKey = keysOfCurrency.get(group);
+    if (seriesKey === undefined) {
+      seriesKey = JSON.stringify([piece.currency, group]);
+      keysOfCurrency.set(group, seriesKey);
+      series.set(seriesKey, { currency: piece.currency, group });
+    }
+    let date = startOfDay.get(piece.day);
+    if (date === undefined) startOfDay.set(piece.day, (date = bucketStart(piece.day, request.interval)));
     const key = `${date} ${seriesKey}`;
     const bucket = filled.get(key) ?? zero(date, piece.currency, group);
     bucket.paymentsCount += piece.count;
