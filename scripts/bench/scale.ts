@@ -119,40 +119,29 @@ interface Service {
   resetLoopDelay(): void;
 }
 
-/** The built service on the database, with the event-loop probe preloaded (loop-delay.ts). */
-async function startService(root: string, on: 'sqlite' | 'postgres', databaseUrl: string, secretsKey: string, dir: string, nodeOptions: string[] = []): Promise<Service> {
-  // A port the system hands out (a fixed range met ports in use).
-  const port = await freePort();
-  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', '--import', probeUrl(root), 'dist/server/main.js'], {
+/** A Node process running `script` with the event-loop probe preloaded (loop-delay.ts), once it has printed `ready`. */
+async function startProbed(
+  root: string,
+  script: { nodeOptions?: string[]; path: string; args?: string[]; env?: NodeJS.ProcessEnv },
+  ready: string,
+): Promise<Omit<Service, 'url'>> {
+  const probe = pathToFileURL(join(root, 'scripts', 'bench', 'loop-delay.ts')).href;
+  const child = spawn(process.execPath, [...(script.nodeOptions ?? []), '--import', 'tsx', '--import', probe, script.path, ...(script.args ?? [])], {
     cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      // PostgreSQL asks for the key every instance shares; the embedded default makes its own.
-      ...(on === 'postgres' && { SECRETS_KEY: secretsKey }),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      RATE_LIMIT_PER_SECOND: '1000000',
-      MAIL_DIR: join(dir, 'mail'),
-      // The seeded history starts in 2020: retention would spend the run deleting its delivered events and audit events.
-      OUTBOX_RETENTION_DAYS: '0',
-      AUDIT_RETENTION_DAYS: '36500',
-    },
+    env: script.env ?? process.env,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  // Measured once warm: after the validators no request has needed yet are compiled, just after listening.
   await new Promise<void>((resolve, reject) => {
     let printed = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       printed = (printed + chunk.toString()).slice(-4096);
-      if (printed.includes('request validators compiled')) resolve();
+      if (printed.includes(ready)) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before its validators were compiled`)));
+    child.once('exit', (code) => reject(new Error(`${script.path} exited with ${code} before it printed "${ready}"`)));
   });
   child.stdout!.resume();
   return {
     child,
-    url: `http://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -170,6 +159,28 @@ async function startService(root: string, on: 'sqlite' | 'postgres', databaseUrl
   };
 }
 
+/** The built service on the database, with the event-loop probe. */
+async function startService(root: string, on: 'sqlite' | 'postgres', databaseUrl: string, secretsKey: string, dir: string, nodeOptions: string[] = []): Promise<Service> {
+  // A port the system hands out (a fixed range met ports in use).
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    // PostgreSQL asks for the key every instance shares; the embedded default makes its own.
+    ...(on === 'postgres' && { SECRETS_KEY: secretsKey }),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    RATE_LIMIT_PER_SECOND: '1000000',
+    MAIL_DIR: join(dir, 'mail'),
+    // The seeded history starts in 2020: retention would spend the run deleting its delivered events and audit events.
+    OUTBOX_RETENTION_DAYS: '0',
+    AUDIT_RETENTION_DAYS: '36500',
+  };
+  // Measured once warm: after the validators no request has needed yet are compiled, just after listening.
+  const service = await startProbed(root, { nodeOptions, path: 'dist/server/main.js', env }, 'request validators compiled');
+  return { ...service, url: `http://127.0.0.1:${port}` };
+}
+
 interface Floor {
   firstPageStallMs: number;
   deepestPageStallMs: number;
@@ -182,33 +193,22 @@ interface Floor {
  */
 async function measureFloor(root: string, databaseUrl: string, businessId: number, duration: number, connections: number): Promise<Floor> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', probeUrl(root), join(root, 'scripts', 'bench', 'scale-floor.ts'), databaseUrl, String(port)], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-  });
+  const floor = await startProbed(root, { path: join('scripts', 'bench', 'scale-floor.ts'), args: [databaseUrl, String(port)] }, 'floor listening');
   try {
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('floor listening') && resolve());
-      child.once('exit', (code) => reject(new Error(`the floor server exited with ${code}`)));
-    });
     const stallOf = async (offset: number) => {
       const url = `http://127.0.0.1:${port}/?business=${businessId}&offset=${offset}`;
       await fetch(url).then((r) => r.arrayBuffer());
-      child.send('loop-delay:reset');
+      floor.resetLoopDelay();
       const result = await autocannon({ url, connections, duration });
       if (result.non2xx || result.errors) throw new Error(`the floor server: ${result.non2xx} non-2xx, ${result.errors} errors`);
-      return new Promise<number>((resolve) => {
-        child.once('message', (message: { loopDelayMaxMs: number }) => resolve(message.loopDelayMaxMs));
-        child.send('loop-delay:read');
-      });
+      return (await floor.loopDelay()).maxMs;
     };
     return { firstPageStallMs: await stallOf(0), deepestPageStallMs: await stallOf(9_900) };
   } finally {
-    child.kill('SIGTERM');
+    await floor.stop();
   }
 }
 
-const probeUrl = (root: string) => pathToFileURL(join(root, 'scripts', 'bench', 'loop-delay.ts')).href;
 
 /** The stall and the other business's latency the scale bench holds every heavy query to. */
 export const STALL_TARGET_MS = 20;
