@@ -4,10 +4,10 @@
 // and what has been refunded of them. Read from counters (store/collection-report.ts), so it costs
 // the same at a thousand payments or a million.
 import { DEFAULT_TIME_ZONE, localDay } from '../domain/local-days.js';
-import { bucketStart, bucketStarts, defaultRange, rangeTooLong, type Interval } from '../domain/report-intervals.js';
+import { bucketStarts, defaultRange, rangeTooLong, type Interval } from '../domain/report-intervals.js';
 import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING } from '../domain/statuses.js';
 import { findBusinessTimeZone } from '../store/business-profile.js';
-import { collectionPieces, type CollectionPiece } from '../store/collection-report.js';
+import { collectionSums } from '../store/collection-report.js';
 import type { UseCaseContext } from './context.js';
 
 export type ReportGroupBy = 'method' | 'status';
@@ -45,11 +45,7 @@ export type CollectionsReportOutcome = { result: 'too_long'; message: string } |
 
 const STATUS_NAMES: Record<number, string> = { [PAYMENT_PAID]: 'paid', [PAYMENT_PENDING]: 'pending', [PAYMENT_FAILED]: 'failed' };
 
-function groupOf(piece: CollectionPiece, groupBy: ReportGroupBy | undefined): string | null {
-  if (groupBy === 'method') return piece.method;
-  if (groupBy === 'status') return STATUS_NAMES[piece.statusId] ?? String(piece.statusId);
-  return null;
-}
+const groupName = (group: string | number | null): string | null => (typeof group === 'number' ? (STATUS_NAMES[group] ?? String(group)) : group);
 
 const zero = (date: string, currency: string, group: string | null): CollectionsBucket => ({
   date,
@@ -79,40 +75,31 @@ export async function collectionsReport(
   const tooLong = rangeTooLong(from, to, request.interval);
   if (tooLong) return { result: 'too_long', message: tooLong };
 
-  const pieces = await collectionPieces(ctx.db, businessId, from, to, request.interval === 'month');
-  const series = new Map<string, { currency: string; group: string | null }>();
-  const filled = new Map<string, CollectionsBucket>();
-  // A range's pieces share a few hundred days and a few series: each day's bucket and each series' key
-  // is worked out once, not once a piece (a long range's report spent most of its time there).
-  const startOfDay = new Map<string, string>();
-  const seriesKeys = new Map<string, Map<string | null, string>>();
-  for (const piece of pieces) {
-    const group = groupOf(piece, request.groupBy);
-    let keysOfCurrency = seriesKeys.get(piece.currency);
-    if (!keysOfCurrency) seriesKeys.set(piece.currency, (keysOfCurrency = new Map()));
-    let seriesKey = keysOfCurrency.get(group);
-    if (seriesKey === undefined) {
-      seriesKey = JSON.stringify([piece.currency, group]);
-      keysOfCurrency.set(group, seriesKey);
-      series.set(seriesKey, { currency: piece.currency, group });
-    }
-    let date = startOfDay.get(piece.day);
-    if (date === undefined) startOfDay.set(piece.day, (date = bucketStart(piece.day, request.interval)));
-    const key = `${date} ${seriesKey}`;
-    const bucket = filled.get(key) ?? zero(date, piece.currency, group);
-    bucket.paymentsCount += piece.count;
-    if (piece.statusId === PAYMENT_PAID) {
-      bucket.paidCount += piece.count;
-      bucket.paidAmount += piece.amount;
-    }
-    if (piece.statusId === PAYMENT_FAILED) bucket.failedCount += piece.count;
-    bucket.refundedAmount += piece.refunded;
-    filled.set(key, bucket);
+  const sums = await collectionSums(ctx.db, businessId, from, to, request.interval, request.groupBy);
+  // A long range holds hundreds of periods: each sum finds its bucket by position (its period's index,
+  // its series' column), not by a key built and hashed per sum.
+  const dates = bucketStarts(from, to, request.interval);
+  const periodOf = new Map(dates.map((date, index) => [date, index]));
+  const series = new Map<string, Map<string | null, { currency: string; group: string | null; buckets: CollectionsBucket[] }>>();
+  for (const sum of sums) {
+    const period = periodOf.get(sum.period);
+    if (period === undefined) throw new Error(`the collections counter summed ${sum.period}, not a ${request.interval} of ${from} to ${to}`);
+    const group = groupName(sum.group);
+    let ofCurrency = series.get(sum.currency);
+    if (!ofCurrency) series.set(sum.currency, (ofCurrency = new Map()));
+    let one = ofCurrency.get(group);
+    if (!one) ofCurrency.set(group, (one = { currency: sum.currency, group, buckets: [] }));
+    const bucket = (one.buckets[period] ??= zero(dates[period]!, sum.currency, group));
+    bucket.paymentsCount += sum.paymentsCount;
+    bucket.paidCount += sum.paidCount;
+    bucket.paidAmount += sum.paidAmount;
+    bucket.failedCount += sum.failedCount;
+    bucket.refundedAmount += sum.refundedAmount;
   }
   const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  const ordered = [...series.entries()].sort(([, a], [, b]) => compare(a.currency, b.currency) || compare(a.group ?? '', b.group ?? ''));
-  const buckets = bucketStarts(from, to, request.interval).flatMap((date) =>
-    ordered.map(([seriesKey, { currency, group }]) => filled.get(`${date} ${seriesKey}`) ?? zero(date, currency, group)),
-  );
+  const ordered = [...series.values()]
+    .flatMap((ofCurrency) => [...ofCurrency.values()])
+    .sort((a, b) => compare(a.currency, b.currency) || compare(a.group ?? '', b.group ?? ''));
+  const buckets = dates.flatMap((date, period) => ordered.map(({ currency, group, buckets: filled }) => filled[period] ?? zero(date, currency, group)));
   return { result: 'report', report: { timeZone, interval: request.interval, groupBy: request.groupBy ?? null, from, to, buckets } };
 }

@@ -182,6 +182,29 @@ describe('buckets', () => {
     ]);
   });
 
+  it('by week: every day of a year end, Sundays and Mondays included, in the week JavaScript dates give it', async () => {
+    // The database sums the days into weeks; each day's payment must land in its Monday's bucket.
+    const days = Array.from({ length: 30 }, (_, i) => new Date(Date.UTC(2026, 11, 15 + i)).toISOString().slice(0, 10));
+    // Noon in New York, B's zone: each payment is on the day it names there.
+    await plant(
+      tenant(),
+      days.map((day, i) => ({ at: `${day}T17:00:00.000000Z`, amount: 1000 + i })),
+      zone,
+    );
+    const mondayOf = (day: string) => {
+      const date = new Date(`${day}T00:00:00Z`);
+      return new Date(date.getTime() - ((date.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    };
+    const expected = new Map<string, { payments_count: number; paid_count: number; paid_amount: number }>();
+    days.forEach((day, i) => {
+      const week = expected.get(mondayOf(day)) ?? { payments_count: 0, paid_count: 0, paid_amount: 0 };
+      expected.set(mondayOf(day), { payments_count: week.payments_count + 1, paid_count: week.paid_count + 1, paid_amount: week.paid_amount + 1000 + i });
+    });
+    const weeks = await buckets(tenant(), { range: `${days[0]},${days.at(-1)}`, interval: 'week' });
+    expect(weeks).toEqual([...expected].map(([monday, sums]) => bucket(monday, sums)));
+    expect(weeks.map((week) => week.date)).toEqual(['2026-12-14', '2026-12-21', '2026-12-28', '2027-01-04', '2027-01-11']);
+  });
+
   it('by month: whole months from the yearly rows, the days at the edges of the range from the daily ones', async () => {
     const months = await buckets(tenant(), { range: '2023-12-15,2024-03-10', interval: 'month' });
     expect(months).toEqual([

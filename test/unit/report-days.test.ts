@@ -1,7 +1,7 @@
 // The business's days (domain/local-days.ts) and the report's periods (domain/report-intervals.ts).
 import { describe, expect, it } from 'vitest';
 import { localDay, offsetMinutes, offsetSpans } from '../../server/domain/local-days.js';
-import { bucketStart, bucketStarts, defaultRange, rangeTooLong } from '../../server/domain/report-intervals.js';
+import { addDays, bucketStart, bucketStarts, dayNumber, dayOfNumber, daysIn, defaultRange, rangeTooLong } from '../../server/domain/report-intervals.js';
 
 describe('localDay', () => {
   it("is the day in the zone: Kuala Lumpur's at UTC+8, New York's on either side of its summer time", () => {
@@ -41,6 +41,42 @@ describe('offsetSpans', () => {
           const moved = new Date(at + span.offsetMinutes * 60_000).toISOString().slice(0, 10);
           expect(moved, `${zone} ${new Date(at).toISOString()}`).toBe(localDay(new Date(at), zone));
         }
+    }
+  });
+});
+
+describe('day numbers', () => {
+  const DAY_MS = 86_400_000;
+  const byDate = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+
+  it('agree with the calendar of Date on every day from 1900 to 2100, and every 37th day of years 1 to 9999', () => {
+    const days = (from: string, to: string, step: number) => {
+      const out: number[] = [];
+      for (let n = Date.parse(`${from}T00:00:00Z`) / DAY_MS; n <= Date.parse(`${to}T00:00:00Z`) / DAY_MS; n += step) out.push(n);
+      return out;
+    };
+    const wrong = [...days('1900-01-01', '2100-12-31', 1), ...days('0001-01-01', '9999-12-31', 37)].filter(
+      (n) => dayOfNumber(n) !== byDate(n) || dayNumber(byDate(n)) !== n,
+    );
+    expect(wrong.map(byDate)).toEqual([]);
+    expect(dayNumber('1970-01-01')).toBe(0);
+    expect(dayOfNumber(-1)).toBe('1969-12-31');
+    expect(dayNumber('0099-03-01')).toBe(Date.parse('0099-03-01T00:00:00Z') / DAY_MS);
+  });
+
+  it('add and count days across months, leap days and years', () => {
+    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+    expect(addDays('2023-02-28', 1)).toBe('2023-03-01');
+    expect(addDays('2026-01-01', -1)).toBe('2025-12-31');
+    expect(addDays('1999-12-31', 366)).toBe('2000-12-31');
+    expect(daysIn('2024-01-01', '2024-12-31')).toBe(366);
+    expect(daysIn('2100-01-01', '2100-12-31')).toBe(365);
+  });
+
+  it('start every day of 1900-2100 on the Monday Date names', () => {
+    for (let n = Date.parse('1900-01-01T00:00:00Z') / DAY_MS; n <= Date.parse('2100-12-31T00:00:00Z') / DAY_MS; n += 1) {
+      const monday = byDate(n - ((new Date(n * DAY_MS).getUTCDay() + 6) % 7));
+      if (bucketStart(byDate(n), 'week') !== monday) expect(bucketStart(byDate(n), 'week'), byDate(n)).toBe(monday);
     }
   });
 });
