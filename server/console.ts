@@ -44,6 +44,9 @@ const NOT_BUILT = `<!doctype html>
 or <code>npm run build -w console</code>, then restart the service. The API at /api works without it.</p></main></body></html>
 `;
 
+/** @koa/send, loaded by the first request for the console (or by the warm-up once listening), not at start-up. */
+export const loadSend = () => import('@koa/send');
+
 /** `/` and everything under /console; other paths go on to the payer pages. */
 export function consoleRoutes(options: { root: string }): Koa.Middleware {
   const index = join(options.root, 'index.html');
@@ -66,8 +69,7 @@ export function consoleRoutes(options: { root: string }): Koa.Middleware {
       ctx.body = NOT_BUILT;
       return;
     }
-    // Loaded by the first request for the console, not at start-up: an API-only instance never needs it.
-    const { send } = await import('@koa/send');
+    const { send } = await loadSend();
     const file = ctx.path.slice(CONSOLE_PATH.length) || '/';
     if (HASHED_ASSET.test(file)) {
       // A hashed name changes with its content: a year, and never asked again.

@@ -36,9 +36,11 @@ const drawings = new LRUCache<string, string | Buffer, Drawing>({
   fetchMethod: (_key, _stale, { context }) => draw(context),
 });
 
-// Loaded with the first code drawn: few requests draw one, and every start would pay for the module.
+/** qrcode, loaded with the first code drawn (or by the warm-up once listening): every start would pay for the module. */
+export const loadQrCode = () => import('qrcode');
+
 async function draw({ text, kind, size }: Drawing): Promise<string | Buffer> {
-  const { default: QRCode } = await import('qrcode');
+  const { default: QRCode } = await loadQrCode();
   const sized = size === undefined ? {} : { width: size };
   if (kind === 'svg') return QRCode.toString(text, { ...OPTIONS, type: 'svg', ...sized });
   // 8 pixels per module by default: whole pixels keep every module's edges sharp.

@@ -29,11 +29,16 @@ import type { AuditTrail, Scopes } from './http/routes.js';
 import { DEFAULT_HTTP_TIMEOUTS, createHttpServer, type HttpTimeouts } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDeliverers } from './outbox/deliverers.js';
-import { createMailer, type Mailer } from './outbox/mailer.js';
+import { createMailer, loadNodemailer, type Mailer } from './outbox/mailer.js';
 import type { Resolver } from './outbox/webhook-target.js';
 import { OutboxWorker } from './outbox/worker.js';
 import { pageRoutes } from './pages/routes.js';
-import { consoleRoutes } from './console.js';
+import { consoleRoutes, loadSend } from './console.js';
+import { loadLibraries, type LibraryLoaders } from './library-warm-up.js';
+import { loadCsvStringify } from './handlers/payments-csv.js';
+import { loadQrCode } from './qr.js';
+import { loadTotp } from './usecases/two-factor.js';
+import { loadSigner, loadUndici } from './outbox/webhook-client.js';
 import { CONSOLE_DIST_PATH } from './file-locations.js';
 import { acquirerRoutes } from './acquirer-notifications/endpoint.js';
 import type { CardFormAcquirer } from './acquirers/acquirer.js';
@@ -324,10 +329,25 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server.on('request', app.callback());
     const warming = new AbortController();
     const warmingFrom = performance.now();
+    const libraries: LibraryLoaders = {
+      'csv-stringify': loadCsvStringify,
+      qrcode: loadQrCode,
+      otpauth: loadTotp,
+      '@koa/send': loadSend,
+      ...(worker && { undici: loadUndici, standardwebhooks: loadSigner }),
+      ...(options.mail?.smtpUrl && { nodemailer: loadNodemailer }),
+    };
     void warmUp(contract, { afterMs: options.validatorWarmUpMs ?? VALIDATOR_WARM_UP_DELAY_MS, signal: warming.signal })
-      .then(() => {
+      .then(() =>
+        loadLibraries(libraries, {
+          signal: warming.signal,
+          failed: (name, error) => logger.warn({ err: error, library: name }, 'a library could not be loaded ahead of its first use'),
+        }),
+      )
+      .then((loaded) => {
         // Said so an operator (and the bench, which measures a warm service as it measures warm peers) knows when requests stop sharing the loop with it.
-        if (!warming.signal.aborted) logger.info({ duration_ms: Math.round(performance.now() - warmingFrom) }, 'request validators compiled');
+        if (!warming.signal.aborted)
+          logger.info({ duration_ms: Math.round(performance.now() - warmingFrom), libraries_loaded: loaded }, 'request validators compiled');
       })
       .catch((error: unknown) => logger.error({ err: error }, 'compiling the request validators failed'));
     worker?.start();

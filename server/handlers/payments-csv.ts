@@ -132,11 +132,13 @@ async function* allLines(payments: AsyncIterable<ExportedPayment>): AsyncGenerat
   for await (const exported of payments) yield* linesOf(exported);
 }
 
+/** csv-stringify, loaded by the first export rather than at start-up, which has no use for it (the warm-up loads it once listening). */
+export const loadCsvStringify = () => createRequire(import.meta.url)('csv-stringify') as typeof import('csv-stringify');
+
 /** The CSV, header first; pulled line by line as the client reads it (backpressure through pipe). */
 export function paymentsCsv(payments: AsyncIterable<ExportedPayment>): NodeJS.ReadableStream {
   const source = Readable.from(allLines(payments));
-  // Loaded by the first export rather than at start-up, which has no use for it.
-  const { stringify } = createRequire(import.meta.url)('csv-stringify') as typeof import('csv-stringify');
+  const { stringify } = loadCsvStringify();
   const csv = stringify({ header: true, columns: [...CSV_COLUMNS], record_delimiter: 'windows', cast: { number: String } });
   source.on('error', (error) => csv.destroy(error));
   // A reader that goes away destroys what it read from: the export behind it stops too (and gives

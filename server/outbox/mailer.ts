@@ -25,7 +25,7 @@ export interface Mailer {
 }
 
 /** nodemailer, loaded when the first message is sent rather than at every start. */
-function loadNodemailer(): typeof import('nodemailer') {
+export function loadNodemailer(): typeof import('nodemailer') {
   return createRequire(import.meta.url)('nodemailer') as typeof import('nodemailer');
 }
 

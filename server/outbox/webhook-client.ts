@@ -10,13 +10,13 @@ import { checkWebhookUrl, guardedLookup, RefusedAddressError, type WebhookPolicy
 
 /** undici, loaded with the first delivery: an instance that sends no webhooks never pays for it. */
 let undici: typeof import('undici') | undefined;
-function loadUndici(): typeof import('undici') {
+export function loadUndici(): typeof import('undici') {
   return (undici ??= createRequire(import.meta.url)('undici') as typeof import('undici'));
 }
 
 /** standardwebhooks' signer, loaded with the first delivery as undici is. */
 let WebhookSigner: typeof Webhook | undefined;
-function loadSigner(): typeof Webhook {
+export function loadSigner(): typeof Webhook {
   return (WebhookSigner ??= (createRequire(import.meta.url)('standardwebhooks') as typeof import('standardwebhooks')).Webhook);
 }
 

@@ -19,9 +19,11 @@ export const RECOVERY_CODE_COUNT = 10;
 
 const secretContext = (userId: string) => `users.totp_secret:${userId}`;
 
-// otpauth and qrcode are loaded by the first sign-in that needs them: a start-up has no use for either.
+/** otpauth, loaded by the first sign-in that needs it (or by the warm-up once listening): a start-up has no use for it. */
+export const loadTotp = () => import('otpauth');
+
 async function totpFor(secret: string, label: string): Promise<TOTP> {
-  const { Secret, TOTP } = await import('otpauth');
+  const { Secret, TOTP } = await loadTotp();
   return new TOTP({ issuer: ISSUER, label, algorithm: 'SHA1', digits: 6, period: PERIOD, secret: Secret.fromBase32(secret) });
 }
 
@@ -70,7 +72,7 @@ export type TotpOutcome<T> = { kind: 'done'; value: T } | { kind: 'already_enabl
 export async function offerTotp(ctx: UseCaseContext, me: SignedIn): Promise<TotpOutcome<TotpOffer>> {
   const user = (await findUser(ctx.db, me.userId))!;
   if (user.totpEnabledAt) return { kind: 'already_enabled' };
-  const { Secret } = await import('otpauth');
+  const { Secret } = await loadTotp();
   const secret = new Secret({ size: 20 }).base32;
   await updateUser(ctx.db, user.id, { totpSecret: sealSecret(ctx.secretsKey, secret, secretContext(user.id)), totpLastStep: null });
   const uri = (await totpFor(secret, user.email)).toString();
