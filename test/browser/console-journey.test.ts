@@ -7,8 +7,9 @@
 // too), refunds part of it after a confirmation, exports the CSV and reads it back, sees it in the
 // overview and its chart,
 // in both themes and at a phone's width; then the settings view (the profile, and a logo uploaded
-// through its file field, shown named there and on the payer's page), webhooks, events and the team
-// view: an invitation revoked after a confirmation (its link then refused by the API), an invitation
+// through its file field, shown named there and on the payer's page), the audit log (its total, a
+// search refused, one that matches nothing), webhooks, events (a total kept exact, a filter's total
+// counted only so far and said as a lower bound, the list seen loading first) and the team view: an invitation revoked after a confirmation (its link then refused by the API), an invitation
 // e-mailed to a viewer, who sets a password on its link's console page and lands signed in (dark
 // theme, 390 px), signs in again, sees the payment and is offered no refund, and changes their
 // password (a wrong current one refused): the old one no longer signs in, the new one does; last, the
@@ -22,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_DIST_PATH } from '../../server/file-locations.js';
 import { createOwnerLink } from '../../server/usecases/accounts.js';
 import { launchBrowser, screenshots, VIEWPORTS } from '../support/browser.js';
+import { plantEvents } from '../support/bulk.js';
 import { PNG_1X1 } from '../support/images.js';
 import { PASSWORD, accountLinkMailedTo, call, linkToken, totpCode } from '../support/members.js';
 import { useService } from '../support/service.js';
@@ -303,7 +305,20 @@ describe('the merchant console', () => {
     const log = page.getByRole('table', { name: 'Audit events' });
     await expect.poll(() => log.innerText()).toContain('revokeApiKey');
     expect(await log.innerText()).toContain('createApiKey');
+    // Under the list, the total the API counts (reads record nothing, so it holds still).
+    const { data } = await t.a.client.GET('/audit-events', { params: { query: { per_page: 1 } } });
+    await page.getByText(`${data!.data.total} audit events`, { exact: true }).waitFor();
     await noAxeViolations('audit log');
+    // The API's refusal (an action longer than it takes), then a search that matches nothing.
+    const action = page.getByLabel('Action');
+    await action.fill('x'.repeat(65));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The service refused this' }).waitFor();
+    await noAxeViolations('audit log, a search refused');
+    await action.fill('noSuchAction');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('No audit events match', { exact: true }).waitFor();
+    await noAxeViolations('audit log, nothing matches');
   }, 60_000);
 
   it('edits the business profile, the API refusing a pale brand colour on its field', async () => {
@@ -374,6 +389,36 @@ describe('the merchant console', () => {
     await heading('Events');
     await expect.poll(() => page.getByRole('table', { name: 'Events' }).innerText()).toContain('ping');
     await noAxeViolations('events log');
+  }, 60_000);
+
+  it('says how many events there are, and says a total counted only so far as a lower bound', async () => {
+    // Older than the ping, and not due for decades: they fill the log without being sent.
+    await plantEvents(t.sql, t.a.business.id, 10_001);
+    await page.reload();
+    await heading('Events');
+    // The log's total is kept by counters: exact.
+    await page.getByText('10,002 events', { exact: true }).waitFor();
+    // A filter's matches are counted up to 10,001 only. Its answer is held back (the service's own,
+    // let through after) so that the list is seen loading first.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const typed = (url: URL) => url.pathname === '/api/events' && url.searchParams.get('filter[type]') === 'payment.created';
+    await page.route(typed, async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.getByLabel('Event type').selectOption('payment.created');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('status', { name: 'Loading events' }).waitFor();
+      await noAxeViolations('events log, loading');
+      release();
+      await page.getByText('At least 10,001 events', { exact: true }).waitFor();
+    } finally {
+      release();
+      await page.unroute(typed);
+    }
+    await noAxeViolations('events log, a lower-bound total');
   }, 60_000);
 
   it('invites a viewer: the invitation is listed and e-mailed', async () => {

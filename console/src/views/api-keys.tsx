@@ -8,7 +8,7 @@ import { PERMISSIONS as ALL_PERMISSIONS } from '../../../server/domain/permissio
 import { $api } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, DataTable, EmptyState, Loading, PageHeading, QueryError, SecretOnce, showRefusal } from './common.js';
+import { ConfirmModal, DataTable, emptyList, PageHeading, QueryStates, SecretOnce, showRefusal } from './common.js';
 
 type Permission = components['schemas']['Permission'];
 type ApiKey = components['schemas']['ApiKey'];
@@ -76,39 +76,35 @@ export function ApiKeysPage() {
     <>
       <PageHeading title="API keys" />
       {canWrite && <NewKeyForm />}
-      {keys.isPending ? (
-        <Loading what="API keys" />
-      ) : keys.isError ? (
-        <QueryError error={keys.error} />
-      ) : keys.data.data.length === 0 ? (
-        <EmptyState title="No API keys" />
-      ) : (
-        <DataTable
-          label="API keys"
-          rows={keys.data.data}
-          rowKey={(key) => key._id}
-          minWidth={640}
-          columns={[
-            { header: 'Name', cell: (key) => key.name ?? key.prefix },
-            { header: 'Key', cell: (key) => `${key.prefix}…${key.last_four ?? ''}` },
-            { header: 'Access', cell: (key) => (key.permissions === null ? 'Full' : key.permissions.join(', ')) },
-            { header: 'Last used', cell: (key) => (key.last_used_at ? formatDateTime(key.last_used_at) : 'Never') },
-            {
-              header: 'State',
-              cell: (key) =>
-                key.revoked_at ? (
-                  `Revoked ${formatDateTime(key.revoked_at)}`
-                ) : canWrite ? (
-                  <Button size="xs" variant="default" onClick={() => setRevoking(key)}>
-                    Revoke {key.name ?? key.prefix}…
-                  </Button>
-                ) : (
-                  'Active'
-                ),
-            },
-          ]}
-        />
-      )}
+      <QueryStates query={keys} what="API keys" isEmpty={emptyList} empty={{ title: 'No API keys' }}>
+        {(body) => (
+          <DataTable
+            label="API keys"
+            rows={body.data}
+            rowKey={(key) => key._id}
+            minWidth={640}
+            columns={[
+              { header: 'Name', cell: (key) => key.name ?? key.prefix },
+              { header: 'Key', cell: (key) => `${key.prefix}…${key.last_four ?? ''}` },
+              { header: 'Access', cell: (key) => (key.permissions === null ? 'Full' : key.permissions.join(', ')) },
+              { header: 'Last used', cell: (key) => (key.last_used_at ? formatDateTime(key.last_used_at) : 'Never') },
+              {
+                header: 'State',
+                cell: (key) =>
+                  key.revoked_at ? (
+                    `Revoked ${formatDateTime(key.revoked_at)}`
+                  ) : canWrite ? (
+                    <Button size="xs" variant="default" onClick={() => setRevoking(key)}>
+                      Revoke {key.name ?? key.prefix}…
+                    </Button>
+                  ) : (
+                    'Active'
+                  ),
+              },
+            ]}
+          />
+        )}
+      </QueryStates>
       <ConfirmModal
         opened={revoking !== undefined}
         title="Revoke this API key?"

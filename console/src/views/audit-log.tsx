@@ -1,11 +1,11 @@
-import { Button, Group, Text, TextInput } from '@mantine/core';
+import { Button, Group, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { paths } from '@payment-collection/client';
 import { $api } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
 import { apiQuery, filtersFrom, searchFor } from '../lib/filters.js';
-import { DataTable, EmptyState, Loading, PageHeading, Pager, QueryError, StatusBadge } from './common.js';
+import { DataTable, emptyPage, ListFooter, PageHeading, QueryStates, StatusBadge } from './common.js';
 
 const FILTERS = ['action', 'actor_id', 'target_id', 'created_at_between'] as const;
 type AuditQuery = NonNullable<paths['/audit-events']['get']['parameters']['query']>;
@@ -38,33 +38,26 @@ export function AuditLogPage() {
           <Button type="submit">Search</Button>
         </Group>
       </form>
-      {events.isPending ? (
-        <Loading what="the audit log" />
-      ) : events.isError ? (
-        <QueryError error={events.error} />
-      ) : events.data.data.data.length === 0 ? (
-        <EmptyState title="No audit events match" />
-      ) : (
-        <>
-          <DataTable
-            label="Audit events"
-            rows={events.data.data.data}
-            rowKey={(event) => event._id}
-            minWidth={720}
-            columns={[
-              { header: 'When', cell: (event) => formatDateTime(event.created_at) },
-              { header: 'Who', cell: (event) => `${event.actor.label ?? event.actor.id ?? event.actor.kind} (${event.actor.kind})` },
-              { header: 'Action', cell: (event) => event.action },
-              { header: 'Records', cell: (event) => event.target_ids.join(', ') || '—' },
-              { header: 'Outcome', cell: (event) => <StatusBadge status={event.outcome} /> },
-            ]}
-          />
-          <Group justify="space-between" mt="md">
-            <Text size="sm">{events.data.data.total.toLocaleString('en-MY')} events</Text>
-            <Pager total={events.data.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
-          </Group>
-        </>
-      )}
+      <QueryStates query={events} what="the audit log" isEmpty={emptyPage} empty={{ title: 'No audit events match' }}>
+        {(body) => (
+          <>
+            <DataTable
+              label="Audit events"
+              rows={body.data.data}
+              rowKey={(event) => event._id}
+              minWidth={720}
+              columns={[
+                { header: 'When', cell: (event) => formatDateTime(event.created_at) },
+                { header: 'Who', cell: (event) => `${event.actor.label ?? event.actor.id ?? event.actor.kind} (${event.actor.kind})` },
+                { header: 'Action', cell: (event) => event.action },
+                { header: 'Records', cell: (event) => event.target_ids.join(', ') || '—' },
+                { header: 'Outcome', cell: (event) => <StatusBadge status={event.outcome} /> },
+              ]}
+            />
+            <ListFooter list={body.data} noun="audit events" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
+          </>
+        )}
+      </QueryStates>
     </>
   );
 }

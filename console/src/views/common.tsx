@@ -3,6 +3,7 @@
 import { Alert, Badge, Button, Center, Code, CopyButton, Group, Loader, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { fieldErrors } from '../lib/errors.js';
 
@@ -71,13 +72,50 @@ export function QueryError({ error }: { error: unknown }) {
   );
 }
 
-export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+interface EmptyStateProps {
+  title: string;
+  children?: ReactNode;
+}
+
+export function EmptyState({ title, children }: EmptyStateProps) {
   return (
     <Stack align="center" p="xl" gap="xs">
       <Text fw={600}>{title}</Text>
       {children}
     </Stack>
   );
+}
+
+/** A page of a list with no record on it. */
+export const emptyPage = (body: { data: { data: readonly unknown[] } }) => body.data.data.length === 0;
+/** A list the API answers whole, with no record in it. */
+export const emptyList = (body: { data: readonly unknown[] }) => body.data.length === 0;
+
+/**
+ * A list's query in its states: loading (a status named `Loading {what}`), refused (the service's
+ * message), nothing to show (`empty`), and its data, which `children` renders.
+ */
+export function QueryStates<Data, Failure>({
+  query,
+  what,
+  isEmpty,
+  empty,
+  refused,
+  children,
+}: {
+  query: UseQueryResult<Data, Failure>;
+  what: string;
+  // Data is the query's: a predicate over any list (emptyPage) must not narrow it.
+  isEmpty(data: NoInfer<Data>): boolean;
+  empty: EmptyStateProps;
+  /** In place of the service's message, for a view that shows some of a refusal's messages on its own fields. */
+  refused?(error: NoInfer<Failure>): ReactNode;
+  children(data: Data): ReactNode;
+}) {
+  if (query.isPending) return <Loading what={what} />;
+  if (query.isError) return refused ? refused(query.error) : <QueryError error={query.error} />;
+  if (isEmpty(query.data)) return <EmptyState {...empty} />;
+  return children(query.data);
 }
 
 export function ConfirmModal(props: {

@@ -9,7 +9,7 @@ import { refusalMessage } from '../lib/errors.js';
 import { apiQuery, filtersFrom, searchFor } from '../lib/filters.js';
 import { EVENT_TYPES } from '../lib/team.js';
 import { useCan } from '../session.js';
-import { DataTable, Details, EmptyState, Loading, PageHeading, Pager, QueryError, StatusBadge } from './common.js';
+import { DataTable, Details, emptyPage, ListFooter, Loading, PageHeading, QueryError, QueryStates, StatusBadge } from './common.js';
 
 const FILTERS = ['type', 'delivery_success'] as const;
 type EventsQuery = NonNullable<paths['/events']['get']['parameters']['query']>;
@@ -50,42 +50,41 @@ export function EventsPage() {
           <Button type="submit">Search</Button>
         </Group>
       </form>
-      {events.isPending ? (
-        <Loading what="events" />
-      ) : events.isError ? (
-        <QueryError error={events.error} />
-      ) : events.data.data.data.length === 0 ? (
-        <EmptyState title="No events match">
-          <Text size="sm">Events are sent to the business&apos;s webhook endpoints as payments and refunds happen.</Text>
-        </EmptyState>
-      ) : (
-        <>
-          <DataTable
-            label="Events"
-            rows={events.data.data.data}
-            rowKey={(event) => event.id}
-            minWidth={640}
-            columns={[
-              {
-                header: 'Event',
-                cell: (event) => (
-                  <Anchor component={Link} to={`/developers/events/${event.id}`}>
-                    {event.type}
-                  </Anchor>
-                ),
-              },
-              { header: 'When', cell: (event) => formatDateTime(event.created_at) },
-              { header: 'Delivery', cell: (event) => <StatusBadge status={event.status} /> },
-              { header: 'Attempts', cell: (event) => event.attempts },
-              { header: 'Last error', cell: (event) => event.last_error ?? '—' },
-            ]}
-          />
-          <Group justify="space-between" mt="md">
-            <Text size="sm">{events.data.data.total.toLocaleString('en-MY')} events</Text>
-            <Pager total={events.data.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
-          </Group>
-        </>
-      )}
+      <QueryStates
+        query={events}
+        what="events"
+        isEmpty={emptyPage}
+        empty={{
+          title: 'No events match',
+          children: <Text size="sm">Events are sent to the business&apos;s webhook endpoints as payments and refunds happen.</Text>,
+        }}
+      >
+        {(body) => (
+          <>
+            <DataTable
+              label="Events"
+              rows={body.data.data}
+              rowKey={(event) => event.id}
+              minWidth={640}
+              columns={[
+                {
+                  header: 'Event',
+                  cell: (event) => (
+                    <Anchor component={Link} to={`/developers/events/${event.id}`}>
+                      {event.type}
+                    </Anchor>
+                  ),
+                },
+                { header: 'When', cell: (event) => formatDateTime(event.created_at) },
+                { header: 'Delivery', cell: (event) => <StatusBadge status={event.status} /> },
+                { header: 'Attempts', cell: (event) => event.attempts },
+                { header: 'Last error', cell: (event) => event.last_error ?? '—' },
+              ]}
+            />
+            <ListFooter list={body.data} noun="events" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
+          </>
+        )}
+      </QueryStates>
     </>
   );
 }

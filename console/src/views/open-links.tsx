@@ -9,7 +9,7 @@ import { fieldErrors } from '../lib/errors.js';
 import { apiQuery, filtersFrom, searchFor } from '../lib/filters.js';
 import { formatUnits } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, DataTable, Details, EmptyState, Loading, PageHeading, Pager, QueryError, StatusBadge } from './common.js';
+import { ConfirmModal, DataTable, Details, emptyPage, Loading, PageHeading, Pager, QueryError, QueryStates, StatusBadge } from './common.js';
 import { ShareLink } from './links-common.js';
 
 const FILTERS = ['status', 'reference', 'created_at_between'] as const;
@@ -56,40 +56,42 @@ export function OpenLinksPage() {
           <Button type="submit">Search</Button>
         </Group>
       </form>
-      {links.isPending ? (
-        <Loading what="open payment links" />
-      ) : links.isError ? (
-        <QueryError error={links.error} />
-      ) : links.data.data.data.length === 0 ? (
-        <EmptyState title="No open payment links">
-          <Text size="sm">An open payment link takes any number of payments of at least a minimum amount: donations, fees, a shop counter.</Text>
-        </EmptyState>
-      ) : (
-        <>
-          <DataTable
-            label="Open payment links"
-            rows={links.data.data.data}
-            rowKey={(link) => link._id}
-            columns={[
-              {
-                header: 'Title',
-                cell: (link) => (
-                  <Anchor component={Link} to={`/open-payment-links/${link._id}`}>
-                    {link.title}
-                  </Anchor>
-                ),
-              },
-              { header: 'Minimum', cell: (link) => formatUnits(link.minimum_amount, link.currency) },
-              { header: 'State', cell: (link) => <StatusBadge status={link.state} /> },
-              { header: 'Payments', cell: (link) => link.payments_count },
-              { header: 'Created', cell: (link) => formatDateTime(link.created_at) },
-            ]}
-          />
-          <Group justify="flex-end" mt="md">
-            <Pager total={links.data.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
-          </Group>
-        </>
-      )}
+      <QueryStates
+        query={links}
+        what="open payment links"
+        isEmpty={emptyPage}
+        empty={{
+          title: 'No open payment links',
+          children: <Text size="sm">An open payment link takes any number of payments of at least a minimum amount: donations, fees, a shop counter.</Text>,
+        }}
+      >
+        {(body) => (
+          <>
+            <DataTable
+              label="Open payment links"
+              rows={body.data.data}
+              rowKey={(link) => link._id}
+              columns={[
+                {
+                  header: 'Title',
+                  cell: (link) => (
+                    <Anchor component={Link} to={`/open-payment-links/${link._id}`}>
+                      {link.title}
+                    </Anchor>
+                  ),
+                },
+                { header: 'Minimum', cell: (link) => formatUnits(link.minimum_amount, link.currency) },
+                { header: 'State', cell: (link) => <StatusBadge status={link.state} /> },
+                { header: 'Payments', cell: (link) => link.payments_count },
+                { header: 'Created', cell: (link) => formatDateTime(link.created_at) },
+              ]}
+            />
+            <Group justify="flex-end" mt="md">
+              <Pager total={body.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
+            </Group>
+          </>
+        )}
+      </QueryStates>
     </>
   );
 }

@@ -9,7 +9,7 @@ import { fieldErrors } from '../lib/errors.js';
 import { apiQuery, filtersFrom, searchFor } from '../lib/filters.js';
 import { formatCents, parseAmountToCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, DataTable, Details, EmptyState, Loading, PageHeading, Pager, QueryError, StatusBadge } from './common.js';
+import { ConfirmModal, DataTable, Details, emptyPage, Loading, PageHeading, Pager, QueryError, QueryStates, StatusBadge } from './common.js';
 import { ShareLink } from './links-common.js';
 
 const FILTERS = ['status', 'email', 'reference', 'created_at_between'] as const;
@@ -55,45 +55,51 @@ export function PaymentLinksPage() {
           <Button type="submit">Search</Button>
         </Group>
       </form>
-      {links.isPending ? (
-        <Loading what="payment links" />
-      ) : links.isError ? (
-        <QueryError error={links.error} />
-      ) : links.data.data.data.length === 0 ? (
-        <EmptyState title={Object.keys(filters).length > 0 ? 'No payment link matches these filters' : 'No payment links yet'}>
-          <Text size="sm">A payment link asks one payer for one amount: create one and send its page to your payer.</Text>
-          {canWrite && (
-            <Button component={Link} to="/payment-links/new">
-              Create your first payment link
-            </Button>
-          )}
-        </EmptyState>
-      ) : (
-        <>
-          <DataTable
-            label="Payment links"
-            rows={links.data.data.data}
-            rowKey={(link) => link._id}
-            columns={[
-              {
-                header: 'Title',
-                cell: (link) => (
-                  <Anchor component={Link} to={`/payment-links/${link._id}`}>
-                    {link.title}
-                  </Anchor>
-                ),
-              },
-              { header: 'Amount', cell: (link) => formatCents(link.amount, link.currency) },
-              { header: 'Status', cell: (link) => <StatusBadge status={link.status} /> },
-              { header: 'Payer', cell: (link) => link.email },
-              { header: 'Created', cell: (link) => formatDateTime(link.created_at) },
-            ]}
-          />
-          <Group justify="flex-end" mt="md">
-            <Pager total={links.data.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
-          </Group>
-        </>
-      )}
+      <QueryStates
+        query={links}
+        what="payment links"
+        isEmpty={emptyPage}
+        empty={{
+          title: Object.keys(filters).length > 0 ? 'No payment link matches these filters' : 'No payment links yet',
+          children: (
+            <>
+              <Text size="sm">A payment link asks one payer for one amount: create one and send its page to your payer.</Text>
+              {canWrite && (
+                <Button component={Link} to="/payment-links/new">
+                  Create your first payment link
+                </Button>
+              )}
+            </>
+          ),
+        }}
+      >
+        {(body) => (
+          <>
+            <DataTable
+              label="Payment links"
+              rows={body.data.data}
+              rowKey={(link) => link._id}
+              columns={[
+                {
+                  header: 'Title',
+                  cell: (link) => (
+                    <Anchor component={Link} to={`/payment-links/${link._id}`}>
+                      {link.title}
+                    </Anchor>
+                  ),
+                },
+                { header: 'Amount', cell: (link) => formatCents(link.amount, link.currency) },
+                { header: 'Status', cell: (link) => <StatusBadge status={link.status} /> },
+                { header: 'Payer', cell: (link) => link.email },
+                { header: 'Created', cell: (link) => formatDateTime(link.created_at) },
+              ]}
+            />
+            <Group justify="flex-end" mt="md">
+              <Pager total={body.data.last_page} page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
+            </Group>
+          </>
+        )}
+      </QueryStates>
     </>
   );
 }

@@ -10,7 +10,7 @@ import { fieldErrors } from '../lib/errors.js';
 import { apiQuery, filtersFrom, searchFor, type Filters } from '../lib/filters.js';
 import { formatCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { DataTable, EmptyState, ListFooter, Loading, PageHeading, QueryError, StatusBadge } from './common.js';
+import { DataTable, emptyPage, ListFooter, PageHeading, QueryError, QueryStates, StatusBadge } from './common.js';
 
 const FILTERS = [
   'status',
@@ -136,51 +136,58 @@ export function PaymentsPage() {
           <Button type="submit">Search</Button>
         </Group>
       </form>
-      {payments.isPending ? (
-        <Loading what="payments" />
-      ) : payments.isError ? (
-        Object.keys(refused?.fields ?? {}).length === 0 ? (
-          <QueryError error={payments.error} />
-        ) : (
-          // The typed filters' messages are under their fields; only what concerns none of them is said here.
-          refused?.general !== undefined && <QueryError error={{ message: refused.general }} />
-        )
-      ) : payments.data.data.data.length === 0 ? (
-        <EmptyState title={Object.keys(filters).length > 0 ? 'No payment matches these filters' : 'No payments yet'}>
-          <Text size="sm">
-            Payments appear here once a payer pays one of your{' '}
-            <Anchor component={Link} to="/payment-links">
-              payment links
-            </Anchor>
-            .
-          </Text>
-        </EmptyState>
-      ) : (
-        <>
-          <DataTable
-            label="Payments"
-            minWidth={640}
-            rows={payments.data.data.data}
-            rowKey={(payment) => payment._id}
-            columns={[
-              {
-                header: 'Created',
-                cell: (payment) => (
-                  <Anchor component={Link} to={`/payments/${payment._id}`}>
-                    {formatDateTime(payment.created_at)}
-                  </Anchor>
-                ),
-              },
-              { header: 'Amount', cell: (payment) => formatCents(payment.amount, payment.currency) },
-              { header: 'Status', cell: (payment) => <StatusBadge status={payment.status} /> },
-              { header: 'Method', cell: (payment) => `${payment.method ?? '—'}${payment.card_last4 ? ` ·${payment.card_last4}` : ''}` },
-              { header: 'Payer', cell: (payment) => payment.payer_email ?? '—' },
-              { header: 'Reference', cell: (payment) => payment.reference ?? '—' },
-            ]}
-          />
-          <ListFooter list={payments.data.data} noun="payments" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
-        </>
-      )}
+      <QueryStates
+        query={payments}
+        what="payments"
+        isEmpty={emptyPage}
+        empty={{
+          title: Object.keys(filters).length > 0 ? 'No payment matches these filters' : 'No payments yet',
+          children: (
+            <Text size="sm">
+              Payments appear here once a payer pays one of your{' '}
+              <Anchor component={Link} to="/payment-links">
+                payment links
+              </Anchor>
+              .
+            </Text>
+          ),
+        }}
+        refused={(error) =>
+          Object.keys(refused?.fields ?? {}).length === 0 ? (
+            <QueryError error={error} />
+          ) : (
+            // The typed filters' messages are under their fields; only what concerns none of them is said here.
+            refused?.general !== undefined && <QueryError error={{ message: refused.general }} />
+          )
+        }
+      >
+        {(body) => (
+          <>
+            <DataTable
+              label="Payments"
+              minWidth={640}
+              rows={body.data.data}
+              rowKey={(payment) => payment._id}
+              columns={[
+                {
+                  header: 'Created',
+                  cell: (payment) => (
+                    <Anchor component={Link} to={`/payments/${payment._id}`}>
+                      {formatDateTime(payment.created_at)}
+                    </Anchor>
+                  ),
+                },
+                { header: 'Amount', cell: (payment) => formatCents(payment.amount, payment.currency) },
+                { header: 'Status', cell: (payment) => <StatusBadge status={payment.status} /> },
+                { header: 'Method', cell: (payment) => `${payment.method ?? '—'}${payment.card_last4 ? ` ·${payment.card_last4}` : ''}` },
+                { header: 'Payer', cell: (payment) => payment.payer_email ?? '—' },
+                { header: 'Reference', cell: (payment) => payment.reference ?? '—' },
+              ]}
+            />
+            <ListFooter list={body.data} noun="payments" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
+          </>
+        )}
+      </QueryStates>
     </>
   );
 }

@@ -9,7 +9,21 @@ import { formatDateTime } from '../lib/dates.js';
 import { refusalMessage } from '../lib/errors.js';
 import { EVENT_TYPES, enabledEvents, pickedEvents } from '../lib/team.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, DataTable, Details, EmptyState, ListFooter, Loading, PageHeading, QueryError, SecretOnce, showRefusal, StatusBadge } from './common.js';
+import {
+  ConfirmModal,
+  DataTable,
+  Details,
+  emptyList,
+  emptyPage,
+  ListFooter,
+  Loading,
+  PageHeading,
+  QueryError,
+  QueryStates,
+  SecretOnce,
+  showRefusal,
+  StatusBadge,
+} from './common.js';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
 type Outcome = components['schemas']['DeliveryAttempt']['outcome'];
@@ -119,35 +133,34 @@ export function WebhooksPage() {
         }
       />
       {canWrite && <NewEndpointForm />}
-      {endpoints.isPending ? (
-        <Loading what="webhook endpoints" />
-      ) : endpoints.isError ? (
-        <QueryError error={endpoints.error} />
-      ) : endpoints.data.data.length === 0 ? (
-        <EmptyState title="No webhook endpoints">
-          <Text size="sm">Add one to be told of payments and refunds as they happen.</Text>
-        </EmptyState>
-      ) : (
-        <DataTable
-          label="Webhook endpoints"
-          rows={endpoints.data.data}
-          rowKey={(endpoint) => endpoint._id}
-          minWidth={640}
-          columns={[
-            {
-              header: 'URL',
-              cell: (endpoint) => (
-                <Anchor component={Link} to={`/developers/webhooks/${endpoint._id}`}>
-                  {endpoint.url}
-                </Anchor>
-              ),
-            },
-            { header: 'Description', cell: (endpoint) => endpoint.description ?? '—' },
-            { header: 'Events', cell: (endpoint) => (endpoint.enabled_events.includes('*') ? 'All' : endpoint.enabled_events.join(', ')) },
-            { header: 'State', cell: (endpoint) => <StatusBadge status={endpoint.enabled ? 'active' : 'paused'} /> },
-          ]}
-        />
-      )}
+      <QueryStates
+        query={endpoints}
+        what="webhook endpoints"
+        isEmpty={emptyList}
+        empty={{ title: 'No webhook endpoints', children: <Text size="sm">Add one to be told of payments and refunds as they happen.</Text> }}
+      >
+        {(body) => (
+          <DataTable
+            label="Webhook endpoints"
+            rows={body.data}
+            rowKey={(endpoint) => endpoint._id}
+            minWidth={640}
+            columns={[
+              {
+                header: 'URL',
+                cell: (endpoint) => (
+                  <Anchor component={Link} to={`/developers/webhooks/${endpoint._id}`}>
+                    {endpoint.url}
+                  </Anchor>
+                ),
+              },
+              { header: 'Description', cell: (endpoint) => endpoint.description ?? '—' },
+              { header: 'Events', cell: (endpoint) => (endpoint.enabled_events.includes('*') ? 'All' : endpoint.enabled_events.join(', ')) },
+              { header: 'State', cell: (endpoint) => <StatusBadge status={endpoint.enabled ? 'active' : 'paused'} /> },
+            ]}
+          />
+        )}
+      </QueryStates>
     </>
   );
 }
@@ -226,41 +239,43 @@ function EndpointDeliveries({ endpointId }: { endpointId: string }) {
           </Button>
         </Group>
       </Group>
-      {deliveries.isPending ? (
-        <Loading what="deliveries" />
-      ) : deliveries.isError ? (
-        <QueryError error={deliveries.error} />
-      ) : deliveries.data.data.data.length === 0 ? (
-        <EmptyState title={outcome ? 'No deliveries match' : 'No deliveries yet'}>
-          <Text size="sm">Each attempt to send an event here is listed, newest first.</Text>
-        </EmptyState>
-      ) : (
-        <>
-          <DataTable
-            label="Deliveries"
-            rows={deliveries.data.data.data}
-            rowKey={(delivery) => `${delivery.event_id}-${delivery.attempt}-${delivery.started_at}`}
-            minWidth={720}
-            columns={[
-              { header: 'When', cell: (delivery) => formatDateTime(delivery.started_at) },
-              {
-                header: 'Event',
-                cell: (delivery) => (
-                  <Anchor component={Link} to={`/developers/events/${delivery.event_id}`}>
-                    {delivery.event_type}
-                  </Anchor>
-                ),
-              },
-              { header: 'Attempt', cell: (delivery) => delivery.attempt },
-              { header: 'Outcome', cell: (delivery) => <StatusBadge status={delivery.outcome} /> },
-              { header: 'HTTP status', cell: (delivery) => delivery.http_status ?? '—' },
-              { header: 'Took', cell: (delivery) => `${delivery.duration_ms} ms` },
-              { header: 'Error', cell: (delivery) => delivery.error ?? '—' },
-            ]}
-          />
-          <ListFooter list={deliveries.data.data} noun="deliveries" page={page} onChange={setPage} />
-        </>
-      )}
+      <QueryStates
+        query={deliveries}
+        what="deliveries"
+        isEmpty={emptyPage}
+        empty={{
+          title: outcome ? 'No deliveries match' : 'No deliveries yet',
+          children: <Text size="sm">Each attempt to send an event here is listed, newest first.</Text>,
+        }}
+      >
+        {(body) => (
+          <>
+            <DataTable
+              label="Deliveries"
+              rows={body.data.data}
+              rowKey={(delivery) => `${delivery.event_id}-${delivery.attempt}-${delivery.started_at}`}
+              minWidth={720}
+              columns={[
+                { header: 'When', cell: (delivery) => formatDateTime(delivery.started_at) },
+                {
+                  header: 'Event',
+                  cell: (delivery) => (
+                    <Anchor component={Link} to={`/developers/events/${delivery.event_id}`}>
+                      {delivery.event_type}
+                    </Anchor>
+                  ),
+                },
+                { header: 'Attempt', cell: (delivery) => delivery.attempt },
+                { header: 'Outcome', cell: (delivery) => <StatusBadge status={delivery.outcome} /> },
+                { header: 'HTTP status', cell: (delivery) => delivery.http_status ?? '—' },
+                { header: 'Took', cell: (delivery) => `${delivery.duration_ms} ms` },
+                { header: 'Error', cell: (delivery) => delivery.error ?? '—' },
+              ]}
+            />
+            <ListFooter list={body.data} noun="deliveries" page={page} onChange={setPage} />
+          </>
+        )}
+      </QueryStates>
     </section>
   );
 }
