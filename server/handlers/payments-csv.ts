@@ -128,8 +128,12 @@ function* linesOf({ payment, refunds }: ExportedPayment): Generator<Line> {
   }
 }
 
-async function* allLines(payments: AsyncIterable<ExportedPayment>): AsyncGenerator<Line> {
-  for await (const exported of payments) yield* linesOf(exported);
+/**
+ * Each line as an array in the columns' order: csv-stringify reads an object's fields by path (a
+ * lookup that parses the column's name) for every cell, an array's by index.
+ */
+async function* allLines(payments: AsyncIterable<ExportedPayment>): AsyncGenerator<Line[(typeof CSV_COLUMNS)[number]][]> {
+  for await (const exported of payments) for (const line of linesOf(exported)) yield CSV_COLUMNS.map((column) => line[column]);
 }
 
 /** csv-stringify, loaded by the first export rather than at start-up, which has no use for it (the warm-up loads it once listening). */
