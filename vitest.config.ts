@@ -42,7 +42,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'service', include: ['test/**/*.test.ts'], exclude: [...ONCE, ...CLOCK_BOUND] } },
-      { extends: true, test: { name: 'once', include: ONCE } },
+      // A browser test visits several payer pages at two widths and runs axe on each: beside another
+      // browser file on two cores one took 25-30 s where it takes 10-20 s alone, so these get longer.
+      { extends: true, test: { name: 'once', include: ONCE, testTimeout: 90_000 } },
       'tools/stripe-standin',
       { extends: true, test: { name: 'service-clock', include: CLOCK_BOUND, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
