@@ -21,13 +21,15 @@ export const ONCE = [
 /**
  * The service's suites whose tests hold the service to wall-clock windows (an expiry seconds ahead, a
  * session's lifetime, sign-in times compared, one-second rate windows, writes counted between kills of
- * a child process): they run after the others, one file at a time, so no other file's work stretches
+ * a child process, every answer of the edge suite within 2 s): they run after the others, one file at a time, so no other file's work stretches
  * their windows. Every other file runs beside another (maxWorkers).
  */
 export const CLOCK_BOUND = [
   'test/api/auth.test.ts',
+  'test/api/auth-password-reset.test.ts',
   'test/api/lifecycle.test.ts',
   'test/api/rate-limit.test.ts',
+  'test/security/edges.test.ts',
   'test/crash/**/*.test.ts',
   'test/deploy/**/*.test.ts',
 ];

@@ -38,7 +38,7 @@ function headerRecord(headers: HeaderBag): Record<string, string> {
  * Checks both signatures and the timestamp of a webhook request and returns the event. Pass the raw
  * body exactly as received (not re-serialised JSON). Throws WebhookVerificationError when anything
  * does not match. It remembers nothing: within the 5-minute window a request sent again passes, so
- * the receiver drops a `webhook-id` it has already processed (README, Notifications).
+ * the receiver drops a `webhook-id` it has already processed (docs/integrating.md, Webhooks).
  */
 export function verifyWebhook(rawBody: string | Buffer, headers: HeaderBag, signatureKey: string): WebhookEvent {
   const record = headerRecord(headers);

@@ -706,7 +706,9 @@ export interface paths {
          *     Every series that has a payment in the range has a bucket for every day, week or month of
          *     the range, zeros included, ordered by `date`, then `currency`, then `group`; a range without
          *     payments has no buckets. A bucket's `date` is its first day (a week's Monday, a month's 1st):
-         *     the first and last buckets count only the days of the range they hold.
+         *     the first and last buckets count only the days of the range they hold. With
+         *     `empty_buckets=omit` the buckets are the same and in the same order, less those whose five
+         *     figures are all zero: a bucket absent from a series is that series' zero bucket.
          *
          *     **Refunds** are counted with the payment they give back, not on the day they were asked: a
          *     refund asked today of a payment made last month raises last month's `refunded_amount`
@@ -724,7 +726,15 @@ export interface paths {
          *     Answered from counters kept as payments are written, never by reading the payments, so it
          *     costs the same whatever the number of payments: a range is therefore bounded, at most 400
          *     days with `interval=day`, 800 days with `interval=week` and 120 months with
-         *     `interval=month` (a longer one is a 422 saying how to narrow it).
+         *     `interval=month`, on days from 0001-01-01 to 9999-12-31 (a longer range, or one starting in
+         *     year 0000, is a 422 saying how to narrow it). A report also holds at most **20,000 buckets**,
+         *     counted as periods × series with the zeros, whether `empty_buckets` lists them or not: one
+         *     that would hold more is a 422 (`The report would hold more than 20000 buckets...`) saying to
+         *     narrow the range, ask for a longer interval, or leave out `group_by`.
+         *
+         *     A business runs **one report at a time**, as it runs one export: while one is being summed,
+         *     another (from any caller of the business, on any instance) answers 429 (`A collections
+         *     report of this business is already running...`) with `Retry-After: 1`.
          *
          *     Requires `payments:read`.
          */
@@ -1072,12 +1082,25 @@ export interface paths {
         /**
          * Make an API key
          * @description Makes a key for the business. Without `permissions` it is a full key (`sk_...`) holding every
-         *     permission; with a list it is a **restricted key** (`rk_...`) holding those alone. A key can be
-         *     given no permission its maker lacks: a caller that lacks some permission may make restricted
-         *     keys only, within its own (422 on `permissions`). `expires_at`, when given, must lie in the
-         *     future; the key is refused (401) from then on. A business has at most 100 live keys (409
-         *     beyond). The answer carries the key itself (`secret`) this once: keep it, it is never shown
-         *     again, except to a retry with the same Idempotency-Key, which gets the same answer.
+         *     permission; with a list it is a **restricted key** (`rk_...`) holding those alone. Only an
+         *     owner, signed in, makes full keys (and the operator's CLI); everyone else, and every key, lists
+         *     the permissions (422 on `permissions` otherwise). A key can be given no permission its maker
+         *     lacks: within its own (422 on `permissions`).
+         *
+         *     **A key is bound to the person behind it.** A key a member makes (or a key made by such a key)
+         *     names them (`created_by_user_id`) and holds, each time it is used, only what both it and its
+         *     maker's current role hold: a member demoted to viewer leaves their keys with a viewer's reads
+         *     at most, and removing a member revokes every key they made (the removal's answer lists them).
+         *     Where the business requires two-factor (or required it when the key was made), the key holds
+         *     nothing while its maker has not set two-factor up. No key can do what only an owner may (the
+         *     team's and sign-in operations refuse keys altogether). A key made by a key records it
+         *     (`parent_key_id`), cannot outlive it (without `expires_at` it expires with it; a later
+         *     `expires_at` is refused, 422), and is revoked with it.
+         *
+         *     `expires_at`, when given, must lie in the future; the key is refused (401) from then on. A
+         *     business has at most 100 live keys (409 beyond). The answer carries the key itself (`secret`)
+         *     this once: keep it, it is never shown again, except to a retry with the same Idempotency-Key,
+         *     which gets the same answer.
          *
          *     Requires `api_keys:write`.
          */
@@ -1163,9 +1186,11 @@ export interface paths {
          *     `recovery_code`s) when two-factor sign-in is on. Answers who they are (as `GET /api/auth/me`) and
          *     sets the session cookie `pcs_session` (HttpOnly, SameSite=Strict, Path=/, Secure when the service is
          *     served over https), a new one at every sign-in. An unknown e-mail and a wrong password get the same
-         *     401 in the same time; failed sign-ins are limited per account and per client address (429 with
-         *     `Retry-After`). A correct password without the code of an account with two-factor on answers 401
-         *     with `two_factor_required: true`.
+         *     401 in the same time. Each sign-in is an attempt at the account's secrets, limited as the tag
+         *     Users and sessions says (429 with `Retry-After`, recorded in the audit log as
+         *     `auth.login_throttled`); a member with the right password (and code) from an address they signed
+         *     in from before is let in while strangers are held back. A correct password without the code of
+         *     an account with two-factor on answers 401 with `two_factor_required: true`.
          *
          *     Requires `public`.
          */
@@ -1309,7 +1334,10 @@ export interface paths {
         /**
          * Change my password
          * @description Sets a new password (at least 12 characters, not a common or easily guessed one) given the current
-         *     one. Every other session of the member ends; this one gets a new id (a new cookie).
+         *     one. Every other session of the member ends, any password-reset link still open stops working,
+         *     this session gets a new id (a new cookie), and the member is e-mailed. The current password is
+         *     an attempt at the account's secrets, limited as the tag Users and sessions says: 429 with
+         *     `Retry-After` past a limit. A new password that would be refused is said first, without an attempt.
          *
          *     Requires `authenticated`.
          */
@@ -1365,11 +1393,95 @@ export interface paths {
          *     (`existing_account` of `POST /api/auth/account-links/open`), they confirm that account's
          *     password in `password` instead. A link works once. This signs no one in: the holder signs in
          *     with `POST /api/auth/login` afterwards (with a two-factor code when the account has it on). A
-         *     link that expired, was used or was revoked: 410.
+         *     link that expired, was used or was revoked: 410. Confirming an existing account's password is an
+         *     attempt at its secrets, limited as the tag Users and sessions says (429 with `Retry-After`); a
+         *     wrong password, or an attempt past a limit, is recorded as `auth.link_password_failed` in the
+         *     audit log of the link's business and of each business the account belongs to.
          *
          *     Requires `public`.
          */
         post: operations["acceptAccountLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-resets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password-reset link
+         * @description E-mails a one-time link to the console's page `/console/reset-password?token=...`, where the
+         *     member chooses a new password (`POST /api/auth/password-resets/complete`). The answer is the same
+         *     202, in about the same time, whether or not the e-mail names a member (only a member with a
+         *     password gets an e-mail), so it tells no one who has an account. The link works once, for
+         *     `PASSWORD_RESET_LINK_MINUTES` (60); asking again, or any new password, ends the links before.
+         *     Requests are limited per client address (`PASSWORD_RESETS_PER_ADDRESS`, 10 an hour: past it,
+         *     429 with `Retry-After`) and per account (`PASSWORD_RESETS_PER_ACCOUNT`, 3 e-mails an hour: past
+         *     it no more e-mails go out, and the answer stays the same). Each request is recorded in the audit
+         *     log (`auth.password_reset_requested`) of the member's businesses.
+         *
+         *     Requires `public`.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-resets/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a password-reset link
+         * @description Whose password a reset link sets (the e-mail) and until when it works, given its token. Reading
+         *     a link does not use it. The token travels in the body, so no URL the API serves carries it. A
+         *     link that expired, was used or was replaced by a newer one: 410.
+         *
+         *     Requires `public`.
+         */
+        post: operations["openPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-resets/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a new password through a reset link
+         * @description Sets the new password (at least 12 characters, not a common or easily guessed one, given twice)
+         *     of the member a reset link names. The link is used up, every session of the member ends, any
+         *     other reset link stops working, and the member is e-mailed. This signs no one in, and two-factor
+         *     sign-in stays as it was: the member signs in with `POST /api/auth/login` afterwards. A link that
+         *     expired, was used or was replaced: 410. Recorded in the audit log (`auth.password_reset`), the
+         *     refused ones included.
+         *
+         *     Requires `public`.
+         */
+        post: operations["completePasswordReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1396,8 +1508,11 @@ export interface paths {
         post: operations["startTotp"];
         /**
          * Turn two-factor sign-in off
-         * @description Turns two-factor sign-in off, given a current code (`totp_code`) or a recovery code. The session gets
-         *     a new id (a new cookie) and the member's other sessions end.
+         * @description Turns two-factor sign-in off, given the member's current `password` and a current code
+         *     (`totp_code`) or a recovery code: both, so that a session left open is not enough. Together they
+         *     are one attempt at the account's secrets, limited as the tag Users and sessions says (429 with
+         *     `Retry-After`); a wrong password is said on `password`, a wrong code on `totp_code`. The session
+         *     gets a new id (a new cookie), the member's other sessions end, and the member is e-mailed.
          *
          *     Requires `authenticated`.
          */
@@ -1420,7 +1535,8 @@ export interface paths {
          * Turn two-factor sign-in on
          * @description Turns two-factor sign-in on with a code made from the secret `POST /api/auth/totp` offered, and
          *     answers ten recovery codes, shown only now, each good for one sign-in without the app. A code is
-         *     accepted once. The session gets a new id (a new cookie) and the member's other sessions end.
+         *     accepted once. The session gets a new id (a new cookie), the member's other sessions end, and
+         *     the member is e-mailed that two-factor sign-in is on with a new set of recovery codes.
          *
          *     Requires `authenticated`.
          */
@@ -1472,7 +1588,9 @@ export interface paths {
         /**
          * Remove a member
          * @description Removes a member from the business (their account stays, with its other businesses). The last owner
-         *     cannot be removed, and only an owner removes an owner (422). Their sessions in this business end.
+         *     cannot be removed, and only an owner, signed in, removes an owner (422). Their sessions in this
+         *     business end, and every API key they made in it (and every key those keys made) is revoked at once:
+         *     `revoked_api_key_ids` lists them, as the audit event does.
          *
          *     Requires `team:write`.
          */
@@ -1508,7 +1626,11 @@ export interface paths {
          * Invite someone
          * @description E-mails a link (valid 72 hours, good once) to a page where the invitee sets their name and password
          *     and joins the business with `role`. Someone who already has an account joins with their password.
-         *     Only an owner invites an owner.
+         *     Only an owner, signed in, invites an owner. Someone already a member is not invited (422 on `email`:
+         *     change their role instead), and accepting an invitation never changes an existing membership. An
+         *     address has one open invitation at a time: a new one replaces it (the earlier link stops working).
+         *     A business sends at most `INVITATIONS_PER_DAY` invitations (100 by default) a UTC day (422 on
+         *     `email` past it; nothing is sent).
          *
          *     Requires `team:write`.
          */
@@ -1563,7 +1685,9 @@ export interface paths {
         /**
          * Require two-factor sign-in
          * @description With `require_two_factor: true`, every member of the business must have two-factor sign-in on to act
-         *     in it: one without it may only set it up (`GET /api/auth/me` tells them).
+         *     in it: one without it may only set it up (`GET /api/auth/me` tells them), and the API keys they made
+         *     hold nothing until they have. Only an owner, signed in, changes it (422 for anyone else), and only
+         *     one with two-factor on requires it (422 otherwise: they would lock themselves out).
          *
          *     Requires `settings:write`.
          */
@@ -1654,10 +1778,15 @@ export interface paths {
         get?: never;
         /**
          * Set the business's logo
-         * @description A PNG, JPEG or WebP image of at most 256 KB, base64-encoded in `image`. Its type is read from
-         *     its first bytes, whatever it claims to be: anything else (SVG among them, which can carry
-         *     script) is refused. Payer pages and e-mails show it from `logo.url`, served with the type read
-         *     here and `X-Content-Type-Options: nosniff`.
+         * @description A PNG, JPEG or WebP image of at most 256 KB and 4096 pixels a side, base64-encoded in
+         *     `image`. Its type is read from its first bytes, whatever it claims to be: anything else (SVG
+         *     among them, which can carry script) is refused. The image is then decoded and drawn again in
+         *     that type, turned as its EXIF orientation says: what is kept and shown is the service's own
+         *     drawing of it, without the file's metadata (EXIF, comments) or anything after the image's
+         *     end. A file that does not decode whole (truncated, damaged, or only starting like an image)
+         *     is refused (422, "The image could not be read: ..."), and so is one wider or taller than 4096
+         *     pixels, from its header, before it is decoded. Payer pages and e-mails show it from
+         *     `logo.url`, served with its type and `X-Content-Type-Options: nosniff`.
          *
          *     Requires `settings:write`.
          */
@@ -1905,6 +2034,13 @@ export interface components {
              * @example payments:read
              */
             required_permission?: string;
+            /**
+             * @description Present when the operation does not take the kind of credential the request came with: `session` on an
+             *     operation only a signed-in member may call (the team, sign-in and two-factor operations refuse every API
+             *     key, whatever its permissions), `api_key` on one only a key may call.
+             * @enum {string}
+             */
+            required_credential?: "session" | "api_key";
         };
         /** @enum {string} */
         Permission: "payment_links:read" | "payment_links:write" | "open_payment_links:read" | "open_payment_links:write" | "tokenizations:read" | "tokenizations:write" | "charges:write" | "payments:read" | "refunds:write" | "exports:read" | "events:read" | "events:write" | "webhooks:read" | "webhooks:write" | "api_keys:read" | "api_keys:write" | "team:read" | "team:write" | "settings:read" | "settings:write" | "audit:read";
@@ -1938,6 +2074,14 @@ export interface components {
             permissions: components["schemas"]["Permission"][] | null;
             /** @description Who made it (a key's name or prefix, a member's e-mail), `cli` for the operator's command line, null for older keys. */
             created_by: string | null;
+            /**
+             * @description The member the key is bound to: who made it, or made the key that made it. The key holds at most what
+             *     that member's role holds now, and is revoked when they leave. Null for the operator's keys (and keys
+             *     those keys made), which hold what they were made with.
+             */
+            created_by_user_id: components["schemas"]["ObjectId"] | null;
+            /** @description The `_id` of the key that made this one (it cannot outlive it); null when a member or the operator made it. */
+            parent_key_id: components["schemas"]["ObjectId"] | null;
             created_at: components["schemas"]["Timestamp"];
             /** @description When it was last used, to the minute; null if never since this was kept. */
             last_used_at: components["schemas"]["Timestamp"] | null;
@@ -1997,6 +2141,25 @@ export interface components {
              * @description The HTTP status the request was answered with.
              */
             status: number | null;
+            /**
+             * @description Why a write was refused or failed, as the caller was told (the answer's message, and each field's
+             *     first error for a 422), or why a sign-in was refused; null for what succeeded.
+             * @example role: Only an owner can make, invite or remove an owner.
+             */
+            reason: string | null;
+            /**
+             * @description What the change changed, where the event names one: `old_role` and `new_role` of a role change,
+             *     `email` and `role` of an invitation, `revoked_api_key_ids` of a member's removal, `acquirer` and
+             *     `key_hint` of an acquirer set, `setting`, `old_value` and `new_value` of a setting, the fields of a
+             *     business profile changed with their old and new values. Null where there is nothing more to say.
+             * @example {
+             *       "old_role": "admin",
+             *       "new_role": "owner"
+             *     }
+             */
+            details: {
+                [key: string]: unknown;
+            } | null;
             client_address: string | null;
             user_agent: string | null;
             request_id: string | null;
@@ -3078,6 +3241,10 @@ export interface components {
          *     }
          */
         LoginRequest: {
+            /**
+             * Format: storable-text
+             * @description Text a database can look up (no NUL, no unpaired surrogate), or a 422.
+             */
             email: string;
             password: string;
             /** @description The six digits of the authenticator app, when two-factor sign-in is on. */
@@ -3115,11 +3282,16 @@ export interface components {
         };
         /**
          * @example {
+         *       "password": "plum-orbit-kettle-42",
          *       "totp_code": "492039"
          *     }
          */
-        TotpCodeRequest: {
+        TotpDisableRequest: {
+            /** @description The member's current password. */
+            password: string;
+            /** @description The six digits of the authenticator app. */
             totp_code?: string;
+            /** @description One of the recovery codes, instead of `totp_code`. */
             recovery_code?: string;
         };
         /**
@@ -3318,6 +3490,69 @@ export interface components {
             errors: null;
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * @example {
+         *       "email": "owner@example.com"
+         *     }
+         */
+        PasswordResetRequest: {
+            /**
+             * Format: storable-text
+             * @description The e-mail the member signs in with; text a database can look up (no NUL, no unpaired surrogate), or a 422.
+             */
+            email: string;
+        };
+        /**
+         * @example {
+         *       "token": "3q2-7wAbCdEfGhIjKlMnOpQrStUvWxYz0123456789A",
+         *       "password": "velvet-canyon-drum-77",
+         *       "password_confirmation": "velvet-canyon-drum-77"
+         *     }
+         */
+        PasswordResetCompleteRequest: {
+            /** @description The `token` of the link's address. */
+            token: string;
+            /** @description At least 12 characters, and not a common or easily guessed password. */
+            password: string;
+            /** @description The new password again. */
+            password_confirmation: string;
+        };
+        PasswordResetRequestedEnvelope: {
+            /** @constant */
+            success: true;
+            data: {
+                /**
+                 * @description The same for every e-mail, a member's or not.
+                 * @constant
+                 */
+                requested: true;
+            };
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        PasswordResetEnvelope: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @description The e-mail of the member whose password the link sets. */
+                email: string;
+                expires_at: string;
+            };
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        PasswordResetDoneEnvelope: {
+            /** @constant */
+            success: true;
+            data: {
+                /** @description The e-mail to sign in with. */
+                email: string;
+                /** Format: int64 */
+                sessions_ended: number;
+            };
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
         PasswordChangedEnvelope: {
             /** @constant */
             success: true;
@@ -3374,6 +3609,16 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["Member"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        RemovedMemberEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Member"] & {
+                /** @description The API keys the member made (and the keys those made), revoked with their removal. */
+                revoked_api_key_ids: components["schemas"]["ObjectId"][];
+            };
             errors: null;
             meta: components["schemas"]["Meta"];
         };
@@ -3483,7 +3728,7 @@ export interface components {
         BusinessLogoUpload: {
             /**
              * Format: byte
-             * @description The image's bytes in base64 (256 KB at most once decoded).
+             * @description The image's bytes in base64 (256 KB at most once decoded; 4096 pixels a side at most).
              */
             image: string;
         };
@@ -3671,7 +3916,11 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
-        /** @description The body is not valid JSON, or has a `__proto__` member (refused as prototype pollution). */
+        /**
+         * @description The body is not valid JSON, nests arrays and objects more than 32 deep, holds more than 1,000
+         *     values in its arrays and objects in all (elements and members, at any depth; both counted on
+         *     the text before it is parsed), or has a `__proto__` member (refused as prototype pollution).
+         */
         BadJson: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3683,7 +3932,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The key (or the member's role) lacks the permission the operation needs (`required_permission` names it), or a request made with the session cookie came without its `X-CSRF-Token` or with an `Origin` other than the service's own. */
+        /** @description The key (or the member's role) lacks the permission the operation needs (`required_permission` names it), the operation does not take the kind of credential the request came with (`required_credential` names the one it takes), or a request made with the session cookie came without its `X-CSRF-Token` or with an `Origin` other than the service's own. */
         Forbidden: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -3925,7 +4174,11 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The API key has exceeded its rate limit; retry after `Retry-After` seconds. */
+        /**
+         * @description The caller has exceeded its rate limit (the API key's, the member's, or the client address's), or,
+         *     where a member's password or codes are checked, the limits on attempts at them (see the tag Users
+         *     and sessions); retry after `Retry-After` seconds.
+         */
         TooManyRequests: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -6194,6 +6447,14 @@ export interface operations {
                  * @example method
                  */
                 group_by?: "method" | "status";
+                /**
+                 * @description `include` (the default): every series has a bucket for every period, zeros included, for
+                 *     a chart without gaps to fill. `omit`: only the buckets with a figure that is not zero, so
+                 *     a long or finely split report is smaller; a client fills in the zeros of the periods a
+                 *     series lacks.
+                 * @example omit
+                 */
+                empty_buckets?: "include" | "omit";
             };
             header?: never;
             path?: never;
@@ -7642,6 +7903,133 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            /** @description Asked for; the member, if there is one, gets the link by e-mail. */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetRequestedEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    openPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "3q2-7wAbCdEfGhIjKlMnOpQrStUvWxYz0123456789A"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountLinkTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The link, still usable. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
+            410: components["responses"]["AccountLinkGone"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    completePasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "3q2-7wAbCdEfGhIjKlMnOpQrStUvWxYz0123456789A",
+                 *       "password": "velvet-canyon-drum-77",
+                 *       "password_confirmation": "velvet-canyon-drum-77"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetCompleteRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is set; every session of the member ended. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordResetDoneEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
+            410: components["responses"]["AccountLinkGone"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     startTotp: {
         parameters: {
             query?: never;
@@ -7683,10 +8071,11 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "password": "plum-orbit-kettle-42",
                  *       "totp_code": "492039"
                  *     }
                  */
-                "application/json": components["schemas"]["TotpCodeRequest"];
+                "application/json": components["schemas"]["TotpDisableRequest"];
             };
         };
         responses: {
@@ -7802,7 +8191,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The member as they were. */
+            /** @description The member as they were, and the keys revoked with them. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -7811,7 +8200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MemberEnvelope"];
+                    "application/json": components["schemas"]["RemovedMemberEnvelope"];
                 };
             };
             401: components["responses"]["Unauthenticated"];

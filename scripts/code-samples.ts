@@ -1,7 +1,9 @@
 // The request samples of the rendered reference (`x-codeSamples`, shown by Redoc beside each
 // operation), made from the operation itself: its method, path, the examples of its path parameters
 // and of its request body. One source for curl and for the client, so neither can drift from the
-// contract or from the other; operations added later get theirs without anyone writing them.
+// contract or from the other; operations added later get theirs without anyone writing them. The
+// variables are the README's: `$API` where the API answers, `$KEY` an API key, and for a member's
+// session the cookie jar `$J` and the token `$CSRF` of GET /auth/me.
 
 type Json = Record<string, unknown>;
 
@@ -18,7 +20,7 @@ interface Parameter {
   $ref?: string;
 }
 
-const METHODS = ['get', 'post', 'put', 'delete'] as const;
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 function resolve<T>(document: Json, node: T): T {
   const ref = (node as { $ref?: string } | undefined)?.$ref;
@@ -33,6 +35,28 @@ function bodyExample(document: Json, operation: Json): unknown {
   const body = resolve(document, operation.requestBody as Json | undefined);
   const media = (body?.content as Record<string, Json> | undefined)?.['application/json'];
   return media?.example;
+}
+
+type Caller = 'key' | 'session' | 'anyone';
+
+/** Who may call: an API key where the operation's `security` (or the document's) names one, a signed-in member, or anyone (`security: []`). */
+function callerOf(document: Json, operation: Json): Caller {
+  const security = (operation.security ?? document.security ?? []) as Record<string, unknown>[];
+  if (security.length === 0) return 'anyone';
+  return security.some((requirement) => 'bearerAuth' in requirement) ? 'key' : 'session';
+}
+
+/** Whether the operation's success sets the session cookie (signing in, a new session after a change), which curl then keeps in the jar. */
+function setsCookie(document: Json, operation: Json): boolean {
+  const success = resolve(document, (operation.responses as Record<string, Json> | undefined)?.['200']);
+  return 'Set-Cookie' in ((success?.headers as Json | undefined) ?? {});
+}
+
+/** How a sample names its caller: the key, or the session's cookie jar and, on a write, its CSRF token. */
+function credentials(caller: Caller, method: string, keepsCookie: boolean): string[] {
+  if (caller === 'key') return [`-H "Authorization: Bearer $KEY"`];
+  const jar = [...(caller === 'session' ? [`-b "$J"`] : []), ...(keepsCookie ? [`-c "$J"`] : [])];
+  return caller === 'session' && method !== 'get' ? [...jar, `-H "X-CSRF-Token: $CSRF"`] : jar;
 }
 
 /** What a sample asks for: JSON, unless the operation's success is something else only (a QR code's image). */
@@ -52,25 +76,25 @@ export function samplesFor(document: Json, path: string, method: string, operati
   const upper = method.toUpperCase();
   const accept = acceptedType(document, operation);
 
-  const curl = [`curl -X ${upper} "$PAYMENTS_API${concretePath}" \\`, `  -H "Authorization: Bearer $PAYMENTS_KEY" \\`, `  -H 'Accept: ${accept}'`];
-  if (body !== undefined) {
-    curl[curl.length - 1] += ' \\';
-    curl.push(`  -H 'Content-Type: application/json' \\`, `  -d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`);
-  }
+  const caller = callerOf(document, operation);
+  const options = [...credentials(caller, method, setsCookie(document, operation)), `-H 'Accept: ${accept}'`];
+  if (body !== undefined) options.push(`-H 'Content-Type: application/json'`, `-d '${JSON.stringify(body).replace(/'/g, "'\\''")}'`);
+  const curl = [`curl -X ${upper} "$API${concretePath}"`, ...options.map((option) => `  ${option}`)].join(' \\\n');
+  if (caller !== 'key') return [{ lang: 'Shell', label: 'curl', source: curl }];
 
-  const options: string[] = [];
-  if (Object.keys(pathParams).length > 0) options.push(`params: { path: ${JSON.stringify(pathParams).replace(/"([a-z_]+)":/g, '$1: ')} }`);
-  if (body !== undefined) options.push(`body: ${JSON.stringify(body, null, 2).replace(/\n/g, '\n  ')}`);
+  const clientOptions: string[] = [];
+  if (Object.keys(pathParams).length > 0) clientOptions.push(`params: { path: ${JSON.stringify(pathParams).replace(/"([a-z_]+)":/g, '$1: ')} }`);
+  if (body !== undefined) clientOptions.push(`body: ${JSON.stringify(body, null, 2).replace(/\n/g, '\n  ')}`);
   // The client parses JSON unless told otherwise; an image is read as text (SVG) here.
-  if (accept !== 'application/json') options.push(`parseAs: 'text'`);
+  if (accept !== 'application/json') clientOptions.push(`parseAs: 'text'`);
   const client = [
     `import { createPaymentsClient } from '@payment-collection/client';`,
     ``,
-    `const payments = createPaymentsClient({ baseUrl: process.env.PAYMENTS_API, apiKey: process.env.PAYMENTS_KEY });`,
-    `const { data, error, response } = await payments.${upper}('${path}'${options.length > 0 ? `, {\n  ${options.join(',\n  ')},\n}` : ''});`,
+    `const payments = createPaymentsClient({ baseUrl: 'http://localhost:3000/api', apiKey: process.env.PAYMENTS_KEY });`,
+    `const { data, error, response } = await payments.${upper}('${path}'${clientOptions.length > 0 ? `, {\n  ${clientOptions.join(',\n  ')},\n}` : ''});`,
   ];
   return [
-    { lang: 'Shell', label: 'curl', source: curl.join('\n') },
+    { lang: 'Shell', label: 'curl', source: curl },
     { lang: 'JavaScript', label: 'Client', source: client.join('\n') },
   ];
 }

@@ -1,4 +1,4 @@
-// `npm run screenshots:console`: the README's pictures of the console, made from a browser run over a
+// `npm run screenshots:console`: the pictures of the console in docs/console.md, made from a browser run over a
 // seeded service on 127.0.0.1 (scripts/console-seed.ts), so they show the console as it is built now
 // (`npm run build:console` first). Writes docs/screenshots/console-<view>.png. Debian's Chromium
 // (CHROMIUM_PATH, /usr/bin/chromium by default) through playwright-core; elements found by role and label.

@@ -12,6 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { specHash, type ParsedSpec } from '../server/http/contract.js';
 import { PARSED_SPEC_PATH } from '../server/file-locations.js';
 import { withCodeSamples } from './code-samples.js';
+import { DOCS_TEMPLATE, standalone } from './docs-page.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const specPath = join(root, 'openapi.yaml');
@@ -41,15 +42,17 @@ function renderDocs(document: ParsedSpec['document']): void {
   // The reference is rendered from openapi.yaml plus the request samples made from it (code-samples.ts).
   const input = join(mkdtempSync(join(tmpdir(), 'payments-docs-')), 'openapi.json');
   writeFileSync(input, JSON.stringify(withCodeSamples(document as unknown as Record<string, unknown>)));
-  const result = spawnSync(process.execPath, [cli, 'build-docs', input, '--inlineBundle', '--title', 'Payment Collection Service API', '-o', docsPath], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [cli, 'build-docs', input, '--inlineBundle', '--template', DOCS_TEMPLATE, '--title', 'Payment Collection Service API', '-o', docsPath],
+    { cwd: root, encoding: 'utf8' },
+  );
   rmSync(dirname(input), { recursive: true, force: true });
   if (result.status !== 0) {
     process.stderr.write(result.stdout + result.stderr);
     throw new Error('generate: redocly build-docs failed');
   }
+  writeFileSync(docsPath, standalone(readFileSync(docsPath, 'utf8')));
   console.log(`generate: wrote ${docsPath}`);
 }
 

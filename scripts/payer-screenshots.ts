@@ -1,9 +1,10 @@
 // `npm run screenshots:payer`: the pay page in English, Malay and Chinese, as a payer's phone shows it,
-// for README's "Payer pages". Starts the service in this process on 127.0.0.1 over a throwaway SQLite
-// database, gives a business a display name, a logo and a brand colour through the API, makes one open
-// link, and has Debian's Chromium (playwright-core, CHROMIUM_PATH or /usr/bin/chromium) open its page
-// with ?lang= for each language. Writes docs/screenshots/pay-{en,ms,zh}.png. Chinese needs a CJK font
-// on the machine (Debian: fonts-noto-cjk); without one Chromium draws boxes, and the script says so.
+// for docs/integrating.md (the payer's language and the merchant's brand). Starts the service in this
+// process on 127.0.0.1 over a throwaway SQLite database, gives a business a display name, a logo and a
+// brand colour through the API, makes one open link, and has Debian's Chromium (playwright-core,
+// CHROMIUM_PATH or /usr/bin/chromium) open its page with ?lang= for each language. Writes
+// docs/screenshots/pay-{en,ms,zh}.png. Chinese needs a CJK font on the machine (Debian: fonts-noto-cjk);
+// without one Chromium draws boxes, and the script says so.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

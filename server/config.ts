@@ -10,9 +10,11 @@ import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/maste
 import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
 import { DEFAULT_WEBHOOK_PORTS, type PortRange } from './outbox/webhook-target.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY } from './store/payer-email-counts.js';
+import { DEFAULT_INVITATIONS_PER_DAY } from './store/invitation-counts.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './store/audit-events.js';
 import { DEFAULT_SESSION_SETTINGS, type SessionSettings } from './domain/sessions.js';
-import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './ratelimit/sign-in.js';
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './ratelimit/secret-attempts.js';
+import { DEFAULT_PASSWORD_RESETS, type PasswordResetSettings } from './ratelimit/password-resets.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
 
 export interface OutboxConfig {
@@ -69,14 +71,18 @@ export interface Config {
   trustProxyHops: number;
   /** Payer e-mails (payment requests) a business's API calls may have the service send per UTC day. */
   payerEmailsPerDay: number;
+  /** Invitations to the team a business may send per UTC day (each is an e-mail to an address of its choosing). */
+  invitationsPerDay: number;
   /** How many days audit events are kept before the sweep deletes them. */
   auditRetentionDays: number;
   /** Posts to the acquirers' notification addresses (POST /stripe/webhooks/{business}) per client address. */
   notificationLimits: NotificationLimits;
   /** Members' sessions: idle timeout and absolute lifetime. */
   sessions: SessionSettings;
-  /** Failed sign-ins allowed per account and per client address, per window. */
+  /** Failed attempts at members' secrets allowed per account from an address, per address and per account, per window. */
   signInLimits: SignInLimits;
+  /** Password resets by e-mail: requests per account and per address, and how long a link works. */
+  passwordResets: PasswordResetSettings;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -248,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxyHops: integer(env, 'TRUST_PROXY_HOPS', 0, 0, 10),
     payerEmailsPerDay: integer(env, 'PAYER_EMAILS_PER_DAY', DEFAULT_PAYER_EMAILS_PER_DAY, 0, 10_000_000),
+    invitationsPerDay: integer(env, 'INVITATIONS_PER_DAY', DEFAULT_INVITATIONS_PER_DAY, 0, 100_000),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', DEFAULT_AUDIT_RETENTION_DAYS, 1, 36_500),
     notificationLimits: {
       perAddress: integer(env, 'STRIPE_WEBHOOK_RATE_LIMIT_PER_ADDRESS', DEFAULT_NOTIFICATION_LIMITS.perAddress, 1, 1_000_000),
@@ -257,15 +264,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleMs: integer(env, 'SESSION_IDLE_MINUTES', DEFAULT_SESSION_SETTINGS.idleMs / 60_000, 1, 24 * 60) * 60_000,
       lifetimeMs: integer(env, 'SESSION_LIFETIME_HOURS', DEFAULT_SESSION_SETTINGS.lifetimeMs / 3_600_000, 1, 24 * 30) * 3_600_000,
     },
-    signInLimits: {
+    signInLimits: signInLimits(env),
+    passwordResets: {
       perAccount: {
-        limit: integer(env, 'LOGIN_FAILURES_PER_ACCOUNT', DEFAULT_SIGN_IN_LIMITS.perAccount.limit, 1, 1_000_000),
-        seconds: DEFAULT_SIGN_IN_LIMITS.perAccount.seconds,
+        limit: integer(env, 'PASSWORD_RESETS_PER_ACCOUNT', DEFAULT_PASSWORD_RESETS.perAccount.limit, 1, 1_000),
+        seconds: DEFAULT_PASSWORD_RESETS.perAccount.seconds,
       },
       perAddress: {
-        limit: integer(env, 'LOGIN_FAILURES_PER_ADDRESS', DEFAULT_SIGN_IN_LIMITS.perAddress.limit, 1, 1_000_000),
-        seconds: DEFAULT_SIGN_IN_LIMITS.perAddress.seconds,
+        limit: integer(env, 'PASSWORD_RESETS_PER_ADDRESS', DEFAULT_PASSWORD_RESETS.perAddress.limit, 1, 1_000_000),
+        seconds: DEFAULT_PASSWORD_RESETS.perAddress.seconds,
       },
+      linkMinutes: integer(env, 'PASSWORD_RESET_LINK_MINUTES', DEFAULT_PASSWORD_RESETS.linkMinutes, 5, 24 * 60),
     },
   };
+}
+
+function signInLimits(env: NodeJS.ProcessEnv): SignInLimits {
+  const window = (limit: number, fallback: { seconds: number }) => ({ limit, seconds: fallback.seconds });
+  const limits: SignInLimits = {
+    perAccount: window(integer(env, 'LOGIN_FAILURES_PER_ACCOUNT', DEFAULT_SIGN_IN_LIMITS.perAccount.limit, 1, 1_000_000), DEFAULT_SIGN_IN_LIMITS.perAccount),
+    perAddress: window(integer(env, 'LOGIN_FAILURES_PER_ADDRESS', DEFAULT_SIGN_IN_LIMITS.perAddress.limit, 1, 1_000_000), DEFAULT_SIGN_IN_LIMITS.perAddress),
+    accountCeiling: window(
+      integer(env, 'LOGIN_FAILURES_ACCOUNT_CEILING', DEFAULT_SIGN_IN_LIMITS.accountCeiling.limit, 1, 1_000_000),
+      DEFAULT_SIGN_IN_LIMITS.accountCeiling,
+    ),
+    noticeAfter: integer(env, 'LOGIN_FAILURES_NOTICE_AFTER', DEFAULT_SIGN_IN_LIMITS.noticeAfter, 1, 1_000_000),
+  };
+  // A ceiling below the limit from one address would let a single client hold back every address the member has not signed in from yet.
+  if (limits.accountCeiling.limit < limits.perAccount.limit)
+    throw new ConfigError('LOGIN_FAILURES_ACCOUNT_CEILING must not be lower than LOGIN_FAILURES_PER_ACCOUNT');
+  return limits;
 }

@@ -1,8 +1,11 @@
-// `npm start`: the service on the configured database (embedded SQLite by default).
-import { ConfigError, loadConfig } from './config.js';
+// `npm start`: the service on the configured database (embedded SQLite by default). Besides the JSON log
+// lines on stdout, it tells the person at the terminal, in plain lines on stderr, where the console is and
+// what the secrets key file it created is for; on a first start it prints the demo key and the owner's link.
+import { existsSync } from 'node:fs';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { SandboxAcquirer } from './acquirers/sandbox.js';
-import { SecretsKeyError } from './secrets/key-source.js';
+import { defaultKeyFile, SecretsKeyError } from './secrets/key-source.js';
 import { startService } from './start.js';
 import { issueKey } from './store/api-keys.js';
 import { countBusinesses, findBusinessByName, findOrCreateBusiness } from './store/businesses.js';
@@ -10,6 +13,11 @@ import { countUsers } from './store/users.js';
 import { createOwnerLink } from './usecases/accounts.js';
 
 const DEMO_BUSINESS = 'Demo Business';
+
+/** The key file this start reads or creates: on SQLite without SECRETS_KEY only. */
+function keyFileOf(config: Config): string | undefined {
+  return config.secrets.key ? undefined : (config.secrets.keyFile ?? defaultKeyFile(config.databaseUrl));
+}
 
 /** Writes what the logger still buffers, then exits. */
 function exit(logger: Logger, code: number): void {
@@ -19,6 +27,8 @@ function exit(logger: Logger, code: number): void {
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger({ level: config.logLevel });
+  const keyFile = keyFileOf(config);
+  const keyFileExisted = keyFile !== undefined && existsSync(keyFile);
   const service = await startService({ ...config, logger, sandbox: new SandboxAcquirer(config.sandboxLatencyMs) });
 
   if ((await countBusinesses(service.db)) === 0) {
@@ -56,6 +66,18 @@ async function main(): Promise<void> {
     },
     `Payment collection service listening on ${service.url}; the merchant console is at ${service.publicUrl}/console`,
   );
+  // The same addresses in plain words: the log line above is for machines.
+  console.error(`\nConsole:   ${service.publicUrl}/console`);
+  console.error(`API:       ${service.publicUrl}/api`);
+  console.error(`Reference: ${service.publicUrl}/docs\n`);
+  if (keyFile && !keyFileExisted && existsSync(keyFile)) {
+    console.error(
+      `Created the secrets key file ${keyFile}. It holds the master key that seals the secrets this database keeps ` +
+        '(webhook and redirect signing keys, Stripe keys, two-factor secrets, the answers kept for Idempotency-Keys) ' +
+        'and signs what the payer pages sign. Back it up with the database: without it those secrets cannot be opened. ' +
+        'To keep the key in a secret store instead, set SECRETS_KEY (PostgreSQL needs it).\n',
+    );
+  }
 
   let stopping = false;
   const shutdown = (signal: string) => {

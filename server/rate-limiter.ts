@@ -25,6 +25,11 @@ export interface RateLimiter {
    * limit on outcomes (a decline) that is checked before the attempt and counted after it.
    */
   peek(bucket: string, now: number, window: RateLimitWindow): Promise<RateLimitResult>;
+  /**
+   * Takes back one hit that was counted at `now` in `window` (nothing when that window has ended): an
+   * attempt counted before it was checked, which turned out to be the rightful one.
+   */
+  giveBack(bucket: string, now: number, window: RateLimitWindow): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -53,17 +53,25 @@ import { DEFAULT_NOTIFICATION_LIMITS, NotificationLimiter, type NotificationLimi
 import { pageKeys } from './pages/signing.js';
 import { deleteExpiredKeys } from './store/idempotency.js';
 import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './store/api-key-cache.js';
+import { NO_BROADCAST, redisKeyChangeBroadcast } from './store/api-key-broadcast.js';
 import type { KeepReply, KeptReply, UseCaseContext } from './usecases/context.js';
 import type { Executor } from './store/executor.js';
-import { auditEventExists, outcomeOf, recordAuditEvent, type AuditEventInput } from './store/audit-events.js';
+import { reasonOf } from './domain/audit-reasons.js';
+import { auditEventExists, outcomeOf, recordAuditEvent, type AuditDetails, type AuditEventInput } from './store/audit-events.js';
 import { expireDueLinks } from './usecases/expiry-sweep.js';
 import { settleStalePending } from './usecases/pending-sweep.js';
 import { DEFAULT_SESSION_SETTINGS, sessionCaller, type SessionSettings } from './usecases/auth.js';
-import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './ratelimit/sign-in.js';
+import { DEFAULT_SIGN_IN_LIMITS, KNOWN_CLIENT_DAYS, SecretAttemptLimiter, type SignInLimits } from './ratelimit/secret-attempts.js';
+import { DEFAULT_PASSWORD_RESETS, PasswordResetLimiter, type PasswordResetSettings } from './ratelimit/password-resets.js';
+import { passwordResetHandlers } from './handlers/password-resets.js';
+import { forgetSignInAddressesBefore } from './store/sign-in-addresses.js';
+import { deleteResetsExpiredBefore } from './store/password-resets.js';
 import { runIdempotent } from './usecases/idempotency.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS, sweepAuditEvents } from './usecases/audit-log.js';
 import { AcquirerDirectory } from './usecases/acquirer-directory.js';
+import { redrawLogosKeptAsUploaded } from './usecases/business-profile.js';
 import { DEFAULT_PAYER_EMAILS_PER_DAY, deletePayerEmailCountsBefore } from './store/payer-email-counts.js';
+import { DEFAULT_INVITATIONS_PER_DAY, deleteInvitationCountsBefore } from './store/invitation-counts.js';
 
 /** How long after listening the validators not yet used are compiled in the background (see warmUp). */
 const VALIDATOR_WARM_UP_DELAY_MS = 1_000;
@@ -112,14 +120,18 @@ export interface StartOptions {
   consoleDir?: string;
   /** Payer e-mails a business's API calls may have sent per UTC day (PAYER_EMAILS_PER_DAY); 1,000 unless given. */
   payerEmailsPerDay?: number;
+  /** Invitations a business may send per UTC day (INVITATIONS_PER_DAY); 100 unless given. */
+  invitationsPerDay?: number;
   /** How long after listening the validators no request has needed yet are compiled (VALIDATOR_WARM_UP_DELAY_MS unless given). */
   validatorWarmUpMs?: number;
   /** Days audit events are kept (AUDIT_RETENTION_DAYS); 400 unless given. */
   auditRetentionDays?: number;
   /** Members' sessions: idle timeout and absolute lifetime (DEFAULT_SESSION_SETTINGS for what is not given). */
   sessions?: Partial<SessionSettings>;
-  /** Failed sign-ins per account and per client address (DEFAULT_SIGN_IN_LIMITS for what is not given). */
+  /** Failed attempts at members' secrets per account from an address, per address and per account (DEFAULT_SIGN_IN_LIMITS for what is not given). */
   signInLimits?: Partial<SignInLimits>;
+  /** Password resets by e-mail: limits and how long a link works (DEFAULT_PASSWORD_RESETS for what is not given). */
+  passwordResets?: Partial<PasswordResetSettings>;
 }
 
 export interface RunningService {
@@ -153,14 +165,40 @@ function createdIds(reply: KeptReply): string[] {
   return typeof id === 'string' ? [id] : [];
 }
 
-function auditEntry(trail: AuditTrail, status: number, targets: string[] = []): AuditEventInput {
-  return { ...trail.draft, targetIds: [...trail.draft.targetIds, ...targets], outcome: outcomeOf(status), status };
+function auditEntry(trail: AuditTrail, status: number, targets: string[] = [], reason?: string): AuditEventInput {
+  return {
+    ...trail.draft,
+    targetIds: [...trail.draft.targetIds, ...targets],
+    outcome: outcomeOf(status),
+    status,
+    reason: reason ?? null,
+    details: (trail.details as AuditDetails | undefined) ?? null,
+  };
+}
+
+/**
+ * The request's use-case context inside the transaction `tx` that commits its change: its audit
+ * notes go to the trail, and a change to what keys may do is announced again once that commits
+ * (announced at once as well, it could be undone by a lookup made before the commit).
+ */
+function inTransaction(ctx: UseCaseContext, tx: Executor, trail: AuditTrail, afterCommit: (() => void)[]): UseCaseContext {
+  return {
+    ...ctx,
+    db: tx,
+    audit: { note: (details) => void (trail.details = { ...trail.details, ...details }) },
+    apiKeys: {
+      changed() {
+        ctx.apiKeys?.changed();
+        afterCommit.push(() => ctx.apiKeys?.changed());
+      },
+    },
+  };
 }
 
 /** Records the trail's entry in `tx` with the reply it commits with, once per request. */
 async function recordIn(tx: Executor, trail: AuditTrail, reply: KeptReply): Promise<void> {
   if (trail.pendingId) return;
-  trail.pendingId = await recordAuditEvent(tx, auditEntry(trail, reply.status, createdIds(reply)));
+  trail.pendingId = await recordAuditEvent(tx, auditEntry(trail, reply.status, createdIds(reply), reply.status >= 400 ? reasonOf(reply.body) : undefined));
 }
 
 /** `keep` that also records the audit entry, in the first phase that keeps an answer. */
@@ -181,11 +219,12 @@ export function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
   return {
     plain: ctx,
     async idempotent(request, trail, work) {
+      const afterCommit: (() => void)[] = [];
       const audited = (scope: UseCaseContext) =>
         request.atomicPhases
-          ? work({ ...scope, keep: keepingAudit(trail, scope.keep) })
-          : work(scope).then(async (reply) => (await recordIn(scope.db, trail, reply), reply));
-      const outcome = await runIdempotent(ctx, request, audited, (error) => toErrorResponse(error));
+          ? work({ ...scope, keep: keepingAudit(trail, scope.keep), audit: inTransaction(ctx, scope.db, trail, afterCommit).audit })
+          : work(inTransaction(scope, scope.db, trail, afterCommit)).then(async (reply) => (await recordIn(scope.db, trail, reply), reply));
+      const outcome = await runIdempotent(ctx, request, audited, (error) => toErrorResponse(error)).finally(() => afterCommit.forEach((signal) => signal()));
       switch (outcome.kind) {
         case 'ran':
           return outcome.reply;
@@ -198,25 +237,28 @@ export function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
       }
     },
     async write(trail, atomicPhases, work) {
-      if (atomicPhases) return work({ ...ctx, keep: keepingAudit(trail, undefined) });
-      const reply = await ctx.db.transaction(async (tx) => {
-        const answer = await work({ ...ctx, db: tx });
-        await recordIn(tx, trail, answer);
-        return answer;
-      });
+      if (atomicPhases) return work({ ...ctx, keep: keepingAudit(trail, undefined), audit: inTransaction(ctx, ctx.db, trail, []).audit });
+      const afterCommit: (() => void)[] = [];
+      const reply = await ctx.db
+        .transaction(async (tx) => {
+          const answer = await work(inTransaction(ctx, tx, trail, afterCommit));
+          await recordIn(tx, trail, answer);
+          return answer;
+        })
+        .finally(() => afterCommit.forEach((signal) => signal()));
       trail.recordedId = trail.pendingId;
       // Whatever the work enqueued is committed only now.
       ctx.outbox.nudge();
       return reply;
     },
-    async settle(trail, status) {
+    async settle(trail, status, reason) {
       if (trail.recordedId) return;
       // Recorded in a transaction that may since have been rolled back (a reply not kept, a phase whose commit failed).
       if (trail.pendingId && (await auditEventExists(ctx.db, trail.pendingId))) {
         trail.recordedId = trail.pendingId;
         return;
       }
-      trail.recordedId = await recordAuditEvent(ctx.db, auditEntry(trail, status));
+      trail.recordedId = await recordAuditEvent(ctx.db, auditEntry(trail, status, [], reason));
     },
   };
 }
@@ -263,10 +305,19 @@ export async function startService(options: StartOptions): Promise<RunningServic
       secretsKey: secrets.key,
     });
     const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, logger }) : undefined;
-    const limiter = createRateLimiter(db, { ...DEFAULT_RATE_LIMIT, ...options.rateLimit });
+    const rateLimit = { ...DEFAULT_RATE_LIMIT, ...options.rateLimit };
+    const limiter = createRateLimiter(db, rateLimit);
+    const passwordResets = { ...DEFAULT_PASSWORD_RESETS, ...options.passwordResets };
     const callers = new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS, (error) =>
       logger.warn({ err: error }, 'noting the last use of an API key failed'),
     );
+    const keyChanges = rateLimit.redisUrl
+      ? redisKeyChangeBroadcast(
+          rateLimit.redisUrl,
+          () => callers.forget(),
+          (error) => logger.warn({ err: error }, 'telling other instances of a change to API keys failed'),
+        )
+      : NO_BROADCAST;
     const ctx: UseCaseContext = {
       db,
       publicUrl,
@@ -279,9 +330,18 @@ export async function startService(options: StartOptions): Promise<RunningServic
       webhooks: { policy: webhookPolicy, log: logger },
       secretsKey: secrets.key,
       payerEmailsPerDay: options.payerEmailsPerDay ?? DEFAULT_PAYER_EMAILS_PER_DAY,
+      invitationsPerDay: options.invitationsPerDay ?? DEFAULT_INVITATIONS_PER_DAY,
       auth: {
         sessions: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },
-        throttle: new SignInLimiter(limiter, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits }),
+        throttle: new SecretAttemptLimiter(limiter, db, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits }),
+        resets: new PasswordResetLimiter(limiter, passwordResets),
+        resetLinkMs: passwordResets.linkMinutes * 60_000,
+      },
+      apiKeys: {
+        changed() {
+          callers.forget();
+          keyChanges.announce();
+        },
       },
     };
     const handlers = {
@@ -296,6 +356,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...apiKeyHandlers,
       ...auditEventHandlers,
       ...authHandlers,
+      ...passwordResetHandlers,
       ...teamHandlers,
       ...businessHandlers,
     } satisfies Handlers<UseCaseContext>;
@@ -350,15 +411,27 @@ export async function startService(options: StartOptions): Promise<RunningServic
           logger.info({ duration_ms: Math.round(performance.now() - warmingFrom), libraries_loaded: loaded }, 'request validators compiled');
       })
       .catch((error: unknown) => logger.error({ err: error }, 'compiling the request validators failed'));
+    // Logos kept as uploaded by an earlier version are not served until drawn again, off the start's path.
+    void redrawLogosKeptAsUploaded(ctx, (fields, message) => logger.warn(fields, message))
+      .then((done) => {
+        if (done.redrawn + done.removed > 0) logger.info(done, 'drew again the logos an earlier version kept as uploaded');
+      })
+      .catch((error: unknown) => {
+        if (!draining) logger.error({ err: error }, 'drawing again the logos kept as uploaded failed');
+      });
     worker?.start();
-    // Expired Idempotency-Key records, the payer e-mail counts of days gone by and audit events past
-    // their retention are dead weight; any instance may sweep them (the audit log in batches).
+    // Expired Idempotency-Key records, the payer e-mail counts of days gone by, audit events past
+    // their retention, sign-in addresses no longer known and password resets long expired are dead
+    // weight; any instance may sweep them (the audit log in batches).
     const housekeeping = setInterval(
       () =>
         void Promise.all([
           deleteExpiredKeys(db),
           deletePayerEmailCountsBefore(db, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)),
+          deleteInvitationCountsBefore(db, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)),
           sweepAuditEvents(ctx, options.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS),
+          forgetSignInAddressesBefore(db, new Date(Date.now() - KNOWN_CLIENT_DAYS * 86_400_000)),
+          deleteResetsExpiredBefore(db, new Date(Date.now() - 86_400_000)),
         ]).catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed')),
       10 * 60_000,
     );
@@ -406,6 +479,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         await closed;
         await worker?.stop();
         await limiter.close();
+        await keyChanges.close();
         mailer.close();
         await db.close();
       },

@@ -1,6 +1,6 @@
 // The console's pages. Each view is its own chunk, loaded when first visited, so the first screen
-// downloads the shell and the sign-in page only. Sign-in and the one-time link's page (`/setup`) stand
-// outside the signed-in layout.
+// downloads the shell and the sign-in page only. Sign-in, the one-time link's page (`/setup`) and the
+// password-reset pages (`/forgot-password`, `/reset-password`) stand outside the signed-in layout.
 import { createBrowserRouter } from 'react-router';
 import { Layout } from './views/layout.js';
 import { SignInPage } from './views/sign-in.js';
@@ -9,6 +9,8 @@ export const router = createBrowserRouter(
   [
     { path: '/sign-in', Component: SignInPage },
     { path: '/setup', lazy: async () => ({ Component: (await import('./views/account-setup.js')).AccountSetupPage }) },
+    { path: '/forgot-password', lazy: async () => ({ Component: (await import('./views/password-reset.js')).ForgotPasswordPage }) },
+    { path: '/reset-password', lazy: async () => ({ Component: (await import('./views/password-reset.js')).ResetPasswordPage }) },
     {
       path: '/',
       Component: Layout,

@@ -37,5 +37,5 @@ app.use(async (ctx, next) => {
     ctx.body = response.body;
   }
 });
-app.use(contractRoutes(contract, handlers, scopes));
+app.use(contractRoutes(contract, handlers, scopes).middleware);
 app.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening on validated ceiling'));

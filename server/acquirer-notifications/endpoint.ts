@@ -87,7 +87,7 @@ export function acquirerWebhook(deps: NotificationDeps, acquirer: 'stripe'): Koa
   };
 }
 
-/** The acquirers' notification routes, mounted beside the payer pages: one address per business (README: Stripe). */
+/** The acquirers' notification routes, mounted beside the payer pages: one address per business (docs/operating.md, Stripe). */
 export function acquirerRoutes(deps: NotificationDeps): Koa.Middleware {
   const router = new Router();
   router.post('/stripe/webhooks/:business', acquirerWebhook(deps, 'stripe'));

@@ -35,7 +35,7 @@ function laterOf(acquirerReference: string): Later | undefined {
   return tag ? LATER_BY_TAG.get(tag) : undefined;
 }
 
-/** Documented in README ("Sandbox test cards") and on every payment page. */
+/** Documented in docs/integrating.md (the sandbox's test cards) and on every payment page. */
 export const SANDBOX_TEST_CARDS: Record<string, { description: string; behaviour: Behaviour }> = {
   '4242424242424242': { description: 'Visa: succeeds', behaviour: { outcome: 'succeed' } },
   '5555555555554444': { description: 'Mastercard: succeeds', behaviour: { outcome: 'succeed' } },

@@ -173,7 +173,7 @@ const SESSION_EVENTS: readonly string[] = [
 const INTENT_EVENTS: readonly string[] = ['payment_intent.succeeded', 'payment_intent.processing', 'payment_intent.payment_failed', 'payment_intent.canceled'];
 const REFUND_EVENTS: readonly string[] = ['charge.refunded', 'charge.refund.updated', 'refund.created', 'refund.updated', 'refund.failed'];
 
-/** The events the README tells a merchant to enable on the endpoint they register at Stripe. */
+/** The events docs/operating.md (Stripe) tells a merchant to enable on the endpoint they register at Stripe. */
 export const STRIPE_WEBHOOK_EVENTS: readonly string[] = [...SESSION_EVENTS, 'payment_intent.payment_failed', 'charge.refunded', 'charge.refund.updated'];
 
 function idOf(value: string | { id: string } | null | undefined): string | null {

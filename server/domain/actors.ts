@@ -28,3 +28,18 @@ export interface SignedIn {
   email: string;
   businessId: number;
 }
+
+/**
+ * The key behind a request, where a key is: what a key it makes inherits (the person it is bound to,
+ * the two-factor rule) and is bounded by (its expiry).
+ */
+export interface KeyHolder {
+  /** The key's row, for its last use and as a child's parent. */
+  rowId: number;
+  /** When the key stops working (ms since the epoch), if it expires. */
+  expiresAtMs?: number;
+  /** The member it is bound to (its maker, or its parent's); null for the operator's keys. */
+  madeByUserId: string | null;
+  /** Whether it holds nothing while its maker lacks two-factor, whatever the business requires now. */
+  twoFactorRule: boolean;
+}

@@ -1,5 +1,6 @@
 // What a merchant's brand may look like on its payer pages: a colour whose button reads (WCAG 2.2 AA)
-// and a logo that is an image of a kind browsers show, judged by its bytes rather than by its name.
+// and a logo that is an image of a kind browsers show, judged by its bytes rather than by its name
+// (and then decoded and drawn again: usecases/logo-image.ts).
 
 /** `#RRGGBB`, lower case; `#RGB` is widened. */
 export function normaliseHexColour(value: string): string | undefined {
@@ -51,6 +52,8 @@ export function brandColours(value: string): BrandColourCheck {
 
 export type LogoType = 'image/png' | 'image/jpeg' | 'image/webp';
 export const LOGO_MAX_BYTES = 256 * 1024;
+/** The widest and tallest a logo may be, in pixels: a logo shows at a few hundred; more is a decompression bomb's kind of header. */
+export const LOGO_MAX_SIDE = 4096;
 
 /** The image type the bytes start with, or undefined: SVG (a document that can carry script) never is one. */
 export function sniffLogoType(bytes: Uint8Array): LogoType | undefined {

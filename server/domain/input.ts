@@ -15,17 +15,36 @@ export function trimText(text: string): string {
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
-/** The body as Laravel's middleware leaves it: strings trimmed, empty strings null, at any depth. */
+/** A string as Laravel's middleware leaves it; anything else as it is. */
+function trimmed(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const text = trimText(value);
+  return text === '' ? null : text;
+}
+
+/** An empty array or object to copy `value` into, or undefined when it is neither. */
+const emptyCopyOf = (value: unknown): unknown[] | Record<string, unknown> | undefined =>
+  Array.isArray(value) ? [] : value !== null && typeof value === 'object' ? {} : undefined;
+
+/**
+ * The body as Laravel's middleware leaves it: strings trimmed, empty strings null, at any depth.
+ * Walked with a list of what is left to copy rather than by recursion, so that no body, however
+ * deeply nested, can run it out of stack.
+ */
 export function laravelInput(value: unknown): unknown {
-  if (typeof value === 'string') {
-    const text = trimText(value);
-    return text === '' ? null : text;
+  const root = emptyCopyOf(value);
+  if (!root) return trimmed(value);
+  const pending: [unknown, unknown[] | Record<string, unknown>][] = [[value, root]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [source, copy] = next;
+    for (const [key, item] of Object.entries(source as object)) {
+      const inner = emptyCopyOf(item);
+      if (inner) pending.push([item, inner]);
+      const kept = inner ?? trimmed(item);
+      if (Array.isArray(copy)) copy.push(kept);
+      // defineProperty keeps a `__proto__` member an own key (the body parser refuses such bodies anyway).
+      else Object.defineProperty(copy, key, { value: kept, enumerable: true, writable: true, configurable: true });
+    }
   }
-  if (Array.isArray(value)) return value.map(laravelInput);
-  if (value === null || typeof value !== 'object') return value;
-  // defineProperty keeps a `__proto__` member an own key (the body parser refuses such bodies anyway).
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value))
-    Object.defineProperty(out, key, { value: laravelInput(item), enumerable: true, writable: true, configurable: true });
-  return out;
+  return root;
 }

@@ -45,8 +45,7 @@ export function daysIn(from: string, to: string): number {
 
 /** Calendar months from `from`'s to `to`'s, both included. */
 export function monthsIn(from: string, to: string): number {
-  const index = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7));
-  return index(to) - index(from) + 1;
+  return monthIndex(to) - monthIndex(from) + 1;
 }
 
 /** The first day of the bucket `day` is in: itself, the Monday of its week (ISO 8601), the 1st of its month. */
@@ -58,20 +57,72 @@ export function bucketStart(day: string, interval: Interval): string {
   return dayOfNumber(days - weekday);
 }
 
-/** The first day of the bucket after the one starting on `start`. */
-export function nextBucket(start: string, interval: Interval): string {
-  if (interval === 'day') return addDays(start, 1);
-  if (interval === 'week') return addDays(start, 7);
-  const [year, month] = [Number(start.slice(0, 4)), Number(start.slice(5, 7))];
-  return month === 12 ? `${String(year + 1).padStart(4, '0')}-01-01` : `${start.slice(0, 5)}${String(month + 1).padStart(2, '0')}-01`;
+/**
+ * The buckets of a range, as integers: `first` is the first bucket's day number (its Monday's for a
+ * week) or month index, `count` how many buckets there are. A report walks these, never days
+ * compared as text: `'10000-01-01' <= '9999-12-31'` is true, and a walk that stepped past the last
+ * four-digit year that way never ended.
+ */
+export interface Periods {
+  interval: Interval;
+  first: number;
+  count: number;
 }
 
-/** The start of every bucket the range touches, in order: the first and last may hold only part of their period. */
-export function bucketStarts(from: string, to: string, interval: Interval): string[] {
-  const starts: string[] = [];
-  for (let start = bucketStart(from, interval); start <= to; start = nextBucket(start, interval)) starts.push(start);
-  return starts;
+/** Months since January of year 0: a month's 1st, as an integer. */
+export function monthIndex(day: string): number {
+  return Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1;
 }
+
+const firstOfMonth = (index: number) => `${String(Math.floor(index / 12)).padStart(4, '0')}-${two((index % 12) + 1)}-01`;
+const STEP = { day: 1, week: 7 } as const;
+
+/** The buckets the range `from` to `to` (days, `from` not after `to`) touches: the first and last may hold only part of their period. */
+export function periodsOf(from: string, to: string, interval: Interval): Periods {
+  if (interval === 'month') {
+    const first = monthIndex(from);
+    return { interval, first, count: monthIndex(to) - first + 1 };
+  }
+  const first = dayNumber(bucketStart(from, interval));
+  return { interval, first, count: Math.floor((dayNumber(to) - first) / STEP[interval]) + 1 };
+}
+
+/** The first day of the bucket at `position` (0 to count - 1). */
+export function periodStart(periods: Periods, position: number): string {
+  if (periods.interval === 'month') return firstOfMonth(periods.first + position);
+  return dayOfNumber(periods.first + position * STEP[periods.interval]);
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The position of the bucket that starts on `start`, or undefined when no bucket of `periods` starts that day. */
+export function periodPosition(periods: Periods, start: string): number | undefined {
+  if (!DAY.test(start)) return undefined;
+  let position: number;
+  if (periods.interval === 'month') {
+    if (!start.endsWith('-01')) return undefined;
+    position = monthIndex(start) - periods.first;
+  } else {
+    const offset = dayNumber(start) - periods.first;
+    if (offset % STEP[periods.interval] !== 0) return undefined;
+    position = offset / STEP[periods.interval];
+  }
+  return position >= 0 && position < periods.count ? position : undefined;
+}
+
+/** The start of every bucket the range touches, in order. */
+export function bucketStarts(from: string, to: string, interval: Interval): string[] {
+  const periods = periodsOf(from, to, interval);
+  return Array.from({ length: periods.count }, (_, position) => periodStart(periods, position));
+}
+
+/**
+ * The first day a report may cover. Four-digit days are all a range can name, so the last is
+ * 9999-12-31, whose week (from Monday 9999-12-27) and month start in that year too; year 0000,
+ * which ISO 8601 writes and PostgreSQL's dates do not have, is refused. 0001-01-01 is a Monday, so
+ * no bucket of a range from it starts before it either.
+ */
+export const FIRST_DAY = '0001-01-01';
 
 /**
  * How long a range each interval may span: the buckets a chart can show, and the counter rows a
@@ -79,9 +130,11 @@ export function bucketStarts(from: string, to: string, interval: Interval): stri
  */
 export const RANGE_LIMITS = { day: { days: 400 }, week: { days: 800 }, month: { months: 120 } } as const;
 
-/** Why the range is too long for the interval, saying how to narrow it; undefined when it is not. */
-export function rangeTooLong(from: string, to: string, interval: Interval): string | undefined {
+/** Why the range is too long for the interval (or starts before year 1), saying how to narrow it; undefined when it is not. */
+export function rangeProblem(from: string, to: string, interval: Interval): string | undefined {
   const narrow = 'Narrow filter[created_at_between]';
+  if (dayNumber(from) < dayNumber(FIRST_DAY))
+    return `The filter.created at between must not start before ${FIRST_DAY}. ${narrow} to days from ${FIRST_DAY} on.`;
   if (interval === 'month') {
     const { months } = RANGE_LIMITS.month;
     if (monthsIn(from, to) <= months) return undefined;

@@ -5,25 +5,18 @@ import type { SignedIn } from '../domain/actors.js';
 import { clearedSessionCookie, sessionCookie } from '../domain/sessions.js';
 import type { OperationRequest, OperationId, SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/context.js';
-import {
-  DEFAULT_SESSION_SETTINGS,
-  changePassword,
-  endSession,
-  login,
-  logout,
-  sessionsOf,
-  switchBusiness,
-  whoAmI,
-  type Me,
-  type RequestMeta,
-} from '../usecases/auth.js';
+import { DEFAULT_SESSION_SETTINGS, endSession, login, logout, sessionsOf, switchBusiness, whoAmI, type Me, type RequestMeta } from '../usecases/auth.js';
 import { ACCOUNT_LINK_GONE, completeAccountLink, describeAccountLink } from '../usecases/accounts.js';
+import { changePassword } from '../usecases/passwords.js';
 import { confirmTotp, disableTotp, offerTotp } from '../usecases/two-factor.js';
 import { ok } from './envelope.js';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
 const REFUSED = { message: 'These credentials do not match our records.' };
 const LINK_GONE = { message: ACCOUNT_LINK_GONE };
+/** A check of the member's password or codes past the limits on attempts (server/ratelimit/secret-attempts.ts). */
+const TOO_MANY_ATTEMPTS = { message: "Too many failed attempts at this account's password or codes. Try again later." };
+const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
 
 export function metaOf(request: OperationRequest<OperationId>): RequestMeta {
   return { address: request.client.address, userAgent: request.client.userAgent?.slice(0, 512) ?? null, requestId: request.client.requestId };
@@ -82,7 +75,7 @@ export const authHandlers = {
         case 'two_factor_invalid':
           return respond.with401({ message: 'The two-factor code is invalid.', two_factor_required: true });
         case 'throttled':
-          return respond.with429({ message: 'Too many failed sign-ins. Try again later.' }, { 'Retry-After': String(outcome.retryAfter) });
+          return respond.with429({ message: 'Too many failed sign-ins. Try again later.' }, retryAfter(outcome.retryAfter));
       }
     },
   },
@@ -148,6 +141,8 @@ export const authHandlers = {
           return respond.with422(fieldError('current_password', 'The password is incorrect.'));
         case 'weak':
           return respond.with422(fieldError('password', outcome.message));
+        case 'throttled':
+          return respond.with429(TOO_MANY_ATTEMPTS, retryAfter(outcome.retryAfter));
         case 'changed':
           return respond.with200(
             ok({ password_changed: true as const, other_sessions_ended: outcome.otherSessionsEnded }),
@@ -185,6 +180,8 @@ export const authHandlers = {
       switch (outcome.kind) {
         case 'gone':
           return respond.with410(LINK_GONE);
+        case 'throttled':
+          return respond.with429(TOO_MANY_ATTEMPTS, retryAfter(outcome.retryAfter));
         case 'invalid':
           return respond.with422({
             message: 'The given data was invalid.',
@@ -217,6 +214,8 @@ export const authHandlers = {
           );
         case 'invalid_code':
           return respond.with422(fieldError('code', 'The code is invalid.'));
+        case 'throttled':
+          return respond.with429(TOO_MANY_ATTEMPTS, retryAfter(outcome.retryAfter));
         default:
           return respond.with409({ message: outcome.kind === 'already_enabled' ? 'Two-factor sign-in is already on.' : 'Set up two-factor sign-in first.' });
       }
@@ -226,12 +225,17 @@ export const authHandlers = {
     async handle(request, ctx, respond) {
       const session = signedIn(request);
       if (!session) return respond.with401(UNAUTHENTICATED);
-      const outcome = await disableTotp(ctx, session.me, { totpCode: request.body.totp_code, recoveryCode: request.body.recovery_code }, metaOf(request));
+      const { password, totp_code: totpCode, recovery_code: recoveryCode } = request.body;
+      const outcome = await disableTotp(ctx, session.me, { password, totpCode, recoveryCode }, metaOf(request));
       switch (outcome.kind) {
         case 'done':
           return respond.with200(ok({ two_factor_enabled: false }), cookieFor(ctx, outcome.value.sessionToken));
+        case 'wrong_password':
+          return respond.with422(fieldError('password', 'The password is incorrect.'));
         case 'invalid_code':
           return respond.with422(fieldError('totp_code', 'The code is invalid.'));
+        case 'throttled':
+          return respond.with429(TOO_MANY_ATTEMPTS, retryAfter(outcome.retryAfter));
         default:
           return respond.with409({ message: 'Two-factor sign-in is not on.' });
       }

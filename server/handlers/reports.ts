@@ -26,6 +26,10 @@ function present(report: CollectionsReport): components['schemas']['CollectionsR
   };
 }
 
+const REPORT_RUNNING = {
+  message: 'A collections report of this business is already running; a business runs one at a time. Try again once it has finished.',
+};
+
 export const reportHandlers = {
   getCollectionsReport: {
     async handle({ query, business }, ctx, respond) {
@@ -34,9 +38,11 @@ export const reportHandlers = {
         range: range && { from: range.from, to: range.to },
         interval: query.interval ?? 'day',
         groupBy: query.group_by,
+        emptyBuckets: query.empty_buckets,
       });
-      if (outcome.result === 'too_long')
+      if (outcome.result === 'refused')
         return respond.with422({ message: 'The given data was invalid.', errors: { 'filter.created_at_between': [outcome.message] } });
+      if (outcome.result === 'busy') return respond.with429(REPORT_RUNNING, { 'Retry-After': String(outcome.retryAfterSeconds) });
       return respond.with200(ok(present(outcome.report)));
     },
   },

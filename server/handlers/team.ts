@@ -58,7 +58,7 @@ export const teamHandlers = {
       const outcome = await removeMember(ctx, who(request), request.business.id, request.path.user_id, metaOf(request));
       if (outcome.kind === 'not_found') return respond.with404(NOT_FOUND);
       if (outcome.kind === 'refused') return respond.with422(refused(outcome.field, outcome.message));
-      return respond.with200(ok(presentMember(outcome.value)));
+      return respond.with200(ok({ ...presentMember(outcome.value.member), revoked_api_key_ids: outcome.value.revokedApiKeyIds }));
     },
   },
   listTeamInvitations: {
@@ -83,8 +83,10 @@ export const teamHandlers = {
   },
   updateTeamSettings: {
     async handle(request, ctx, respond) {
-      await requireTwoFactor(ctx, who(request), request.business.id, request.body.require_two_factor, metaOf(request));
-      return respond.with200(ok({ require_two_factor: request.body.require_two_factor }));
+      const outcome = await requireTwoFactor(ctx, who(request), request.business.id, request.body.require_two_factor, metaOf(request));
+      if (outcome.kind === 'refused') return respond.with422(refused(outcome.field, outcome.message));
+      if (outcome.kind === 'not_found') throw new Error('a business has its settings');
+      return respond.with200(ok({ require_two_factor: outcome.value.required }));
     },
   },
 } satisfies SomeHandlers<UseCaseContext>;

@@ -1,18 +1,20 @@
 // The HTTP adapter: Koa, the probes, the contract and its reference, the payer pages it is given, and
-// the API built from openapi.yaml. It imports no feature: the composition root (server/app.ts)
+// the API built from openapi.yaml. It imports no feature: the composition root (server/start.ts)
 // hands it the handlers, the pages and the services they need.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import Koa from 'koa';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger.js';
 import { DOCS_PATH, SPEC_PATH } from '../file-locations.js';
-import { API_ROOT, type Contract } from './contract.js';
-import { RequestRefusedError, MAX_QUERY_BYTES, NotFoundError, UriTooLongError, toErrorResponse } from './errors.js';
+import type { Contract, ContractOperation } from './contract.js';
+import { RequestRefusedError, MAX_QUERY_BYTES, NotFoundError, UriTooLongError, WrongCredentialError, toErrorResponse, type HttpError } from './errors.js';
 import { DEFAULT_LINGER, lingeringClose, type LingerLimits } from './linger.js';
 import { SESSION_COOKIE, csrfTokenMatches, isSessionToken } from '../domain/sessions.js';
 import type { Caller, Handlers } from './operations.js';
 import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
 import { requestLogging } from './request-log.js';
-import { contractRoutes, type Scopes } from './routes.js';
+import { referencePage } from './reference-page.js';
+import { contractRoutes, type ContractRoutes, type Scopes } from './routes.js';
 
 export type { Caller };
 
@@ -82,15 +84,18 @@ export function probesMiddleware(deps: Pick<HttpAppOptions<unknown>, 'ready' | '
 /** The contract and its rendered reference, served by the service they describe. */
 function referenceMiddleware(): Koa.Middleware {
   const spec = readFileSync(SPEC_PATH, 'utf8');
+  const docs = referencePage(DOCS_PATH);
   return async (ctx, next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (ctx.path === '/openapi.yaml') {
       ctx.type = 'application/yaml';
       ctx.body = spec;
     } else if (ctx.path === '/docs' || ctx.path === '/docs/') {
-      if (!existsSync(DOCS_PATH)) throw new NotFoundError('The API reference has not been built: run `npm run generate`.');
+      const page = docs();
+      if (!page) throw new NotFoundError('The API reference has not been built: run `npm run generate`.');
+      ctx.set(page.headers);
       ctx.type = 'text/html';
-      ctx.body = readFileSync(DOCS_PATH);
+      ctx.body = page.body;
     } else {
       return next();
     }
@@ -113,6 +118,7 @@ function isApiPath(path: string): boolean {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const AUDITED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Cross-site request forgery on a session: its unsafe requests carry the X-CSRF-Token of GET
@@ -130,15 +136,21 @@ function csrfRefusal(ctx: Koa.Context, sessionToken: string, publicOrigin: strin
 /**
  * Who calls: the API key when the request has one; otherwise the session cookie, whose unsafe
  * requests must pass the CSRF check. A public operation (sign-in) is never answered as a session's.
+ * A credential the operation's `security` does not take is refused (403 naming the one it takes):
+ * power over the team and the member's own account comes from the person signed in, never from a key.
  */
 async function identify(
   ctx: Koa.Context,
   options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'findSession'>,
   publicOrigin: string,
-  isPublic: boolean,
-): Promise<{ caller?: Caller; refusal?: RequestRefusedError }> {
+  operation: ContractOperation | undefined,
+): Promise<{ caller?: Caller; refusal?: HttpError }> {
+  const isPublic = operation !== undefined && !operation.secured;
   const key = BEARER.exec(ctx.get('authorization'))?.[1];
-  if (key) return { caller: await options.findCaller(key) };
+  if (key) {
+    const caller = await options.findCaller(key);
+    return caller && operation?.secured && !operation.credentials.key ? { caller, refusal: new WrongCredentialError('session') } : { caller };
+  }
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (isPublic) {
     if (token && isSessionToken(token)) ctx.state.sessionToken = token;
@@ -152,30 +164,59 @@ async function identify(
   const caller = await options.findSession(token);
   if (!caller) return {};
   ctx.state.sessionToken = token;
-  return { caller, refusal: csrfRefusal(ctx, token, publicOrigin) };
+  const refusal =
+    csrfRefusal(ctx, token, publicOrigin) ?? (operation?.secured && !operation.credentials.session ? new WrongCredentialError('api_key') : undefined);
+  return { caller, refusal };
 }
 
 /**
  * Every /api request, routed or not: the caller is looked up once, counted against its key's limit
  * (or its session's, or its address's without either), and refused early for what no route could serve.
  */
-function apiGate(options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'findSession' | 'limiter' | 'publicUrl' | 'contract'>): Koa.Middleware {
+function apiGate(
+  options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'findSession' | 'limiter' | 'publicUrl'>,
+  match: ContractRoutes['match'],
+): Koa.Middleware {
   const publicOrigin = new URL(options.publicUrl).origin;
-  const publicOperations = new Set(
-    options.contract.operations.filter((operation) => !operation.secured).map((operation) => `${operation.method} ${API_ROOT}${operation.path}`),
-  );
+  // The callers whose refused write (429) this instance recorded in the audit log, with the end of its window: one a window each.
+  const throttledWritesRecorded = new LRUCache<string, number>({ max: 10_000 });
   return async (ctx, next) => {
     if (!isApiPath(ctx.path)) return next();
-    const { caller, refusal } = await identify(ctx, options, publicOrigin, publicOperations.has(`${ctx.method} ${ctx.path}`));
+    // The operation as the router will match it: what is public, and which credentials it takes, is the route's, not the raw path's.
+    const operation = match(ctx.method, ctx.path);
+    const identified = await identify(ctx, options, publicOrigin, operation);
+    const caller = identified.caller;
     ctx.state.caller = caller;
     const limit = await options.limiter.hit(caller ? caller.rateKey : `ip:${ctx.ip}`);
     ctx.set({ 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) });
-    if (!limit.allowed) throw new TooManyRequestsError(limit.retryAfter);
-    if (refusal) throw refusal;
+    let refusal = identified.refusal;
+    if (!limit.allowed) {
+      refusal = new TooManyRequestsError(limit.retryAfter);
+      const windowEnd = Math.floor(Date.now() / 1000) + limit.retryAfter;
+      if (caller && throttledWritesRecorded.get(caller.rateKey) === windowEnd) throw refusal;
+      if (caller) throttledWritesRecorded.set(caller.rateKey, windowEnd);
+    }
+    if (refusal) {
+      // A write refused to a known caller is the operation's to answer, so that its audit entry records the refusal and why.
+      if (!operation || !caller || !AUDITED_METHODS.has(ctx.method)) throw refusal;
+      ctx.state.refusal = refusal;
+    }
     // Filters are short; a long query is a mistake or an attack, and it would be parsed and logged.
     if (Buffer.byteLength(ctx.querystring) > MAX_QUERY_BYTES) throw new UriTooLongError();
     // No record has an undecodable id, and the router would pass such a path parameter on undecoded.
     if (!isDecodable(ctx.path)) throw new NotFoundError();
+    return next();
+  };
+}
+
+/**
+ * API answers can hold secrets (a new key's secret, a two-factor secret, recovery codes, the CSRF
+ * token): no browser or proxy may keep one, errors included. Set before anything answers, so an error
+ * keeps it; an operation whose contract declares its own caching (a QR code) sets that instead.
+ */
+function apiAnswersNotStored(): Koa.Middleware {
+  return (ctx, next) => {
+    if (isApiPath(ctx.path)) ctx.set('Cache-Control', 'no-store');
     return next();
   };
 }
@@ -202,12 +243,14 @@ export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   app.use(requestLogging(options.logger));
   // Outside the error handler: it sees every answer, errors included, as it is about to be sent.
   app.use(lingeringClose(options.linger ?? DEFAULT_LINGER));
+  app.use(apiAnswersNotStored());
   app.use(errorMiddleware());
   // The probes, the reference and the pages live outside /api; API requests need not walk them.
   const probes = probesMiddleware(options);
   const reference = referenceMiddleware();
   app.use((ctx, next) => (isApiPath(ctx.path) ? next() : probes(ctx, () => reference(ctx, () => options.pages(ctx, next)))));
-  app.use(apiGate(options));
-  app.use(contractRoutes(options.contract, options.handlers, options.scopes));
+  const routes = contractRoutes(options.contract, options.handlers, options.scopes);
+  app.use(apiGate(options, routes.match));
+  app.use(routes.middleware);
   return app;
 }

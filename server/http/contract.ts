@@ -69,8 +69,13 @@ export interface ContractOperation {
   method: string;
   /** The path template relative to the API root, e.g. /payment-links/{payment_link_id}. */
   path: string;
-  /** Whether the operation needs the bearer key (the document's default security unless it says otherwise). */
+  /** Whether the operation needs a caller (the document's default security unless it says otherwise). */
   secured: boolean;
+  /**
+   * The credentials its `security` accepts: an API key (`bearerAuth`), a member's session
+   * (`sessionCookie`), or both. The gate refuses the other kind with 403 before anything else.
+   */
+  credentials: { key: boolean; session: boolean };
   /** What the caller must hold (`x-permission`): a permission, or `authenticated` / `public`. */
   permission: OperationAccess;
   /**
@@ -206,6 +211,10 @@ export async function loadContract(definition: Document = readSpecDocument()): P
   if (problems.length > 0) throw new Error(`openapi.yaml uses parameters the request shaping does not handle:\n${problems.join('\n')}`);
   const defaultSecurity = (api.definition as { security?: unknown[] }).security ?? [];
   const isSecured = (operation: Operation) => (operation.security ?? defaultSecurity).length > 0;
+  const credentialsOf = (operation: Operation) => {
+    const schemes = new Set((operation.security ?? defaultSecurity).flatMap((requirement) => Object.keys(requirement as object)));
+    return { key: schemes.has('bearerAuth'), session: schemes.has('sessionCookie') };
+  };
   const accessIssues = api.getOperations().flatMap((operation) => accessProblems(operation, isSecured(operation)));
   if (accessIssues.length > 0) throw new Error(`openapi.yaml: every operation must declare the permission it needs:\n${accessIssues.join('\n')}`);
   const operations = api.getOperations().map((operation): ContractOperation => {
@@ -224,6 +233,7 @@ export async function loadContract(definition: Document = readSpecDocument()): P
       method: operation.method.toUpperCase(),
       path: operation.path,
       secured: isSecured(operation),
+      credentials: credentialsOf(operation),
       permission: (operation as Record<string, unknown>)['x-permission'] as OperationAccess,
       permissionByAccept: ((operation as Record<string, unknown>)['x-permission-by-accept'] ?? {}) as Record<string, Permission>,
       auditedByUseCase: (operation as Record<string, unknown>)['x-audit'] === 'use-case',

@@ -47,6 +47,22 @@ export class RequestRefusedError extends HttpError {
   }
 }
 
+/** 403: the operation's `security` does not take the kind of credential the request came with. */
+export class WrongCredentialError extends HttpError {
+  constructor(readonly required: 'session' | 'api_key') {
+    super(
+      403,
+      required === 'session'
+        ? 'This operation is for a signed-in member only: an API key may not call it, whatever its permissions. Sign in to the console.'
+        : 'This operation takes an API key, not a signed-in session.',
+    );
+  }
+
+  override body(): Record<string, unknown> {
+    return { message: this.message, required_credential: this.required };
+  }
+}
+
 export class NotFoundError extends HttpError {
   constructor(message = 'Not found.') {
     super(404, message);

@@ -5,7 +5,7 @@
 // Handlers never throw HTTP errors; the statuses the HTTP layer produces itself (401, 405, 413, 414,
 // 415, 422, 429, 500) are checked against the spec at start-up (see contract.ts).
 import type { operations } from '../../generated/openapi.js';
-import type { Actor, SignedIn } from '../domain/actors.js';
+import type { Actor, KeyHolder, SignedIn } from '../domain/actors.js';
 import type { Permission } from '../domain/permissions.js';
 import type { FieldErrors } from '../domain/rules.js';
 
@@ -74,6 +74,8 @@ export interface Caller {
   rateKey: string;
   /** The member's session, when the caller signed in rather than holding a key. */
   signedIn?: SignedIn;
+  /** The key, when the caller holds one. */
+  key?: KeyHolder;
 }
 
 /** Where a request comes from: for the audit log, sign-in limits and the session a handler ends or renews. */

@@ -7,6 +7,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Actor } from '../domain/actors.js';
+import { reasonOf } from '../domain/audit-reasons.js';
 import { laravelInput } from '../domain/input.js';
 import type { Permission } from '../domain/permissions.js';
 import type { FieldErrors } from '../domain/rules.js';
@@ -47,6 +48,8 @@ export interface AuditDraft {
  */
 export interface AuditTrail {
   draft: AuditDraft;
+  /** What the change changed, noted by its use case (old and new values); recorded with the entry. */
+  details?: Record<string, unknown>;
   pendingId?: string;
   recordedId?: string;
 }
@@ -66,8 +69,11 @@ export interface Scopes<Scope> {
    * `atomicPhases`, the first of its own transactions records the entry.
    */
   write(trail: AuditTrail, atomicPhases: boolean, work: (scope: Scope) => Promise<ApiReply>): Promise<ApiReply>;
-  /** Records the trail's entry on its own, answered with `status`, unless a committed transaction holds it. */
-  settle(trail: AuditTrail, status: number): Promise<void>;
+  /**
+   * Records the trail's entry on its own, answered with `status` (and, for a refusal or a failure, the
+   * `reason` the caller was told), unless a committed transaction holds it.
+   */
+  settle(trail: AuditTrail, status: number, reason?: string): Promise<void>;
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -144,9 +150,14 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
   const respond = responderFor<OperationId>(operation.statuses);
   const route = API_ROOT + operation.path;
   const idempotent = operation.method === 'POST' || operation.method === 'PUT';
-  const audited = WRITES.has(operation.method) && !operation.auditedByUseCase;
+  const audited = WRITES.has(operation.method);
+  // Its use case records what it does, named for it (`team.member_role_changed`); the router records only what it refused.
+  const successAuditedByUseCase = operation.auditedByUseCase;
 
   const answer = async (ctx: Koa.Context, caller: RoutedCaller | undefined, trail: AuditTrail | undefined): Promise<ApiReply> => {
+    // What the gate refused (a credential this operation does not take, a CSRF token, the rate limit), answered here to be audited.
+    const refused = ctx.state.refusal as HttpError | undefined;
+    if (refused) throw refused;
     assertPermitted(operation, caller, (...types) => ctx.accepts(...types));
     // Problems with the body wait until the caller is known to be authenticated and permitted.
     await readJsonBody(ctx, operation.bodySchema !== undefined);
@@ -179,6 +190,7 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
       },
     };
     const work = (scope: Scope) => handler.handle(input, scope, respond);
+    if (successAuditedByUseCase) return work(scopes.plain);
     const key = ctx.get('idempotency-key');
     if (trail && idempotent && key) {
       const keyed = {
@@ -219,10 +231,14 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
     try {
       reply = await answer(ctx, caller, trail);
     } catch (error) {
-      if (trail) await scopes.settle(trail, toErrorResponse(error).status);
+      if (trail) {
+        const response = toErrorResponse(error);
+        await scopes.settle(trail, response.status, reasonOf(response.body));
+      }
       throw error;
     }
-    if (trail) await scopes.settle(trail, reply.status);
+    const succeeded = reply.status < 300;
+    if (trail && !(succeeded && successAuditedByUseCase)) await scopes.settle(trail, reply.status, succeeded ? undefined : reasonOf(reply.body));
     ctx.status = reply.status;
     if (reply.headers) ctx.set(reply.headers);
     if (isJsonBody(reply.body) && !ctx.response.get('Content-Type')) {
@@ -248,10 +264,18 @@ function assertOneHandlerEach(contract: Contract, handlers: Record<string, unkno
   }
 }
 
+export interface ContractRoutes {
+  middleware: Koa.Middleware;
+  /** The operation a request would be routed to, as the router itself matches it (so a trailing slash matches nothing). */
+  match(method: string, path: string): ContractOperation | undefined;
+}
+
 /** The API's routes, built once from the contract's operation table; unknown paths are 404, known paths with another method 405. */
-export function contractRoutes<Scope>(contract: Contract, handlers: Handlers<Scope>, scopes: Scopes<Scope>): Koa.Middleware {
+export function contractRoutes<Scope>(contract: Contract, handlers: Handlers<Scope>, scopes: Scopes<Scope>): ContractRoutes {
   assertOneHandlerEach(contract, handlers);
-  const router = new Router({ sensitive: true });
+  // Strict: `/api/auth/login/` is no route of the contract's, so no check can be skipped by spelling a path two ways.
+  const router = new Router({ sensitive: true, strict: true });
+  const byName = new Map(contract.operations.map((operation) => [operation.operationId, operation]));
   const methodsOf = new Map<string, string[]>();
   for (const operation of [...contract.operations].sort(bySpecificity)) {
     const handler = handlers[operation.operationId as OperationId] as Handler<OperationId, Scope>;
@@ -260,16 +284,22 @@ export function contractRoutes<Scope>(contract: Contract, handlers: Handlers<Sco
     methodsOf.set(path, [...(methodsOf.get(path) ?? []), operation.method]);
   }
   const routes = router.routes();
-  return async (ctx, next) => {
-    await routes(ctx as never, async () => {
-      if (ctx.state.route) return next();
-      const matched = router.match(ctx.path, ctx.method);
-      if (matched.path.length === 0) throw new NotFoundError();
-      const allowed = new Set(matched.path.flatMap((layer) => methodsOf.get(String(layer.path)) ?? []));
-      throw new MethodNotAllowedError(
-        ctx.method,
-        METHODS.filter((method) => allowed.has(method)),
-      );
-    });
+  return {
+    async middleware(ctx, next) {
+      await routes(ctx as never, async () => {
+        if (ctx.state.route) return next();
+        const matched = router.match(ctx.path, ctx.method);
+        if (matched.path.length === 0) throw new NotFoundError();
+        const allowed = new Set(matched.path.flatMap((layer) => methodsOf.get(String(layer.path)) ?? []));
+        throw new MethodNotAllowedError(
+          ctx.method,
+          METHODS.filter((method) => allowed.has(method)),
+        );
+      });
+    },
+    match(method, path) {
+      const layer = router.match(path, method).pathAndMethod[0];
+      return layer?.name ? byName.get(layer.name) : undefined;
+    },
   };
 }

@@ -20,7 +20,7 @@ export interface EmailMerchant {
   brand: { colour: string; text: string } | null;
 }
 
-function emailHtml(tr: Translator, merchant: EmailMerchant, heading: string, lines: unknown[], action?: { label: string; url: string }): string {
+export function emailHtml(tr: Translator, merchant: EmailMerchant, heading: string, lines: unknown[], action?: { label: string; url: string }): string {
   const button = merchant.brand ? `background:${merchant.brand.colour};color:${merchant.brand.text}` : 'background:#1f5eff;color:#fff';
   return html`<!doctype html><html lang="${tr.tag}"><body style="font-family:system-ui,sans-serif;color:#1d2430;max-width:520px;margin:auto;padding:16px">
 <p style="font-weight:bold;font-size:18px;margin:0 0 16px">${merchant.logoUrl ? html`<img src="${merchant.logoUrl}" alt="" style="max-height:48px;max-width:160px;vertical-align:middle;margin-right:12px">` : ''}${merchant.name}</p>

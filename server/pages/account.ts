@@ -79,6 +79,12 @@ export function accountSetupPage(deps: PageDeps) {
         { address: ctx.ip, userAgent: ctx.get('user-agent') || null },
       );
       if (outcome.kind === 'gone') return gone(ctx);
+      if (outcome.kind === 'throttled') {
+        ctx.status = 429;
+        ctx.set('Retry-After', String(outcome.retryAfter));
+        ctx.body = setupForm(ctx, token, opened, {}, text('name'), 'Too many failed attempts at this account. Try again later.', text('email'));
+        return;
+      }
       if (outcome.kind === 'invalid') {
         ctx.status = 422;
         ctx.body = setupForm(ctx, token, opened, outcome.errors, text('name'), undefined, text('email'));

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import type { RateLimiter, RateLimitResult, RateLimitWindow } from '../rate-limiter.js';
 import type { Executor } from '../store/executor.js';
-import { countRequest, deleteWindowsEndedBefore, readCount } from '../store/rate-limits.js';
+import { countRequest, deleteWindowsEndedBefore, readCount, uncountRequest } from '../store/rate-limits.js';
 
 /** The window holding `now`: its start in Unix seconds (the key it is counted under) and its end in ms. */
 function windowAt(now: number, seconds: number): { start: number; end: number } {
@@ -46,6 +46,12 @@ export class MemoryRateLimiter implements RateLimiter {
     return judgePeek(limit, current?.end === end ? current.count : 0, now, end);
   }
 
+  async giveBack(bucket: string, now: number, { seconds }: RateLimitWindow): Promise<void> {
+    const { end } = windowAt(now, seconds);
+    const current = this.windows.get(bucket);
+    if (current?.end === end && current.count > 0) current.count -= 1;
+  }
+
   async close(): Promise<void> {}
 }
 
@@ -71,6 +77,10 @@ export class DatabaseRateLimiter implements RateLimiter {
     return judgePeek(limit, await readCount(this.db, bucket, start), now, end);
   }
 
+  async giveBack(bucket: string, now: number, { seconds }: RateLimitWindow): Promise<void> {
+    await uncountRequest(this.db, bucket, windowAt(now, seconds).start);
+  }
+
   /** Deletes windows that ended over a minute ago. Any instance may sweep: ended windows are worthless and the delete is idempotent. */
   async sweep(now = Date.now()): Promise<number> {
     return deleteWindowsEndedBefore(this.db, Math.floor(now / 1000) - 60);
@@ -80,6 +90,8 @@ export class DatabaseRateLimiter implements RateLimiter {
     clearInterval(this.sweeper);
   }
 }
+
+const GIVE_BACK = "if (tonumber(redis.call('get', KEYS[1]) or '0') > 0) then return redis.call('decr', KEYS[1]) end return 0";
 
 export class RedisRateLimiter implements RateLimiter {
   readonly kind = 'redis';
@@ -109,6 +121,11 @@ export class RedisRateLimiter implements RateLimiter {
   async peek(bucket: string, now: number, { limit, seconds }: RateLimitWindow): Promise<RateLimitResult> {
     const { start, end } = windowAt(now, seconds);
     return judgePeek(limit, Number((await this.redis.get(`ratelimit:${bucket}:${start}`)) ?? 0), now, end);
+  }
+
+  async giveBack(bucket: string, now: number, { seconds }: RateLimitWindow): Promise<void> {
+    // A plain DECR would make a key whose window has expired again, at -1 and without an expiry.
+    await this.redis.eval(GIVE_BACK, 1, `ratelimit:${bucket}:${windowAt(now, seconds).start}`);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-// One-time links that let someone set their password (migration 0033): the first owner's, one the
+// One-time links that let someone set their password (`migrations/0033_users_and_sessions.ts`): the first owner's, one the
 // operator made with create-user, or an invitation to a business with a role. Found by the hash of the
 // link's token; used once.
 import { newId } from '../domain/ids.js';

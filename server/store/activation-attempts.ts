@@ -1,4 +1,4 @@
-// Submits of the activation form, by attempt id (see migration 0010).
+// Submits of the activation form, by attempt id (the table of `migrations/0010_token_activation_attempts.ts`).
 import type { Executor } from './executor.js';
 import { nowIso } from './timestamps.js';
 

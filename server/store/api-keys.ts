@@ -1,11 +1,13 @@
 // API keys are shown once and stored as SHA-256 hashes. The keys carry 256 bits of entropy, so a
 // fast hash is enough (a slow KDF protects low-entropy passwords, not random keys). A key made with
 // the CLI, or before permissions existed, holds every permission (`permissions` null); a restricted
-// key (`rk_`) holds the list it was made with.
+// key (`rk_`) holds the list it was made with. A key bound to a member (`created_by_user_id`) holds,
+// at each lookup, only what both its list and the member's current role hold, and nothing while the
+// two-factor rule it is under is not met; a member no longer in the business has no live key there.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Actor } from '../domain/actors.js';
+import type { Actor, KeyHolder } from '../domain/actors.js';
 import { newId } from '../domain/ids.js';
-import { PERMISSIONS, isPermission, type Permission } from '../domain/permissions.js';
+import { PERMISSIONS, isPermission, permissionsOf, type Permission, type Role } from '../domain/permissions.js';
 import type { Business } from './businesses.js';
 import type { Executor } from './executor.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
@@ -29,6 +31,8 @@ export interface ApiKeyRecord {
   /** Null: every permission. */
   permissions: Permission[] | null;
   created_by: string | null;
+  created_by_user_id: string | null;
+  parent_key_id: string | null;
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
@@ -42,6 +46,12 @@ export interface NewKey {
   expiresAt?: string | null;
   /** Who made it, as the audit log names them; `cli` for the operator's command line. */
   createdBy?: string | null;
+  /** The member the key is bound to; null for the operator's. */
+  createdByUserId?: string | null;
+  /** The key that made it: its row id and public id. */
+  parent?: { rowId: number; publicId: string } | null;
+  /** Holds nothing while its maker lacks two-factor (the business required it when the key was made). */
+  makerTwoFactorRequired?: boolean;
 }
 
 export interface IssuedKey {
@@ -58,6 +68,8 @@ interface KeyRow {
   last_four: string | null;
   permissions: string | null;
   created_by: string | null;
+  created_by_user_id: string | null;
+  parent_public_id: string | null;
   created_at: string | Date;
   last_used_at: string | Date | null;
   expires_at: string | Date | null;
@@ -65,18 +77,25 @@ interface KeyRow {
 }
 
 const KEY_COLUMNS = [
-  'id',
-  'public_id',
-  'name',
-  'key_prefix',
-  'last_four',
-  'permissions',
-  'created_by',
-  'created_at',
-  'last_used_at',
-  'expires_at',
-  'revoked_at',
+  'api_keys.id',
+  'api_keys.public_id',
+  'api_keys.name',
+  'api_keys.key_prefix',
+  'api_keys.last_four',
+  'api_keys.permissions',
+  'api_keys.created_by',
+  'api_keys.created_by_user_id',
+  'parent.public_id as parent_public_id',
+  'api_keys.created_at',
+  'api_keys.last_used_at',
+  'api_keys.expires_at',
+  'api_keys.revoked_at',
 ];
+
+/** The keys with the public id of the key that made each. */
+function keysWithParents(db: Executor) {
+  return db.sql('api_keys').leftJoin('api_keys as parent', 'parent.id', 'api_keys.parent_key_id').select(KEY_COLUMNS);
+}
 
 /** Stored as a JSON list; a name no longer known (a permission since removed) grants nothing. */
 function parsePermissions(text: string | null): Permission[] | null {
@@ -94,6 +113,8 @@ function toRecord(row: KeyRow): ApiKeyRecord {
     last_four: row.last_four,
     permissions: parsePermissions(row.permissions),
     created_by: row.created_by,
+    created_by_user_id: row.created_by_user_id,
+    parent_key_id: row.parent_public_id,
     created_at: toIsoMicros(row.created_at),
     last_used_at: time(row.last_used_at),
     expires_at: time(row.expires_at),
@@ -113,13 +134,23 @@ export async function issueKey(db: Executor, businessId: number, options: NewKey
     last_four: key.slice(-4),
     permissions: restricted ? JSON.stringify(PERMISSIONS.filter((permission) => options.permissions!.includes(permission))) : null,
     created_by: options.createdBy ?? null,
+    created_by_user_id: options.createdByUserId ?? null,
+    parent_public_id: options.parent?.publicId ?? null,
     created_at: nowIso(),
     last_used_at: null,
     expires_at: options.expiresAt ?? null,
     revoked_at: null,
   };
-  const { id: _, ...columns } = row;
-  await db.run(db.sql('api_keys').insert({ ...columns, business_id: businessId, key_hash: hashKey(key) }));
+  const { id: _, parent_public_id: __, ...columns } = row;
+  await db.run(
+    db.sql('api_keys').insert({
+      ...columns,
+      parent_key_id: options.parent?.rowId ?? null,
+      maker_two_factor_required: options.makerTwoFactorRequired ?? false,
+      business_id: businessId,
+      key_hash: hashKey(key),
+    }),
+  );
   return { key, prefix, record: toRecord(row) };
 }
 
@@ -129,35 +160,63 @@ export interface Caller {
   actor: Actor;
   permissions: ReadonlySet<Permission>;
   rateKey: string;
-  /** When the key stops working (ms since the epoch), if it expires. */
-  expiresAtMs?: number;
-  /** The key's row, for its last use. */
-  keyId?: number;
+  key: KeyHolder;
 }
 
 const FULL_ACCESS: ReadonlySet<Permission> = new Set(PERMISSIONS);
+const NOTHING: ReadonlySet<Permission> = new Set();
+
+interface BoundKeyRow {
+  permissions: string | null;
+  created_by_user_id: string | null;
+  maker_two_factor_required: boolean | number;
+  maker_role: Role | null;
+  maker_totp_enabled_at: unknown;
+  require_two_factor: boolean | number;
+}
+
+/**
+ * What a key may do now: its own list (every permission for a full key), cut to what its maker's role
+ * holds where it is bound to a member, and nothing while the two-factor rule it is under (its own, or
+ * the business's now) is not met by the maker. Undefined: the maker is no longer a member.
+ */
+export function keyPermissions(row: BoundKeyRow): ReadonlySet<Permission> | undefined {
+  const own = parsePermissions(row.permissions);
+  if (row.created_by_user_id === null) return own === null ? FULL_ACCESS : new Set(own);
+  if (row.maker_role === null) return undefined;
+  const twoFactorRequired = Boolean(row.maker_two_factor_required) || Boolean(row.require_two_factor);
+  if (twoFactorRequired && (row.maker_totp_enabled_at === null || row.maker_totp_enabled_at === undefined)) return NOTHING;
+  const role = permissionsOf(row.maker_role);
+  return new Set((own ?? PERMISSIONS).filter((permission) => role.has(permission)));
+}
 
 /** The caller behind a live key. The row is found by hash; the hash is then compared in constant time. */
 export async function findCallerByKey(db: Executor, key: string, now = Date.now()): Promise<Caller | undefined> {
   if (!isWellFormedKey(key)) return undefined;
   const hash = hashKey(key);
-  const row = await db.first<{
-    id: number;
-    name: string;
-    key_id: number;
-    key_hash: string;
-    public_id: string;
-    key_name: string | null;
-    key_prefix: string;
-    permissions: string | null;
-    expires_at: string | Date | null;
-  }>(
+  const row = await db.first<
+    BoundKeyRow & {
+      id: number;
+      name: string;
+      key_id: number;
+      key_hash: string;
+      public_id: string;
+      key_name: string | null;
+      key_prefix: string;
+      expires_at: string | Date | null;
+    }
+  >(
     db
       .sql('api_keys')
       .join('businesses', 'businesses.id', 'api_keys.business_id')
+      .leftJoin('memberships', function () {
+        this.on('memberships.business_id', '=', 'api_keys.business_id').andOn('memberships.user_id', '=', 'api_keys.created_by_user_id');
+      })
+      .leftJoin('users', 'users._id', 'api_keys.created_by_user_id')
       .select(
         'businesses.id as id',
         'businesses.name as name',
+        'businesses.require_two_factor as require_two_factor',
         'api_keys.id as key_id',
         'api_keys.key_hash as key_hash',
         'api_keys.public_id as public_id',
@@ -165,6 +224,10 @@ export async function findCallerByKey(db: Executor, key: string, now = Date.now(
         'api_keys.key_prefix as key_prefix',
         'api_keys.permissions as permissions',
         'api_keys.expires_at as expires_at',
+        'api_keys.created_by_user_id as created_by_user_id',
+        'api_keys.maker_two_factor_required as maker_two_factor_required',
+        'memberships.role as maker_role',
+        'users.totp_enabled_at as maker_totp_enabled_at',
       )
       .where('api_keys.key_hash', hash)
       .whereNull('api_keys.revoked_at'),
@@ -172,15 +235,15 @@ export async function findCallerByKey(db: Executor, key: string, now = Date.now(
   if (!row || !timingSafeEqual(Buffer.from(row.key_hash, 'hex'), Buffer.from(hash, 'hex'))) return undefined;
   const expiresAtMs = row.expires_at === null ? undefined : Date.parse(toIsoMicros(row.expires_at));
   if (expiresAtMs !== undefined && expiresAtMs <= now) return undefined;
-  const keyId = Number(row.key_id);
-  const permissions = parsePermissions(row.permissions);
+  const permissions = keyPermissions(row);
+  if (!permissions) return undefined;
+  const rowId = Number(row.key_id);
   return {
     business: { id: Number(row.id), name: row.name },
     actor: { kind: 'api_key', id: row.public_id, name: row.key_name ?? row.key_prefix },
-    permissions: permissions === null ? FULL_ACCESS : new Set(permissions),
-    rateKey: `key:${keyId}`,
-    expiresAtMs,
-    keyId,
+    permissions,
+    rateKey: `key:${rowId}`,
+    key: { rowId, expiresAtMs, madeByUserId: row.created_by_user_id, twoFactorRule: Boolean(row.maker_two_factor_required) },
   };
 }
 
@@ -198,23 +261,27 @@ export async function markKeyUsed(db: Executor, keyId: number, sinceMs: number, 
 
 /** Revokes by full key or by the prefix shown at creation; returns how many keys were revoked. */
 export async function revokeKey(db: Executor, keyOrPrefix: string): Promise<number> {
-  const query = db.sql('api_keys').whereNull('revoked_at');
+  const query = db.sql('api_keys').select('id').whereNull('revoked_at');
   if (isWellFormedKey(keyOrPrefix)) query.where('key_hash', hashKey(keyOrPrefix));
   else query.where('key_prefix', keyOrPrefix);
-  return db.run(query.update({ revoked_at: nowIso() }));
+  const keys = await db.all<{ id: number }>(query);
+  return (
+    await revokeWithDescendants(
+      db,
+      keys.map((key) => Number(key.id)),
+    )
+  ).length;
 }
 
 /** The business's keys not revoked, newest first. */
 export async function listBusinessKeys(db: Executor, businessId: number): Promise<ApiKeyRecord[]> {
   const rows = await db.all<KeyRow>(
-    db
-      .sql('api_keys')
-      .select(KEY_COLUMNS)
-      .where('business_id', businessId)
-      .whereNull('revoked_at')
+    keysWithParents(db)
+      .where('api_keys.business_id', businessId)
+      .whereNull('api_keys.revoked_at')
       .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
+        { column: 'api_keys.created_at', order: 'desc' },
+        { column: 'api_keys.id', order: 'desc' },
       ]),
   );
   return rows.map(toRecord);
@@ -225,20 +292,70 @@ export async function countLiveKeys(db: Executor, businessId: number): Promise<n
   return Number(row?.count ?? 0);
 }
 
-/** Revokes one of the business's live keys by its id; the key as it is now, or undefined. */
 /** A live key of the business, by its public id. */
 export async function findLiveKey(db: Executor, businessId: number, publicId: string): Promise<ApiKeyRecord | undefined> {
-  const row = await db.first<KeyRow>(db.sql('api_keys').select(KEY_COLUMNS).where({ business_id: businessId, public_id: publicId }).whereNull('revoked_at'));
+  const row = await db.first<KeyRow>(
+    keysWithParents(db).where({ 'api_keys.business_id': businessId, 'api_keys.public_id': publicId }).whereNull('api_keys.revoked_at'),
+  );
   return row && toRecord(row);
 }
 
-export async function revokeKeyById(db: Executor, businessId: number, publicId: string): Promise<ApiKeyRecord | undefined> {
-  const revoked = await db.run(
-    db.sql('api_keys').where({ business_id: businessId, public_id: publicId }).whereNull('revoked_at').update({ revoked_at: nowIso() }),
+/**
+ * Revokes the live keys with these row ids and every live key they made, down the line (a key cannot
+ * outlive its parent); the public ids of the keys revoked, parents first.
+ */
+async function revokeWithDescendants(db: Executor, rowIds: number[]): Promise<string[]> {
+  const revoked: string[] = [];
+  const now = nowIso();
+  for (let generation = rowIds; generation.length > 0;) {
+    const live = await db.all<{ id: number; public_id: string }>(
+      db.sql('api_keys').select('id', 'public_id').whereIn('id', generation).whereNull('revoked_at'),
+    );
+    if (live.length === 0) break;
+    await db.run(
+      db
+        .sql('api_keys')
+        .whereIn(
+          'id',
+          live.map((key) => key.id),
+        )
+        .update({ revoked_at: now }),
+    );
+    revoked.push(...live.map((key) => key.public_id));
+    generation = (
+      await db.all<{ id: number }>(
+        db
+          .sql('api_keys')
+          .select('id')
+          .whereIn(
+            'parent_key_id',
+            live.map((key) => key.id),
+          )
+          .whereNull('revoked_at'),
+      )
+    ).map((key) => Number(key.id));
+  }
+  return revoked;
+}
+
+/** Revokes one of the business's live keys by its id, with the keys it made; the key as it is now (undefined if none was live) and every key revoked. */
+export async function revokeKeyById(db: Executor, businessId: number, publicId: string): Promise<{ record: ApiKeyRecord; revokedIds: string[] } | undefined> {
+  const key = await db.first<{ id: number }>(db.sql('api_keys').select('id').where({ business_id: businessId, public_id: publicId }).whereNull('revoked_at'));
+  if (!key) return undefined;
+  const revokedIds = await revokeWithDescendants(db, [Number(key.id)]);
+  const row = await db.first<KeyRow>(keysWithParents(db).where({ 'api_keys.business_id': businessId, 'api_keys.public_id': publicId }));
+  return row && { record: toRecord(row), revokedIds };
+}
+
+/** Revokes every live key of the business bound to the member (and the keys those made); their public ids. */
+export async function revokeKeysOfMember(db: Executor, businessId: number, userId: string): Promise<string[]> {
+  const keys = await db.all<{ id: number }>(
+    db.sql('api_keys').select('id').where({ business_id: businessId, created_by_user_id: userId }).whereNull('revoked_at'),
   );
-  if (revoked === 0) return undefined;
-  const row = await db.first<KeyRow>(db.sql('api_keys').select(KEY_COLUMNS).where({ business_id: businessId, public_id: publicId }));
-  return row && toRecord(row);
+  return revokeWithDescendants(
+    db,
+    keys.map((key) => Number(key.id)),
+  );
 }
 
 export interface KeySummary {

@@ -1,4 +1,4 @@
-// The audit log (migration 0032): rows are inserted with the change they record, through the executor
+// The audit log (`migrations/0032_audit_events.ts`): rows are inserted with the change they record, through the executor
 // (or transaction) that makes that change, and never updated; the retention sweep deletes the oldest.
 import { actorId, actorLabel, type Actor } from '../domain/actors.js';
 import { newId } from '../domain/ids.js';
@@ -25,7 +25,13 @@ export interface AuditEventInput {
   requestId: string | null;
   /** The HTTP status of the answer, when the event is a request's. */
   status?: number | null;
+  /** Why it was refused or failed, as the caller was told. */
+  reason?: string | null;
+  /** What the change changed (old and new values, what was made or revoked). */
+  details?: AuditDetails | null;
 }
+
+export type AuditDetails = Record<string, string | number | boolean | null | readonly string[]>;
 
 /** How a request's answer reads in the log: 2xx succeeded, 4xx refused (nothing changed), else failed. */
 export function outcomeOf(status: number): AuditOutcome {
@@ -47,6 +53,8 @@ export async function recordAuditEvent(db: Executor, event: AuditEventInput): Pr
       action: event.action.slice(0, 64),
       outcome: event.outcome,
       status: event.status ?? null,
+      reason: event.reason?.slice(0, 500) ?? null,
+      details: event.details ? JSON.stringify(event.details) : null,
       client_address: event.clientAddress?.slice(0, 64) ?? null,
       user_agent: event.userAgent?.slice(0, 512) ?? null,
       request_id: event.requestId?.slice(0, 128) ?? null,
@@ -75,6 +83,8 @@ export interface AuditEventRecord {
   target_ids: string[];
   outcome: AuditOutcome;
   status: number | null;
+  reason: string | null;
+  details: AuditDetails | null;
   client_address: string | null;
   user_agent: string | null;
   request_id: string | null;
@@ -96,6 +106,8 @@ interface EventRow {
   action: string;
   outcome: AuditOutcome;
   status: number | string | null;
+  reason: string | null;
+  details: string | null;
   client_address: string | null;
   user_agent: string | null;
   request_id: string | null;
@@ -164,6 +176,8 @@ export async function listAuditEvents(db: Executor, businessId: number, filters:
         target_ids: targets.filter((target) => target.event_id === id).map((target) => target.target_id),
         outcome: row.outcome,
         status: row.status === null ? null : Number(row.status),
+        reason: row.reason,
+        details: row.details === null ? null : (JSON.parse(row.details) as AuditDetails),
         client_address: row.client_address,
         user_agent: row.user_agent,
         request_id: row.request_id,

@@ -1,4 +1,4 @@
-// A business as its payers see it (migration 0035): the name and brand on its pages and e-mails, how
+// A business as its payers see it (`migrations/0035_business_profile.ts`): the name and brand on its pages and e-mails, how
 // to reach it, its time zone and its payers' default language; the logo's bytes in `business_logos`.
 import type { Executor } from './executor.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
@@ -31,7 +31,10 @@ export async function findBusinessProfile(db: Executor, businessId: number): Pro
   const row = await db.first<Row>(
     db
       .sql('businesses as b')
-      .leftJoin('business_logos as l', 'l.business_id', 'b.id')
+      // A logo not yet drawn again by the service is none at all to payers and the API.
+      .leftJoin('business_logos as l', function () {
+        this.on('l.business_id', '=', 'b.id').andOn('l.redrawn', '=', db.sql.raw('?', [true]));
+      })
       .select(
         'b.id',
         'b.name',
@@ -77,9 +80,9 @@ export async function putBusinessLogo(db: Executor, businessId: number, logo: { 
   await db.run(
     db
       .sql('business_logos')
-      .insert({ business_id: businessId, ...logo, created_at: at })
+      .insert({ business_id: businessId, ...logo, redrawn: true, created_at: at })
       .onConflict('business_id')
-      .merge(['content_type', 'sha256', 'bytes', 'created_at']),
+      .merge(['content_type', 'sha256', 'bytes', 'redrawn', 'created_at']),
   );
   await db.run(db.sql('businesses').where({ id: businessId }).update({ profile_updated_at: at }));
 }
@@ -93,9 +96,32 @@ export async function deleteBusinessLogo(db: Executor, businessId: number): Prom
 
 export async function findBusinessLogo(db: Executor, businessId: number): Promise<{ content_type: string; sha256: string; bytes: Buffer } | undefined> {
   const row = await db.first<{ content_type: string; sha256: string; bytes: Buffer | Uint8Array }>(
-    db.sql('business_logos').select('content_type', 'sha256', 'bytes').where({ business_id: businessId }),
+    db.sql('business_logos').select('content_type', 'sha256', 'bytes').where({ business_id: businessId, redrawn: true }),
   );
   return row ? { ...row, bytes: Buffer.from(row.bytes) } : undefined;
+}
+
+/** A few of the logos kept as they were uploaded, before the service drew every logo again. */
+export async function findLogosNotRedrawn(db: Executor, limit: number): Promise<{ businessId: number; contentType: string; sha256: string; bytes: Buffer }[]> {
+  const rows = await db.all<{ business_id: number; content_type: string; sha256: string; bytes: Buffer | Uint8Array }>(
+    db.sql('business_logos').select('business_id', 'content_type', 'sha256', 'bytes').where({ redrawn: false }).orderBy('business_id').limit(limit),
+  );
+  return rows.map((row) => ({ businessId: Number(row.business_id), contentType: row.content_type, sha256: row.sha256, bytes: Buffer.from(row.bytes) }));
+}
+
+/**
+ * Replaces a logo kept as uploaded (`was`, its digest) by the service's drawing of it, or removes it
+ * (`drawn` null) when it does not decode; a logo uploaded meanwhile is left alone.
+ */
+export async function settleLogoNotRedrawn(
+  db: Executor,
+  businessId: number,
+  was: string,
+  drawn: { content_type: string; sha256: string; bytes: Buffer } | null,
+): Promise<void> {
+  const still = db.sql('business_logos').where({ business_id: businessId, sha256: was, redrawn: false });
+  if (drawn) await db.run(still.update({ ...drawn, redrawn: true }));
+  else if ((await db.run(still.delete())) > 0) await db.run(db.sql('businesses').where({ id: businessId }).update({ profile_updated_at: nowIso() }));
 }
 
 const LOCALE_TABLES = { payment_link: 'payment_links', open_payment_link: 'open_payment_links', tokenization: 'tokens' } as const;

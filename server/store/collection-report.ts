@@ -46,8 +46,22 @@ function periodOfDay(db: Executor, period: CollectionPeriod): string {
   return period === 'week' ? `date(day, 'weekday 0', '-6 days')` : `date(day, 'start of month')`;
 }
 
-/** The days of `runs` (inclusive pairs) summed per period and series: a row per bucket that has payments. */
-async function daySums(db: Executor, businessId: number, runs: [string, string][], period: CollectionPeriod, split: CollectionSplit): Promise<CollectionSum[]> {
+const FIGURES =
+  'sum(live) as payments, sum(case when status_id = ? then live else 0 end) as paid, sum(case when status_id = ? then amount else 0 end) as paid_amount, ' +
+  'sum(case when status_id = ? then live else 0 end) as failed, sum(amount_refunded) as refunded';
+
+/**
+ * The days of `runs` (inclusive pairs) summed per period and series: a row per bucket that has
+ * payments, or undefined when there are more than `maxRows` of them.
+ */
+async function daySums(
+  db: Executor,
+  businessId: number,
+  runs: [string, string][],
+  period: CollectionPeriod,
+  split: CollectionSplit,
+  maxRows: number,
+): Promise<CollectionSum[] | undefined> {
   if (runs.length === 0) return [];
   const starts = periodOfDay(db, period);
   const splitColumn = split && SPLIT_COLUMN[split];
@@ -59,16 +73,12 @@ async function daySums(db: Executor, businessId: number, runs: [string, string][
         for (const run of runs) q.orWhereBetween('day', run);
       })
       .select(db.sql.raw(`cast(${starts} as text) as period`), 'currency', ...(splitColumn ? [db.sql.ref(splitColumn).as('split')] : []))
-      .select(
-        db.sql.raw(
-          'sum(live) as payments, sum(case when status_id = ? then live else 0 end) as paid, sum(case when status_id = ? then amount else 0 end) as paid_amount, ' +
-            'sum(case when status_id = ? then live else 0 end) as failed, sum(amount_refunded) as refunded',
-          [PAYMENT_PAID, PAYMENT_PAID, PAYMENT_FAILED],
-        ),
-      )
+      .select(db.sql.raw(FIGURES, [PAYMENT_PAID, PAYMENT_PAID, PAYMENT_FAILED]))
       .groupByRaw(starts)
-      .groupBy(['currency', ...(splitColumn ? [splitColumn] : [])]),
+      .groupBy(['currency', ...(splitColumn ? [splitColumn] : [])])
+      .limit(maxRows + 1),
   );
+  if (rows.length > maxRows) return undefined;
   return rows.map((row) => ({
     period: String(row.period),
     currency: row.currency,
@@ -84,55 +94,74 @@ async function daySums(db: Executor, businessId: number, runs: [string, string][
 const splitOf = (row: Row, split: CollectionSplit): string | number | null =>
   split === 'status' ? Number(row.split) : split === 'method' ? String(row.split) : null;
 
-/** Whole months `YYYY-MM`, from the yearly rows' month columns: a row per year and kind of payment, few enough to sum here. */
-async function monthSums(db: Executor, businessId: number, months: Set<string>, split: CollectionSplit): Promise<CollectionSum[]> {
-  if (months.size === 0) return [];
-  const years = [...months].map((month) => Number(month.slice(0, 4)));
-  const sums: Record<string, string> = {};
-  for (const column of ['live', 'amount', 'amount_refunded'])
-    for (const month of MONTH_COLUMNS) {
-      const name = column === 'live' ? month : `${column}_${month}`;
-      sums[name] = name;
-    }
-  const rows = await db.all<Row & { status_id: number | string; method: string }>(
+/** Months since January of year 0. */
+type MonthIndex = number;
+
+const monthOf = (key: string): MonthIndex => Number(key.slice(0, 4)) * 12 + Number(key.slice(5, 7)) - 1;
+const firstOfMonth = (index: MonthIndex) => `${String(Math.floor(index / 12)).padStart(4, '0')}-${String((index % 12) + 1).padStart(2, '0')}-01`;
+
+/**
+ * Whole months (inclusive runs of month indexes), from the yearly rows' month columns, summed per
+ * year and series by the database (a row per year and series, so a year's rows are never more than
+ * the report's series); undefined past `maxRows`. A month without payments of a series gives no sum.
+ */
+async function monthSums(
+  db: Executor,
+  businessId: number,
+  runs: [MonthIndex, MonthIndex][],
+  split: CollectionSplit,
+  maxRows: number,
+): Promise<CollectionSum[] | undefined> {
+  if (runs.length === 0) return [];
+  const splitColumn = split && SPLIT_COLUMN[split];
+  const figures = MONTH_COLUMNS.map(
+    (month) =>
+      `sum(${month}) as payments_${month}, sum(case when status_id = ? then ${month} else 0 end) as paid_${month}, ` +
+      `sum(case when status_id = ? then amount_${month} else 0 end) as paid_amount_${month}, ` +
+      `sum(case when status_id = ? then ${month} else 0 end) as failed_${month}, sum(amount_refunded_${month}) as refunded_${month}`,
+  );
+  const rows = await db.all<Row>(
     db
       .sql(byYear(COLLECTION_COUNTS))
       .where('business_id', businessId)
-      .whereBetween('year', [Math.min(...years), Math.max(...years)])
-      .select('year', 'currency', 'status_id', 'method')
-      .sum(sums)
-      .groupBy('year', 'currency', 'status_id', 'method'),
+      .whereBetween('year', [Math.floor(Math.min(...runs.map(([first]) => first)) / 12), Math.floor(Math.max(...runs.map(([, last]) => last)) / 12)])
+      .select('year', 'currency', ...(splitColumn ? [db.sql.ref(splitColumn).as('split')] : []))
+      .select(
+        db.sql.raw(
+          figures.join(', '),
+          MONTH_COLUMNS.flatMap(() => [PAYMENT_PAID, PAYMENT_PAID, PAYMENT_FAILED]),
+        ),
+      )
+      .groupBy(['year', 'currency', ...(splitColumn ? [splitColumn] : [])])
+      .limit(maxRows + 1),
   );
-  return rows.flatMap((row) => {
-    const statusId = Number(row.status_id);
-    const group = split === 'status' ? statusId : split === 'method' ? row.method : null;
-    return MONTH_COLUMNS.flatMap((month, i) => {
-      const key = `${String(row.year).padStart(4, '0')}-${String(i + 1).padStart(2, '0')}`;
-      if (!months.has(key)) return [];
-      const count = Number(row[month] ?? 0);
-      const amount = Number(row[`amount_${month}`] ?? 0);
-      return [
-        {
-          period: `${key}-01`,
-          currency: row.currency,
-          group,
-          paymentsCount: count,
-          paidCount: statusId === PAYMENT_PAID ? count : 0,
-          failedCount: statusId === PAYMENT_FAILED ? count : 0,
-          paidAmount: statusId === PAYMENT_PAID ? amount : 0,
-          refundedAmount: Number(row[`amount_refunded_${month}`] ?? 0),
-        },
-      ];
-    });
-  });
+  if (rows.length > maxRows) return undefined;
+  const within = (index: MonthIndex) => runs.some(([first, last]) => index >= first && index <= last);
+  return rows.flatMap((row) =>
+    MONTH_COLUMNS.flatMap((month, i) => {
+      const index = Number(row.year) * 12 + i;
+      const sum = {
+        period: firstOfMonth(index),
+        currency: row.currency,
+        group: splitOf(row, split),
+        paymentsCount: Number(row[`payments_${month}`] ?? 0),
+        paidCount: Number(row[`paid_${month}`] ?? 0),
+        failedCount: Number(row[`failed_${month}`] ?? 0),
+        paidAmount: Number(row[`paid_amount_${month}`] ?? 0),
+        refundedAmount: Number(row[`refunded_${month}`] ?? 0),
+      };
+      return within(index) && (sum.paymentsCount !== 0 || sum.refundedAmount !== 0) ? [sum] : [];
+    }),
+  );
 }
 
 /**
  * A business's payments made on its days `from` to `to` (inclusive), summed per period and series.
  * By day or week the daily rows are summed into periods; by month, the months the range holds whole
  * come from the yearly rows and the days at its edges from the daily rows. Series with nothing
- * counted are absent; a bucket may come in more than one sum (a month's yearly rows of several
- * kinds), which the reader adds up.
+ * counted are absent; a bucket may come in more than one sum (a whole month's and its edge days'),
+ * which the reader adds up. Undefined when a statement would return more than `maxRows` rows: each
+ * row is a bucket of the report (or, by month, a year of a series), so the report would hold more.
  */
 export async function collectionSums(
   db: Executor,
@@ -141,20 +170,14 @@ export async function collectionSums(
   to: string,
   period: CollectionPeriod,
   split: CollectionSplit,
-): Promise<CollectionSum[]> {
-  if (period !== 'month') return daySums(db, businessId, [[from, to]], period, split);
+  maxRows: number,
+): Promise<CollectionSum[] | undefined> {
+  if (period !== 'month') return daySums(db, businessId, [[from, to]], period, split, maxRows);
   const cover = coverByPeriods(from, to);
-  const months = new Set<string>();
-  const monthKey = (year: number, month: number) => `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}`;
-  const addMonths = (first: string, last: string) => {
-    let [year, month] = first.split('-').map(Number) as [number, number];
-    while (monthKey(year, month) <= last) {
-      months.add(monthKey(year, month));
-      [year, month] = month === 12 ? [year + 1, 1] : [year, month + 1];
-    }
-  };
-  for (const [first, last] of cover.years) addMonths(`${first}-01`, `${last}-12`);
-  for (const [first, last] of cover.months) addMonths(first, last);
-  const [whole, edges] = await Promise.all([monthSums(db, businessId, months, split), daySums(db, businessId, cover.days, 'month', split)]);
-  return [...whole, ...edges];
+  const runs: [MonthIndex, MonthIndex][] = [
+    ...cover.years.map(([first, last]): [MonthIndex, MonthIndex] => [Number(first) * 12, Number(last) * 12 + 11]),
+    ...cover.months.map(([first, last]): [MonthIndex, MonthIndex] => [monthOf(first), monthOf(last)]),
+  ];
+  const [whole, edges] = await Promise.all([monthSums(db, businessId, runs, split, maxRows), daySums(db, businessId, cover.days, 'month', split, maxRows)]);
+  return whole && edges && [...whole, ...edges];
 }

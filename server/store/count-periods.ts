@@ -1,4 +1,4 @@
-// A range of UTC days cut into the periods the counters are kept at (migrations 0007, 0022): the
+// A range of UTC days cut into the periods the counters are kept at (`counters/declaration.ts`): the
 // whole years inside it, the whole months inside what remains at either end, and the days left at
 // the edges of those. Whatever the range's length, that is at most one run of years, two runs of
 // months and four runs of days (none of them two months long), so a total sums a bounded number of rows.

@@ -11,7 +11,7 @@ import { nowIso, toIsoMicros } from './timestamps.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
 
-/** webhook_events.outcome (migration 0028): delivered everywhere, or a delivery failed and has not succeeded since. */
+/** webhook_events.outcome (`migrations/0028_webhook_events.ts`): delivered everywhere, or a delivery failed and has not succeeded since. */
 const OUTCOME_DELIVERED = 1;
 const OUTCOME_FAILING = 2;
 
@@ -146,7 +146,7 @@ function toEvent(rows: EntryRow[]): EventRecord {
 }
 
 /**
- * A page of the business's events, read from one row per event (migration 0028) through an index
+ * A page of the business's events, read from one row per event (`migrations/0028_webhook_events.ts`) through an index
  * that holds the filters and then the order; the total is kept by a trigger (unfiltered) or counted up to COUNT_CAP.
  */
 export async function listEvents(db: Executor, businessId: number, filters: EventFilters, page: PageRequest): Promise<Page<EventRecord>> {
@@ -272,7 +272,7 @@ export async function resendEvent(db: Executor, businessId: number, eventId: str
   });
 }
 
-/** The business's events, kept by triggers (migration 0028): no count over its rows. */
+/** The business's events, kept by triggers (`migrations/0028_webhook_events.ts`): no count over its rows. */
 async function eventCount(db: Executor, businessId: number): Promise<number> {
   const row = await db.first<{ live: number | string }>(db.sql('webhook_event_counts').select('live').where({ business_id: businessId }));
   return Number(row?.live ?? 0);
@@ -289,7 +289,7 @@ export interface EndpointDeliveryFilters {
 
 /**
  * A page of one endpoint's attempts, newest or oldest first by their start, read through the index
- * of migration 0038 that holds the business, the endpoint, the outcome filter and then the order;
+ * of `migrations/0038_endpoint_deliveries.ts` that holds the business, the endpoint, the outcome filter and then the order;
  * the total is counted up to COUNT_CAP. The events they carried are then read by their entries' ids.
  */
 export async function listEndpointDeliveries(

@@ -1,4 +1,4 @@
-// Which export of a business's payments is running (migration 0030): one at a time per business,
+// Which export of a business's payments is running (`migrations/0030_export_leases.ts`): one at a time per business,
 // across instances, for as long as its holder keeps renewing the lease.
 import type { Executor } from './executor.js';
 import { isoMicros } from '../domain/time.js';

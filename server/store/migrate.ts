@@ -1,6 +1,6 @@
 // Migrations are listed here rather than discovered on disk, so they run the same under tsx, vitest
 // and a compiled build, and their order is explicit. There is no 0021: that number was never used in
-// this repository (the migrations of issues 15-17 landed together and skipped it). Knex records
+// this repository (three migrations written together skipped it). Knex records
 // migrations by name, so the gap changes nothing, and no number after it is moved down, since
 // databases already record them under theirs.
 import type { Knex } from 'knex';
@@ -41,6 +41,10 @@ import * as businessProfile from './migrations/0035_business_profile.js';
 import * as collectionCounts from './migrations/0036_collection_counts.js';
 import * as cardLast4Index from './migrations/0037_card_last4_index.js';
 import * as endpointDeliveries from './migrations/0038_endpoint_deliveries.js';
+import * as memberBoundKeys from './migrations/0039_member_bound_keys.js';
+import * as secretChecks from './migrations/0040_secret_checks.js';
+import * as reportLeases from './migrations/0041_report_leases.js';
+import * as redrawnLogos from './migrations/0042_redrawn_logos.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -80,6 +84,10 @@ const migrations: Record<string, Knex.Migration> = {
   '0036_collection_counts': collectionCounts,
   '0037_card_last4_index': cardLast4Index,
   '0038_endpoint_deliveries': endpointDeliveries,
+  '0039_member_bound_keys': memberBoundKeys,
+  '0040_secret_checks': secretChecks,
+  '0041_report_leases': reportLeases,
+  '0042_redrawn_logos': redrawnLogos,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -97,6 +97,17 @@ export interface ClaimableEntry {
   channel: OutboxChannel;
 }
 
+/**
+ * The rows of `query` an UPDATE of several outbox rows may take: on PostgreSQL those it can lock now,
+ * locked in id order, so that two such statements (a claim, a deferred queue) never take each other's
+ * rows in opposite orders and deadlock; a row another statement holds is left to it. SQLite has one
+ * writer, so no order to keep.
+ */
+function lockedInOrder(db: Executor, query: Knex.QueryBuilder): Knex.QueryBuilder {
+  if (db.dialect !== 'postgres') return query;
+  return db.sql('outbox').whereIn('id', query.clone().select('id').orderBy('id').forUpdate().skipLocked());
+}
+
 function claimable(query: Knex.QueryBuilder, nowText: string): Knex.QueryBuilder {
   return query
     .where('status', 'pending')
@@ -134,7 +145,7 @@ export async function claimEntries(db: Executor, owner: string, ids: number[], l
   const nowText = isoMicros(now);
   const leaseUntil = isoMicros(new Date(now.getTime() + leaseMs));
   const rows = await db.all<OutboxRow>(
-    claimable(db.sql('outbox').whereIn('id', ids), nowText)
+    lockedInOrder(db, claimable(db.sql('outbox').whereIn('id', ids), nowText))
       .update({ lease_owner: owner, lease_expires_at: leaseUntil, attempts: db.sql.raw('attempts + 1'), updated_at: nowText })
       .returning(COLUMNS),
   );
@@ -239,12 +250,14 @@ export async function deferEntry(db: Executor, id: number, worker: string, until
 export async function deferQueue(db: Executor, queue: Pick<ClaimableEntry, 'business_id' | 'channel'>, until: Date, now = new Date()): Promise<number> {
   const nowText = isoMicros(now);
   return db.run(
-    db
-      .sql('outbox')
-      .where({ business_id: queue.business_id, channel: queue.channel, status: 'pending' })
-      .andWhere('next_attempt_at', '<', isoMicros(until))
-      .andWhere((q) => q.whereNull('lease_expires_at').orWhere('lease_expires_at', '<', nowText))
-      .update({ next_attempt_at: isoMicros(until), updated_at: nowText }),
+    lockedInOrder(
+      db,
+      db
+        .sql('outbox')
+        .where({ business_id: queue.business_id, channel: queue.channel, status: 'pending' })
+        .andWhere('next_attempt_at', '<', isoMicros(until))
+        .andWhere((q) => q.whereNull('lease_expires_at').orWhere('lease_expires_at', '<', nowText)),
+    ).update({ next_attempt_at: isoMicros(until), updated_at: nowText }),
   );
 }
 

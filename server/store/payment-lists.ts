@@ -55,7 +55,7 @@ export function paymentsMatching(db: Executor, businessId: number, filters: Paym
   return whereCreatedBetween(query, filters.createdBetween);
 }
 
-/** A page of a business's payments; every combination of filters is served by an index that starts with business_id (migrations 0011, 0012, 0029, 0037). */
+/** A page of a business's payments; every combination of filters is served by an index that starts with business_id (`migrations/0011_payment_filters.ts`, `0012_refunds_and_charges.ts`, `0029_status_method_index.ts`, `0037_card_last4_index.ts`). */
 export async function listPayments(db: Executor, businessId: number, filters: PaymentFilters, page: PageRequest): Promise<Page<PaymentRecord>> {
   return fetchPage(db, paymentsMatching(db, businessId, filters), page, toPayment, await knownTotal(db, businessId, filters));
 }

@@ -16,6 +16,17 @@ export async function countRequest(db: Executor, bucket: string, windowStart: nu
   return Number(row!.count);
 }
 
+/** Takes one back from `bucket`'s count in the window starting at `windowStart`, never below zero. */
+export async function uncountRequest(db: Executor, bucket: string, windowStart: number): Promise<void> {
+  await db.run(
+    db
+      .sql('rate_limit_windows')
+      .update({ count: db.sql.raw('count - 1') })
+      .where({ bucket, window_start: windowStart })
+      .where('count', '>', 0),
+  );
+}
+
 /** The count of `bucket` in the window starting at `windowStart`; 0 when nothing was counted there. */
 export async function readCount(db: Executor, bucket: string, windowStart: number): Promise<number> {
   const row = await db.first<{ count: number | string }>(db.sql('rate_limit_windows').select('count').where({ bucket, window_start: windowStart }));

@@ -1,4 +1,4 @@
-// Each business's redirect signing key (migration 0026): sealed at rest (server/secrets/seal.ts) and
+// Each business's redirect signing key (`migrations/0027_redirect_signing_keys.ts`): sealed at rest (server/secrets/seal.ts) and
 // bound to its business, so a sealed key copied to another business's row does not open there. A
 // rotated-out key keeps signing beside the new one until `previous_key_expires_at`.
 import { isoMicros } from '../domain/time.js';

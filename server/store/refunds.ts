@@ -105,7 +105,7 @@ export async function insertAcquirerRefund(
     db
       .sql('refunds')
       .insert(row)
-      // The partial unique index of migration 0019, named by its columns and predicate.
+      // The partial unique index of `migrations/0019_one_row_per_acquirer_refund.ts`, named by its columns and predicate.
       .onConflict(db.sql.raw('(payment_id, provider_reference) where provider_reference is not null'))
       .ignore()
       .returning('_id'),

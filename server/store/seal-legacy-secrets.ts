@@ -30,7 +30,7 @@ async function wipingReplacedText<T>(db: Knex, work: () => Promise<T>): Promise<
 export async function sealLegacyWebhookSecrets(databaseUrl: string, key: MasterKey): Promise<number> {
   const db = knexFor(databaseUrl);
   try {
-    // Migration 0016 moved each business's key, as it was stored, into its first endpoint.
+    // `migrations/0016_webhook_endpoints.ts` moved each business's key, as it was stored, into its first endpoint.
     const legacy: { id: number; business_id: number; secret: string }[] = await db('webhook_endpoints')
       .select('id', 'business_id', 'secret')
       .whereNot('secret', 'like', 'v1:%');

@@ -1,4 +1,4 @@
-// Members' sessions (migration 0033): found by the SHA-256 of the cookie's value, so the table holds
+// Members' sessions (`migrations/0033_users_and_sessions.ts`): found by the SHA-256 of the cookie's value, so the table holds
 // nothing a thief could send back. A session ends when it is idle too long, at its absolute end, at
 // sign-out, or when it is deleted with the others of its user (a password change, a role change).
 import { newId } from '../domain/ids.js';

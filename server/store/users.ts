@@ -1,5 +1,5 @@
 // Users, their memberships of businesses (one role each), their two-factor state and recovery codes
-// (migration 0033). The e-mail is matched by its lower-case key; secrets are kept as hashes or sealed.
+// (`migrations/0033_users_and_sessions.ts`). The e-mail is matched by its lower-case key; secrets are kept as hashes or sealed.
 import { createHash } from 'node:crypto';
 import { newId } from '../domain/ids.js';
 import type { Role } from '../domain/permissions.js';
@@ -147,6 +147,13 @@ export async function upsertMembership(db: Executor, businessId: number, userId:
       .insert({ business_id: businessId, user_id: userId, role, created_at: nowIso() })
       .onConflict(['business_id', 'user_id'])
       .merge(['role']),
+  );
+}
+
+/** Makes the user a member with `role`; a membership there already is left as it is (the caller checked under the business's lock). */
+export async function insertMembership(db: Executor, businessId: number, userId: string, role: Role): Promise<void> {
+  await db.run(
+    db.sql('memberships').insert({ business_id: businessId, user_id: userId, role, created_at: nowIso() }).onConflict(['business_id', 'user_id']).ignore(),
   );
 }
 

@@ -1,17 +1,21 @@
 // Making members: the operator's (create-user, and the owner of the demo business at first start),
 // directly with a password or through a one-time link, and what its holder does with a link (a new
 // owner's, or an invitation's), on the console's page through the API or on the older server-rendered
-// page: sets their name and password (or, with an account already, confirms their password) and joins
-// the business with the link's role.
+// page: sets their name and password (or, with an account already, confirms their password, through
+// the one throttle of secret checks) and joins the business with the link's role.
 import { isEmail } from '../domain/email.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../domain/passwords.js';
 import type { Role } from '../domain/permissions.js';
 import { findUsableLink, insertAccountLink, useLink, type AccountLink } from '../store/account-links.js';
 import { recordAuditEvent } from '../store/audit-events.js';
-import { findBusinessName } from '../store/businesses.js';
-import { findOrInsertUser, findUserByEmail, updateUser, upsertMembership } from '../store/users.js';
+import { findBusinessName, lockBusiness } from '../store/businesses.js';
+import { findOrInsertUser, findUserByEmail, insertMembership, membershipIn, membershipsOf, updateUser, upsertMembership, type User } from '../store/users.js';
+import type { RequestMeta } from './auth-context.js';
 import type { UseCaseContext } from './context.js';
+import { beginSecretCheck } from './secret-checks.js';
 import { accountLinkUrl, newLinkToken } from './team.js';
+
+const ALREADY_A_MEMBER = 'You are already a member of this business: an owner or admin can change your role instead.';
 
 /** What the holder of a link that expired, was used or was revoked is told, on the page and by the API. */
 export const ACCOUNT_LINK_GONE = 'This link has expired, was already used or was revoked. Ask for a new one.';
@@ -82,7 +86,52 @@ export async function createOwnerLink(ctx: Pick<UseCaseContext, 'db' | 'publicUr
 }
 
 export type CompleteOutcome =
-  { kind: 'done'; email: string; businessId: number; role: Role } | { kind: 'gone' } | { kind: 'invalid'; errors: Record<string, string> };
+  | { kind: 'done'; email: string; businessId: number; role: Role }
+  | { kind: 'gone' }
+  | { kind: 'invalid'; errors: Record<string, string> }
+  | { kind: 'throttled'; retryAfter: number };
+
+/**
+ * Confirms the password of the account a link names, through the one throttle of secret checks. A
+ * wrong password, or an attempt the throttle refused, is recorded in the log of the link's business
+ * and of each business the account belongs to: the operation is public, so no caller's row records it.
+ */
+async function confirmAccountPassword(
+  ctx: UseCaseContext,
+  link: AccountLink,
+  user: User | undefined,
+  email: string,
+  password: string,
+  meta: RequestMeta,
+): Promise<CompleteOutcome | undefined> {
+  const check = await beginSecretCheck(ctx, email, user, meta);
+  const record = async (status: 422 | 429) => {
+    const businessIds = new Set([link.businessId, ...(user ? await membershipsOf(ctx.db, user.id) : []).map((m) => m.businessId)]);
+    for (const businessId of businessIds)
+      await recordAuditEvent(ctx.db, {
+        businessId,
+        actor: { kind: 'anonymous', email: email.slice(0, 254) },
+        action: 'auth.link_password_failed',
+        targetIds: [...(user ? [user.id] : []), link.id],
+        outcome: status === 429 ? 'refused' : 'failed',
+        status,
+        clientAddress: meta.address,
+        userAgent: meta.userAgent,
+        requestId: meta.requestId,
+      });
+  };
+  if (check.kind === 'throttled') {
+    if (check.audit) await record(429);
+    return { kind: 'throttled', retryAfter: check.retryAfter };
+  }
+  if (!(await verifyPassword(password, user?.passwordHash))) {
+    await check.failed();
+    await record(422);
+    return { kind: 'invalid', errors: { password: 'The password is incorrect.' } };
+  }
+  await check.passed();
+  return undefined;
+}
 
 export async function completeAccountLink(
   ctx: UseCaseContext,
@@ -102,7 +151,8 @@ export async function completeAccountLink(
   const existing = await findUserByEmail(ctx.db, email);
   let hash: string | undefined;
   if (opened.existingAccount) {
-    if (!(await verifyPassword(form.password, existing?.passwordHash))) return { kind: 'invalid', errors: { password: 'The password is incorrect.' } };
+    const refused = await confirmAccountPassword(ctx, link, existing, email, form.password, { ...meta, requestId: meta.requestId ?? null });
+    if (refused) return refused;
   } else {
     const errors: Record<string, string> = {};
     const name = form.name.trim();
@@ -114,11 +164,15 @@ export async function completeAccountLink(
     if (Object.keys(errors).length > 0) return { kind: 'invalid', errors };
     hash = await hashPassword(form.password);
   }
-  return ctx.db.transaction(async (tx) => {
-    if (!(await useLink(tx, link.id))) return { kind: 'gone' };
+  return ctx.db.transaction(async (tx): Promise<CompleteOutcome> => {
+    // Under the lock the team's rules are decided under: a link never changes a membership (it would
+    // bypass "only an owner unmakes an owner" and "a business keeps an owner"), so a member is refused.
+    await lockBusiness(tx, link.businessId);
     const user = await findOrInsertUser(tx, email);
+    if (await membershipIn(tx, user.id, link.businessId)) return { kind: 'invalid', errors: { email: ALREADY_A_MEMBER } };
+    if (!(await useLink(tx, link.id))) return { kind: 'gone' };
     if (hash) await updateUser(tx, user.id, { passwordHash: hash, name: form.name.trim() });
-    await upsertMembership(tx, link.businessId, user.id, link.role);
+    await insertMembership(tx, link.businessId, user.id, link.role);
     await recordAuditEvent(tx, {
       businessId: link.businessId,
       actor: { kind: 'user', id: user.id, email: user.email },

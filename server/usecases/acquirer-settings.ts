@@ -62,5 +62,14 @@ export async function changeAcquirer(ctx: UseCaseContext, businessId: number, ch
   };
   await setAcquirer(ctx.db, businessId, change.acquirer, stripe, ctx.secretsKey);
   ctx.acquirers.forget?.(businessId);
-  return { outcome: 'saved', acquirer: await getAcquirer(ctx, businessId) };
+  const saved = await getAcquirer(ctx, businessId);
+  // The hint only: a secret never reaches the audit log.
+  ctx.audit?.note({
+    old_acquirer: current.acquirer,
+    acquirer: saved.acquirer,
+    old_key_hint: current.stripeKeyHint,
+    key_hint: saved.stripeKeyHint,
+    webhook_secret_changed: change.stripeWebhookSecret !== undefined,
+  });
+  return { outcome: 'saved', acquirer: saved };
 }

@@ -1,10 +1,15 @@
 // A business's own API keys: made, listed and revoked through the API. A key hands on no power its
 // maker lacks: a caller without some permission makes restricted keys only, within its own, and
-// revokes only keys within its own (else a restricted key could cut off the owner's full key).
-import { actorLabel, type Actor } from '../domain/actors.js';
+// revokes only keys within its own (else a restricted key could cut off the owner's full key). Full
+// keys are an owner's alone (and the operator's CLI's). Every key is bound to the person behind it:
+// the member who made it, or who made the key that made it (store/api-keys.ts cuts what it may do to
+// that member's role at each use); a key made by a key expires with it at the latest, and is revoked
+// with it.
+import { actorLabel, type Actor, type KeyHolder, type SignedIn } from '../domain/actors.js';
 import { PERMISSIONS, type Permission } from '../domain/permissions.js';
 import type { FieldErrors } from '../domain/rules.js';
 import * as store from '../store/api-keys.js';
+import { membershipIn, requiresTwoFactor } from '../store/users.js';
 import type { UseCaseContext } from './context.js';
 
 export type { ApiKeyRecord } from '../store/api-keys.js';
@@ -20,30 +25,54 @@ export interface KeyRequest {
 export interface KeyMaker {
   actor: Actor;
   permissions: ReadonlySet<Permission>;
+  /** The member's session, when a member makes it. */
+  signedIn?: SignedIn;
+  /** The key, when a key makes it. */
+  key?: KeyHolder;
 }
 
 export type KeyCreation = { outcome: 'created'; key: string; record: store.ApiKeyRecord } | { outcome: 'invalid'; errors: FieldErrors } | { outcome: 'full' };
 
-/** What the maker would hand on beyond its own permissions, by the rule above. */
-export function powerProblems(maker: KeyMaker, requested: readonly Permission[] | null): FieldErrors {
-  const wanted = requested ?? PERMISSIONS;
-  const lacking = wanted.filter((permission) => !maker.permissions.has(permission));
+const OWNERS_ONLY = 'The permissions field is required: only an owner, signed in, makes a full key. List the permissions this key needs.';
+
+/** What the maker would hand on beyond its own permissions, by the rules above. */
+export function powerProblems(maker: KeyMaker, requested: readonly Permission[] | null, makerIsOwner: boolean): FieldErrors {
+  if (requested === null && !makerIsOwner) return { permissions: [OWNERS_ONLY] };
+  const lacking = (requested ?? PERMISSIONS).filter((permission) => !maker.permissions.has(permission));
   if (lacking.length === 0) return {};
   if (requested === null)
     return { permissions: ['The permissions field is required when this key or role lacks some permissions: a key it makes must be restricted to its own.'] };
   return { permissions: [`The permissions may not include a permission this key or role lacks: ${lacking.join(', ')}.`] };
 }
 
+/** A child key's expiry: its parent's when it asks for none, refused when it asks for a later one. */
+function expiryWithin(maker: KeyMaker, requested: string | null): { expiresAt: string | null } | { errors: FieldErrors } {
+  const parentMs = maker.key?.expiresAtMs;
+  if (parentMs === undefined) return { expiresAt: requested };
+  if (requested === null) return { expiresAt: new Date(parentMs).toISOString() };
+  if (Date.parse(requested) > parentMs)
+    return {
+      errors: { expires_at: [`The expires at must be a date before or equal to ${new Date(parentMs).toISOString()}, when the key making it expires.`] },
+    };
+  return { expiresAt: requested };
+}
+
 export async function createApiKey(ctx: UseCaseContext, businessId: number, maker: KeyMaker, request: KeyRequest): Promise<KeyCreation> {
-  const errors = powerProblems(maker, request.permissions);
-  if (Object.keys(errors).length > 0) return { outcome: 'invalid', errors };
   return ctx.db.transaction(async (tx) => {
+    const role = maker.signedIn ? (await membershipIn(tx, maker.signedIn.userId, businessId))?.role : undefined;
+    const expiry = expiryWithin(maker, request.expiresAt);
+    const errors = { ...powerProblems(maker, request.permissions, role === 'owner'), ...('errors' in expiry ? expiry.errors : {}) };
+    if (Object.keys(errors).length > 0 || 'errors' in expiry) return { outcome: 'invalid' as const, errors };
     if ((await store.countLiveKeys(tx, businessId)) >= MAX_LIVE_KEYS_PER_BUSINESS) return { outcome: 'full' as const };
     const issued = await store.issueKey(tx, businessId, {
       name: request.name,
       permissions: request.permissions,
-      expiresAt: request.expiresAt,
+      expiresAt: expiry.expiresAt,
       createdBy: actorLabel(maker.actor),
+      createdByUserId: maker.signedIn?.userId ?? maker.key?.madeByUserId ?? null,
+      parent: maker.key ? { rowId: maker.key.rowId, publicId: maker.actor.kind === 'api_key' ? maker.actor.id : '' } : null,
+      // The rule the key is made under stays with it, even if the business stops requiring two-factor.
+      makerTwoFactorRequired: maker.key ? maker.key.twoFactorRule : maker.signedIn ? await requiresTwoFactor(tx, businessId) : false,
     });
     return { outcome: 'created' as const, key: issued.key, record: issued.record };
   });
@@ -61,14 +90,19 @@ export type KeyRevocation =
   /** The key holds permissions the revoker lacks, in PERMISSIONS order. */
   | { outcome: 'too_powerful'; lacking: Permission[] };
 
+/** Revokes the key and every key it made; once committed, no instance honours any of them. */
 export async function revokeApiKey(ctx: UseCaseContext, businessId: number, revoker: Pick<KeyMaker, 'permissions'>, id: string): Promise<KeyRevocation> {
   if (!KEY_ID.test(id)) return { outcome: 'not_found' };
-  return ctx.db.transaction(async (db) => {
+  const revocation = await ctx.db.transaction(async (db): Promise<KeyRevocation> => {
     const key = await store.findLiveKey(db, businessId, id);
     if (!key) return { outcome: 'not_found' };
     const lacking = (key.permissions ?? PERMISSIONS).filter((permission) => !revoker.permissions.has(permission));
     if (lacking.length > 0) return { outcome: 'too_powerful', lacking };
-    const record = await store.revokeKeyById(db, businessId, id);
-    return record ? { outcome: 'revoked', record } : { outcome: 'not_found' };
+    const revoked = await store.revokeKeyById(db, businessId, id);
+    if (!revoked) return { outcome: 'not_found' };
+    ctx.audit?.note({ revoked_api_key_ids: revoked.revokedIds });
+    return { outcome: 'revoked', record: revoked.record };
   });
+  if (revocation.outcome === 'revoked') ctx.apiKeys?.changed();
+  return revocation;
 }

@@ -1,18 +1,17 @@
 // Members signing in and their sessions: sign-in (password, then a TOTP or recovery code when
-// two-factor is on), who is signed in, sign-out, the session list, a password change, and the current
-// business. An unknown e-mail and a wrong password get the same outcome after the same work (a dummy
-// hash is checked for an unknown e-mail); failures are counted per account and per client address by
-// the throttle the composition root hands in (the shared rate limiter). Every sign-in, failed one
-// and change is recorded in the audit log in the transaction that makes it.
+// two-factor is on), who is signed in, sign-out, the session list, and the current business. An
+// unknown e-mail and a wrong password get the same outcome after the same work (a dummy hash is
+// checked for an unknown e-mail). Every attempt is counted before its secrets are checked, by the one
+// throttle of every secret check (secret-checks.ts). Every sign-in, failed or throttled one and
+// change is recorded in the audit log in the transaction that makes it.
 import type { Actor, SignedIn } from '../domain/actors.js';
-import { hashPassword, passwordProblem, verifyPassword } from '../domain/passwords.js';
+import { verifyPassword } from '../domain/passwords.js';
 import { permissionsOf, type Permission, type Role } from '../domain/permissions.js';
 import { DEFAULT_SESSION_SETTINGS, csrfTokenOf, newSessionToken, type SessionSettings } from '../domain/sessions.js';
 import { recordAuditEvent } from '../store/audit-events.js';
 import type { Executor } from '../store/executor.js';
 import {
   deleteSession,
-  deleteSessionsOf,
   findSessionByToken,
   insertSession,
   listSessions,
@@ -21,13 +20,14 @@ import {
   touchSession,
   type UserSession,
 } from '../store/user-sessions.js';
-import { countUnusedRecoveryCodes, findUser, findUserByEmail, membershipsOf, updateUser, type Membership, type User } from '../store/users.js';
+import { countUnusedRecoveryCodes, findUser, findUserByEmail, membershipsOf, type Membership, type User } from '../store/users.js';
 import type { UseCaseContext } from './context.js';
+import { authOf, beginSecretCheck } from './secret-checks.js';
 import { acceptRecoveryCode, acceptTotpCode } from './two-factor.js';
-import type { AuthContext, RequestMeta } from './auth-context.js';
+import type { RequestMeta } from './auth-context.js';
 
 export { DEFAULT_SESSION_SETTINGS, type SessionSettings };
-export type { AuthContext, RequestMeta, SignInThrottle } from './auth-context.js';
+export type { AuthContext, RequestMeta, SecretThrottle } from './auth-context.js';
 
 export type { SignedIn };
 
@@ -40,11 +40,6 @@ export interface SessionCaller {
   signedIn: SignedIn;
 }
 
-function settings(ctx: UseCaseContext): AuthContext {
-  if (!ctx.auth) throw new Error('the use-case context has no auth settings');
-  return ctx.auth;
-}
-
 /** What the member may do in the business: nothing while the business requires two-factor and they have not set it up. */
 function effectivePermissions(membership: Membership, user: User): ReadonlySet<Permission> {
   return membership.requireTwoFactor && !user.totpEnabledAt ? new Set() : permissionsOf(membership.role);
@@ -52,7 +47,7 @@ function effectivePermissions(membership: Membership, user: User): ReadonlySet<P
 
 /** The caller behind a session cookie while the session lives; an ended session is deleted. */
 export async function sessionCaller(ctx: UseCaseContext, token: string, now = new Date()): Promise<SessionCaller | undefined> {
-  const { sessions } = settings(ctx);
+  const { sessions } = authOf(ctx);
   const session = await findSessionByToken(ctx.db, token);
   if (!session) return undefined;
   const idleSince = now.getTime() - Date.parse(session.lastSeenAt);
@@ -95,49 +90,49 @@ export type LoginOutcome =
   | { kind: 'throttled'; retryAfter: number };
 
 /**
- * Counts the failure and records it: in the log of each business the account belongs to, where its
- * owners look for attempts on their members' accounts, or once without a business for an e-mail that
- * names no member.
+ * Records a failed or throttled sign-in: in the log of each business the account belongs to, where
+ * its owners look for attempts on their members' accounts, or once without a business for an e-mail
+ * that names no member.
  */
-async function failed(
+async function recordAttempt(
   ctx: UseCaseContext,
   input: LoginInput,
   meta: RequestMeta,
   user: User | undefined,
   businessIds: readonly number[],
-  now: number,
+  outcome: { action: 'auth.login_failed'; status: 401 } | { action: 'auth.login_throttled'; status: 429 },
 ): Promise<void> {
-  await settings(ctx).throttle.failed(input.email, meta.address, now);
   for (const businessId of businessIds.length > 0 ? businessIds : [null])
     await recordAuditEvent(ctx.db, {
       businessId,
       actor: { kind: 'anonymous', email: input.email.slice(0, 254) },
-      action: 'auth.login_failed',
+      action: outcome.action,
       targetIds: user ? [user.id] : [],
-      outcome: 'failed',
+      outcome: outcome.status === 429 ? 'refused' : 'failed',
+      status: outcome.status,
       clientAddress: meta.address,
       userAgent: meta.userAgent,
       requestId: meta.requestId,
     });
 }
 
+const FAILED = { action: 'auth.login_failed', status: 401 } as const;
+
 export async function login(ctx: UseCaseContext, input: LoginInput, meta: RequestMeta, now = Date.now()): Promise<LoginOutcome> {
-  const { throttle, sessions } = settings(ctx);
-  const retryAfter = await throttle.blocked(input.email, meta.address, now);
-  if (retryAfter !== undefined) return { kind: 'throttled', retryAfter };
+  const { throttle, sessions } = authOf(ctx);
   const user = await findUserByEmail(ctx.db, input.email);
-  const passwordOk = await verifyPassword(input.password, user?.passwordHash);
   // Read for an unknown e-mail too (no user has the empty id), so that it costs what a wrong password does.
   const memberships = await membershipsOf(ctx.db, user?.id ?? '');
+  const businessIds = memberships.map((m) => m.businessId);
+  const check = await beginSecretCheck(ctx, input.email, user, meta, now);
+  if (check.kind === 'throttled') {
+    if (check.audit) await recordAttempt(ctx, input, meta, user, businessIds, { action: 'auth.login_throttled', status: 429 });
+    return { kind: 'throttled', retryAfter: check.retryAfter };
+  }
+  const passwordOk = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !passwordOk || memberships.length === 0) {
-    await failed(
-      ctx,
-      input,
-      meta,
-      user,
-      memberships.map((m) => m.businessId),
-      now,
-    );
+    await check.failed();
+    await recordAttempt(ctx, input, meta, user, businessIds, FAILED);
     return { kind: 'refused' };
   }
   const previous = input.previousToken ? await findSessionByToken(ctx.db, input.previousToken) : undefined;
@@ -158,6 +153,7 @@ export async function login(ctx: UseCaseContext, input: LoginInput, meta: Reques
       clientAddress: meta.address,
       userAgent: meta.userAgent,
     });
+    await throttle.signedInFrom(tx, user.id, meta.address, now);
     await recordAuditEvent(tx, {
       businessId: business.businessId,
       actor: { kind: 'user', id: user.id, email: user.email },
@@ -174,8 +170,14 @@ export async function login(ctx: UseCaseContext, input: LoginInput, meta: Reques
       me: await describe(tx, { sessionId, userId: user.id, email: user.email, businessId: business.businessId }, csrfTokenOf(token)),
     };
   });
-  // Counted once the transaction is over: the audit row of a failure is written on its own.
-  if (outcome.kind === 'two_factor_invalid') await failed(ctx, input, meta, user, [business.businessId], now);
+  // Settled once the transaction is over: the audit row of a failure is written on its own.
+  if (outcome.kind === 'two_factor_invalid') {
+    await check.failed();
+    await recordAttempt(ctx, input, meta, user, [business.businessId], FAILED);
+  } else {
+    // The password was right (and the code, when one was asked): the attempt was the member's.
+    await check.passed();
+  }
   return outcome;
 }
 
@@ -216,7 +218,7 @@ export async function whoAmI(ctx: UseCaseContext, me: SignedIn, sessionToken: st
   return describe(ctx.db, me, csrfTokenOf(sessionToken));
 }
 
-function userAudit(me: SignedIn, meta: RequestMeta) {
+export function userAudit(me: SignedIn, meta: RequestMeta) {
   return {
     businessId: me.businessId,
     actor: { kind: 'user' as const, id: me.userId, email: me.email },
@@ -244,26 +246,6 @@ export async function endSession(ctx: UseCaseContext, me: SignedIn, sessionId: s
     if ((await deleteSession(tx, sessionId, me.userId)) === 0) return false;
     await recordAuditEvent(tx, { ...userAudit(me, meta), action: 'auth.session_ended', targetIds: [me.userId, sessionId] });
     return true;
-  });
-}
-
-export type PasswordChange =
-  { kind: 'changed'; sessionToken: string; otherSessionsEnded: number } | { kind: 'wrong_password' } | { kind: 'weak'; message: string };
-
-/** A new password, given the current one: every other session of the member ends, and this one gets a new id. */
-export async function changePassword(ctx: UseCaseContext, me: SignedIn, current: string, next: string, meta: RequestMeta): Promise<PasswordChange> {
-  const user = (await findUser(ctx.db, me.userId))!;
-  if (!(await verifyPassword(current, user.passwordHash))) return { kind: 'wrong_password' };
-  const problem = passwordProblem(next, [user.email, user.name ?? '']);
-  if (problem) return { kind: 'weak', message: problem };
-  const hash = await hashPassword(next);
-  return ctx.db.transaction(async (tx) => {
-    await updateUser(tx, user.id, { passwordHash: hash });
-    const otherSessionsEnded = await deleteSessionsOf(tx, user.id, me.sessionId);
-    const sessionToken = newSessionToken();
-    await rotateSessionToken(tx, me.sessionId, sessionToken);
-    await recordAuditEvent(tx, { ...userAudit(me, meta), action: 'auth.password_changed', targetIds: [me.userId] });
-    return { kind: 'changed', sessionToken, otherSessionsEnded };
   });
 }
 

@@ -6,6 +6,7 @@
 import type { OutboxSignal } from '../outbox/signal.js';
 import type { WebhookPolicy } from '../outbox/webhook-target.js';
 import type { MasterKey } from '../secrets/master-key.js';
+import type { AuditDetails } from '../store/audit-events.js';
 import type { Executor } from '../store/executor.js';
 import type { Acquirers } from './acquirer-directory.js';
 import type { AuthContext } from './auth-context.js';
@@ -26,6 +27,8 @@ export interface UseCaseContext {
   secretsKey: MasterKey;
   /** Payer e-mails a business's API calls may have sent per UTC day (PAYER_EMAILS_PER_DAY); 1,000 unless given. */
   payerEmailsPerDay?: number;
+  /** Invitations a business may send per UTC day (INVITATIONS_PER_DAY); 100 unless given. */
+  invitationsPerDay?: number;
   /**
    * Under an Idempotency-Key, for an operation run in atomic phases: keeps a reply for the key in a
    * transaction of the use case, so that it commits with what makes it true. Absent otherwise.
@@ -33,6 +36,17 @@ export interface UseCaseContext {
   keep?: KeepReply;
   /** Members' sessions and the sign-in throttle (usecases/auth.ts). */
   auth?: AuthContext;
+  /**
+   * Inside a write the router audits: notes what the change changed (old and new values), recorded
+   * with the write's audit entry. Absent where the use case records its own events.
+   */
+  audit?: { note(details: AuditDetails): void };
+  /**
+   * Says that what some API keys may do changed (a key revoked, its maker's role changed or removed):
+   * every instance forgets the keys it looked up, at once here and through Redis where it is
+   * configured, else within API_KEY_CACHE_MS. Call it once the change has committed.
+   */
+  apiKeys?: { changed(): void };
 }
 
 /** The answer kept for an Idempotency-Key and replayed to a retry with the same key. */

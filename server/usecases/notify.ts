@@ -45,7 +45,7 @@ async function sender(
   return { merchant: { ...merchant, logoUrl }, tr: translator(emailLocale(linkLocale, merchant.defaultLocale)) };
 }
 
-async function enqueueEmail(db: Executor, businessId: number, topic: string, message: EmailMessage): Promise<void> {
+export async function enqueueEmail(db: Executor, businessId: number, topic: string, message: EmailMessage): Promise<void> {
   await enqueue(db, { business_id: businessId, channel: 'email', topic, payload: { message, messageId: `<${newId()}.${topic}@payment-collection-service>` } });
 }
 

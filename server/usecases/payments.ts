@@ -1,4 +1,6 @@
-// Looking payments up: the record behind a payment_id, and the business's payments page by page.
+// Looking payments up: the record behind a payment_id, the business's payments page by page, and most of
+// this file, the CSV export of every matching payment: one export at a time per business under a lease,
+// read a batch at a time, handing the event loop on every few milliseconds.
 import { randomUUID } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import { isId } from '../domain/ids.js';

@@ -1,9 +1,13 @@
 // Two-factor sign-in with TOTP (RFC 6238, the `otpauth` library): a secret offered, turned on by a
-// valid code with ten single-use recovery codes (kept as hashes), turned off with a current code. A
-// code is accepted once: the time step it was good for is recorded, and an equal or earlier one refused.
+// valid code with ten single-use recovery codes (kept as hashes), turned off with the current
+// password and a current code, both checked through the one throttle of secret checks. A code is
+// accepted once: the time step it was good for is recorded, and an equal or earlier one refused. The
+// member is e-mailed when it goes on (with its new recovery codes) or off.
 import { randomBytes } from 'node:crypto';
 import type { TOTP } from 'otpauth';
+import { verifyPassword } from '../domain/passwords.js';
 import { newSessionToken } from '../domain/sessions.js';
+import { twoFactorEmail } from '../outbox/member-messages.js';
 import { openSecret, sealSecret } from '../secrets/seal.js';
 import { recordAuditEvent } from '../store/audit-events.js';
 import { rotateSessionToken, deleteSessionsOf } from '../store/user-sessions.js';
@@ -12,6 +16,8 @@ import type { Executor } from '../store/executor.js';
 import type { UseCaseContext } from './context.js';
 import type { SignedIn } from '../domain/actors.js';
 import type { RequestMeta } from './auth-context.js';
+import { enqueueEmail } from './notify.js';
+import { beginSecretCheck, memberNotice } from './secret-checks.js';
 
 const PERIOD = 30;
 const ISSUER = 'Payment Collection Service';
@@ -66,7 +72,13 @@ export interface TotpOffer {
   qrSvg: string;
 }
 
-export type TotpOutcome<T> = { kind: 'done'; value: T } | { kind: 'already_enabled' } | { kind: 'not_enabled' } | { kind: 'invalid_code' };
+export type TotpOutcome<T> =
+  | { kind: 'done'; value: T }
+  | { kind: 'already_enabled' }
+  | { kind: 'not_enabled' }
+  | { kind: 'invalid_code' }
+  | { kind: 'wrong_password' }
+  | { kind: 'throttled'; retryAfter: number };
 
 /** A new secret for the user, pending until confirmed (replacing one offered before). */
 export async function offerTotp(ctx: UseCaseContext, me: SignedIn): Promise<TotpOutcome<TotpOffer>> {
@@ -87,7 +99,7 @@ export async function confirmTotp(
   code: string,
   meta: RequestMeta,
 ): Promise<TotpOutcome<{ recoveryCodes: string[]; sessionToken: string }>> {
-  return ctx.db.transaction(async (tx) => {
+  const outcome = await ctx.db.transaction(async (tx): Promise<TotpOutcome<{ recoveryCodes: string[]; sessionToken: string }>> => {
     const user = (await findUser(tx, me.userId))!;
     if (user.totpEnabledAt) return { kind: 'already_enabled' };
     if (!(await acceptTotpCode(ctx, tx, user, code))) return { kind: 'invalid_code' };
@@ -97,35 +109,54 @@ export async function confirmTotp(
     const sessionToken = newSessionToken();
     await rotateSessionToken(tx, me.sessionId, sessionToken);
     await deleteSessionsOf(tx, user.id, me.sessionId);
+    await enqueueEmail(tx, me.businessId, 'member.two_factor_on', twoFactorEmail({ ...memberNotice(ctx, user.email, meta), on: true }));
     await recordAuditEvent(tx, { ...auditBase(me, meta), action: 'auth.totp_enabled' });
     return { kind: 'done', value: { recoveryCodes, sessionToken } };
   });
+  if (outcome.kind === 'done') ctx.outbox.nudge();
+  return outcome;
 }
 
-/** Turns two-factor off with a current code (or a recovery code). */
+/**
+ * Turns two-factor off with the current password and a current code (or a recovery code): one
+ * attempt at the account's secrets, counted before either is checked.
+ */
 export async function disableTotp(
   ctx: UseCaseContext,
   me: SignedIn,
-  codes: { totpCode?: string; recoveryCode?: string },
+  proof: { password: string; totpCode?: string | undefined; recoveryCode?: string | undefined },
   meta: RequestMeta,
 ): Promise<TotpOutcome<{ sessionToken: string }>> {
-  return ctx.db.transaction(async (tx) => {
-    const user = (await findUser(tx, me.userId))!;
-    if (!user.totpEnabledAt) return { kind: 'not_enabled' };
-    const accepted = codes.totpCode
-      ? await acceptTotpCode(ctx, tx, user, codes.totpCode)
-      : codes.recoveryCode
-        ? await acceptRecoveryCode(tx, user.id, codes.recoveryCode)
+  const user = (await findUser(ctx.db, me.userId))!;
+  if (!user.totpEnabledAt) return { kind: 'not_enabled' };
+  const check = await beginSecretCheck(ctx, user.email, user, meta);
+  if (check.kind === 'throttled') return check;
+  if (!(await verifyPassword(proof.password, user.passwordHash))) {
+    await check.failed();
+    return { kind: 'wrong_password' };
+  }
+  const outcome = await ctx.db.transaction(async (tx): Promise<TotpOutcome<{ sessionToken: string }>> => {
+    const current = (await findUser(tx, me.userId))!;
+    if (!current.totpEnabledAt) return { kind: 'not_enabled' };
+    const accepted = proof.totpCode
+      ? await acceptTotpCode(ctx, tx, current, proof.totpCode)
+      : proof.recoveryCode
+        ? await acceptRecoveryCode(tx, current.id, proof.recoveryCode)
         : false;
     if (!accepted) return { kind: 'invalid_code' };
-    await updateUser(tx, user.id, { totpSecret: null, totpEnabledAt: null, totpLastStep: null });
-    await replaceRecoveryCodes(tx, user.id, []);
+    await updateUser(tx, current.id, { totpSecret: null, totpEnabledAt: null, totpLastStep: null });
+    await replaceRecoveryCodes(tx, current.id, []);
     const sessionToken = newSessionToken();
     await rotateSessionToken(tx, me.sessionId, sessionToken);
-    await deleteSessionsOf(tx, user.id, me.sessionId);
+    await deleteSessionsOf(tx, current.id, me.sessionId);
+    await enqueueEmail(tx, me.businessId, 'member.two_factor_off', twoFactorEmail({ ...memberNotice(ctx, current.email, meta), on: false }));
     await recordAuditEvent(tx, { ...auditBase(me, meta), action: 'auth.totp_disabled' });
     return { kind: 'done', value: { sessionToken } };
   });
+  if (outcome.kind === 'invalid_code') await check.failed();
+  else await check.passed();
+  if (outcome.kind === 'done') ctx.outbox.nudge();
+  return outcome;
 }
 
 function auditBase(me: SignedIn, meta: RequestMeta) {

@@ -1,4 +1,4 @@
-// The acquirer in the API (issue 26, Settings): GET/PUT /api/business/acquirer. Stripe's secrets are
+// The acquirer in the API (the console's Settings use it): GET/PUT /api/business/acquirer. Stripe's secrets are
 // sealed at rest, never shown back (only a hint and the mode), kept when left out, and a business
 // moving back to the sandbox keeps them; the shapes are the CLI's (set-provider).
 import { describe, expect, it } from 'vitest';

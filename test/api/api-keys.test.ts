@@ -1,10 +1,12 @@
 // /api/api-keys: a business makes full and restricted keys, lists them without their secrets and
-// revokes them; a key hands on no power its maker lacks; revoked and expired keys are refused; keys
-// made with the CLI (and before permissions existed) keep every permission.
+// revokes them; a key hands on no power its maker lacks, and only a signed-in owner makes full keys;
+// revoked and expired keys are refused; keys made with the CLI (and before permissions existed) keep
+// every permission. Keys bound to the members who made them: test/security/takeover.test.ts.
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../server/domain/permissions.js';
 import { findCallerByKey, hashKey, issueKey, isWellFormedKey } from '../../server/store/api-keys.js';
 import { CallerCache } from '../../server/store/api-key-cache.js';
+import { PASSWORD, call as memberCall, member, signIn } from '../support/members.js';
 import { raw, useService } from '../support/service.js';
 
 const t = useService();
@@ -36,9 +38,18 @@ async function make(key: string, body: Record<string, unknown>): Promise<Made> {
   return (response.body as { data: Made }).data;
 }
 
+/** A full key of business A, as the operator's CLI makes it. */
+async function fullKey(): Promise<{ secret: string; _id: string }> {
+  const issued = await issueKey(t.service.db, t.a.business.id, { createdBy: 'cli' });
+  return { secret: issued.key, _id: issued.record._id };
+}
+
 describe('making keys', () => {
   it('a full key (sk_) without permissions, a restricted key (rk_) with them; the secret is shown in that answer only', async () => {
-    const full = await make(t.a.key, { name: 'Back office' });
+    const owner = await signIn(t, (await member(t, t.a.business.id, 'owner')).email, PASSWORD);
+    const madeFull = await memberCall(t, 'POST', '/api/api-keys', { cookie: owner.cookie, csrf: owner.csrf, body: { name: 'Back office' } });
+    expect(madeFull.status).toBe(200);
+    const full = madeFull.body.data as Made;
     expect(full.secret).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
     expect(full.permissions).toBeNull();
     const restricted = await make(t.a.key, { name: 'Reports', permissions: ['payments:read', 'exports:read'] });
@@ -89,8 +100,12 @@ describe('making keys', () => {
     const full = await call(maker.secret, 'POST', '/api-keys', { name: 'Full' });
     expect(full.status).toBe(422);
     expect((full.body as { errors: Record<string, string[]> }).errors.permissions![0]).toMatch(
-      /^The permissions field is required when this key or role lacks some permissions/,
+      /^The permissions field is required: only an owner, signed in, makes a full key/,
     );
+    // Not even a full key makes a full key: only a person, an owner, does.
+    const byFull = await call(t.a.key, 'POST', '/api-keys', { name: 'Full too' });
+    expect(byFull.status).toBe(422);
+    expect((byFull.body as { errors: Record<string, string[]> }).errors.permissions![0]).toMatch(/only an owner, signed in, makes a full key/);
     // Within its own, it may.
     expect((await make(maker.secret, { name: 'Same', permissions: ['api_keys:write', 'payments:read'] })).permissions).toEqual([
       'payments:read',
@@ -137,7 +152,7 @@ describe('making keys', () => {
 
 describe('refused keys', () => {
   it('a revoked key is refused (401) at once on this instance (the test service caches no lookups), and cannot be revoked twice', async () => {
-    const made = await make(t.a.key, { name: 'Short-lived' });
+    const made = await make(t.a.key, { name: 'Short-lived', permissions: ['payment_links:read'] });
     expect((await call(made.secret, 'GET', '/payment-links')).status).toBe(200);
     const revoked = await call(t.a.key, 'DELETE', `/api-keys/${made._id}`);
     expect(revoked.status).toBe(200);
@@ -150,7 +165,7 @@ describe('refused keys', () => {
 
   it('a restricted key revokes keys within its permissions only: a more powerful key stays live (403 naming what it lacks)', async () => {
     const manager = await make(t.a.key, { name: 'Key manager', permissions: ['api_keys:write', 'payments:read'] });
-    const full = await make(t.a.key, { name: 'Owner key' });
+    const full = await fullKey();
     const wider = await make(t.a.key, { name: 'Wider', permissions: ['payments:read', 'refunds:write'] });
     const narrower = await make(t.a.key, { name: 'Narrower', permissions: ['payments:read'] });
 
@@ -179,14 +194,14 @@ describe('refused keys', () => {
   });
 
   it("another business's key is not found (404) and stays live", async () => {
-    const theirs = await make(t.b.key, { name: 'B key' });
+    const theirs = await make(t.b.key, { name: 'B key', permissions: ['payment_links:read'] });
     expect((await call(t.a.key, 'DELETE', `/api-keys/${theirs._id}`)).status).toBe(404);
     expect((await call(theirs.secret, 'GET', '/payment-links')).status).toBe(200);
   });
 
   it('an expired key is refused (401), even when its lookup was cached before it expired', async () => {
     const expiresAt = new Date(Date.now() + 1_500).toISOString();
-    const made = await make(t.a.key, { name: 'Expiring', expires_at: expiresAt });
+    const made = await make(t.a.key, { name: 'Expiring', permissions: ['payment_links:read'], expires_at: expiresAt });
     const cache = new CallerCache(t.service.db, 60_000);
     expect(await cache.find(made.secret)).toBeDefined();
     expect((await call(made.secret, 'GET', '/payment-links')).status).toBe(200);
@@ -210,7 +225,7 @@ describe('keys made before and by the CLI', () => {
 
 describe('last use', () => {
   it('is noted after a request, at most once a minute per key', async () => {
-    const made = await make(t.a.key, { name: 'Used' });
+    const made = await make(t.a.key, { name: 'Used', permissions: ['payment_links:read'] });
     const usedAt = async () => (await t.sql('api_keys').where({ public_id: made._id }).first('last_used_at')).last_used_at as string | null;
     expect(await usedAt()).toBeNull();
     expect((await call(made.secret, 'GET', '/payment-links')).status).toBe(200);

@@ -1,5 +1,6 @@
 // Members signing in through the API: the same answer for an unknown e-mail and a wrong password,
-// throttled failures, the session cookie (new at every sign-in, its flags, idle and absolute ends),
+// throttled failures (the rest of the throttle: auth-lockout.test.ts, auth-secrets.test.ts,
+// security/secret-attempts-race.test.ts), the session cookie (new at every sign-in, its flags, idle and absolute ends),
 // CSRF on the session's unsafe requests, a password change, and two-factor sign-in.
 import { describe, expect, it } from 'vitest';
 import { capturedLog } from '../support/log.js';
@@ -67,7 +68,7 @@ describe('sign-in', () => {
     });
   });
 
-  it('refuses sign-ins once an account has failed too often, with 429 and Retry-After, even with the right password', async () => {
+  it('refuses sign-ins to an account that failed too often from this address, with 429 and Retry-After, even with the right password', async () => {
     await withService({ signInLimits: { perAccount: { limit: 3, seconds: 900 } } }, async (limited) => {
       const { email } = await member(limited, limited.a.business.id, 'viewer');
       for (let i = 0; i < 3; i++)
@@ -304,12 +305,12 @@ describe('two-factor sign-in', () => {
     await signIn(t, email, PASSWORD, { recovery_code: recoveryCodes[1]!.toUpperCase() });
   });
 
-  it('turns off only with a current code, with a new session id', async () => {
+  it('turns off only with the password and a current code, with a new session id', async () => {
     const { email, secret, cookie } = await withTwoFactor();
     const me = await call(t, 'GET', '/api/auth/me', { cookie });
     const csrf = me.body.data.csrf_token;
-    expect((await call(t, 'DELETE', '/api/auth/totp', { cookie, csrf, body: { totp_code: '123456' } })).status).toBe(422);
-    const off = await call(t, 'DELETE', '/api/auth/totp', { cookie, csrf, body: { totp_code: totpCode(secret, 1) } });
+    expect((await call(t, 'DELETE', '/api/auth/totp', { cookie, csrf, body: { password: PASSWORD, totp_code: '123456' } })).status).toBe(422);
+    const off = await call(t, 'DELETE', '/api/auth/totp', { cookie, csrf, body: { password: PASSWORD, totp_code: totpCode(secret, 1) } });
     expect(off.status).toBe(200);
     expect(sessionCookieOf(off)).not.toBe(cookie);
     await signIn(t, email);

@@ -1,6 +1,6 @@
 // What a hostile or careless client can do below the level of a request: send its headers slowly,
 // stream a body nobody will read, send HEAD, or a JSON variant the API does not take. Each is answered
-// with the API's JSON (and a request id), within the limits openapi.yaml and README state.
+// with the API's JSON (and a request id), within the limits openapi.yaml and docs/integrating.md state.
 import { describe, expect, it } from 'vitest';
 import { raw, useService } from '../support/service.js';
 import { answerOf, openSocket } from '../support/sockets.js';

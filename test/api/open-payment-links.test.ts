@@ -412,7 +412,7 @@ describe('PUT /open-payment-links/{id}', () => {
   });
 });
 
-describe("locale: the language of the link's payers (issue 27)", () => {
+describe("locale: the language of the link's payers", () => {
   const stored = async (id: string) => (await t.sql('open_payment_links').where({ _id: id }).first()).locale;
 
   it('is stored and returned as sent, null when omitted, and follows PUT: changed, or cleared when omitted', async () => {

@@ -451,7 +451,7 @@ describe('PUT /payment-links/{id} (replace)', () => {
   });
 });
 
-describe("locale: the language of the link's payer (issue 27)", () => {
+describe("locale: the language of the link's payer", () => {
   it('is stored and returned as sent, null when omitted, and follows PUT: changed, or cleared when omitted', async () => {
     const link = await createLink({ locale: 'ms' });
     expect(link.locale).toBe('ms');

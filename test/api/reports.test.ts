@@ -2,21 +2,15 @@
 // split by method or state, from the counters (COLLECTION_COUNTS). Payments made through the payer's
 // page at a chosen instant (the clock faked) show the zone; payments planted as rows (with the local
 // day the store gives them) show the buckets, the sums and the series exactly.
-import { randomBytes } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { OpenPaymentLink } from '../../client/index.js';
-import { newId } from '../../server/domain/ids.js';
 import { localDay } from '../../server/domain/local-days.js';
 import * as create from '../support/factories.js';
-import { bucket } from '../support/report-buckets.js';
+import { bucket, FAILED, PENDING, plant as plantRows, type Planted } from '../support/report-buckets.js';
 import { useService, type Tenant } from '../support/service.js';
 
 const t = useService();
 
 const INVALID = 'The given data was invalid.';
-const PAID = 1;
-const PENDING = 2;
-const FAILED = 3;
 
 type Query = { range?: string; interval?: 'day' | 'week' | 'month'; group_by?: 'method' | 'status' };
 
@@ -38,46 +32,8 @@ async function buckets(tenant: Tenant, query: Query) {
   return data!.data.buckets;
 }
 
-interface Planted {
-  at: string;
-  amount?: number;
-  status_id?: number;
-  method?: string;
-  currency?: string;
-  refunded?: number;
-}
-
-const links = new Map<number, OpenPaymentLink>();
-
 /** Payments as rows of the tenant's, each with the local day the store would give it in `zone`. */
-async function plant(tenant: Tenant, payments: Planted[], zone = 'Asia/Kuala_Lumpur'): Promise<void> {
-  let link = links.get(tenant.business.id);
-  if (!link) links.set(tenant.business.id, (link = await create.openLink(tenant)));
-  const rows = payments.map((p) => {
-    const amount = p.amount ?? 1000;
-    const refunded = p.refunded ?? 0;
-    return {
-      _id: newId(),
-      business_id: tenant.business.id,
-      payment_link_id: null,
-      open_payment_link_id: link._id,
-      attempt_id: randomBytes(16).toString('hex'),
-      amount,
-      amount_refunded: refunded,
-      refund_state: refunded === 0 ? 0 : refunded === amount ? 2 : 1,
-      currency: p.currency ?? 'MYR',
-      status_id: p.status_id ?? PAID,
-      payer_name: 'Aisyah Rahman',
-      payer_email: 'aisyah@example.com',
-      method: p.method ?? 'card',
-      provider: 'sandbox',
-      created_at: p.at,
-      updated_at: p.at,
-      local_day: localDay(p.at, zone),
-    };
-  });
-  await t.sql.batchInsert('payments', rows, 100);
-}
+const plant = (tenant: Tenant, payments: Planted[], zone?: string) => plantRows(t, tenant, payments, zone);
 
 afterEach(() => {
   vi.useRealTimers();

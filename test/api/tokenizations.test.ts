@@ -127,7 +127,7 @@ describe('POST /tokenizations/create-token: success', () => {
   });
 });
 
-describe("locale: the language of the token's payer (issue 27)", () => {
+describe("locale: the language of the token's payer", () => {
   it('is stored and returned as sent, and null when omitted or null', async () => {
     const { data } = await createToken({ ...valid, locale: 'ms' });
     expect(data!.data.locale).toBe('ms');

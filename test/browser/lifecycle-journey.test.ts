@@ -1,4 +1,4 @@
-// Issue 17's journey for a small merchant at a counter: an open link that takes two payments, its
+// Links that expire, pause and close, for a small merchant at a counter: an open link that takes two payments, its
 // printed poster (whose QR code leads to the pay page), two payers paying in the browser, and the
 // third told plainly that the link is closed.
 import type { Browser } from 'playwright-core';

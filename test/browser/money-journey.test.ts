@@ -1,4 +1,4 @@
-// Issue 15's journey as a merchant and a payer live it: a payer pays a link in Chromium; the merchant
+// Money after the payment, as a merchant and a payer live it: a payer pays a link in Chromium; the merchant
 // finds the payment by its link, refunds half, then the rest, sees both webhooks and the totals, and
 // exports the CSV; a payer saves a card in Chromium, the merchant charges it, and a card that declines
 // when charged gives a 402 and payment.failed.

@@ -1,4 +1,4 @@
-// The payer pages for everyone (issue 27, WCAG 2.2 AA): axe (@axe-core/playwright, every rule it runs
+// The payer pages for everyone (WCAG 2.2 AA): axe (@axe-core/playwright, every rule it runs
 // by default, any impact) finds nothing on any page a payer can meet, in every state (the forms empty,
 // with field errors, after a decline; paid, thanked, expired, paused, withdrawn, rate-limited), in
 // English, Malay and Chinese, at 390 px and at 1280 px, in the frame of a merchant with a logo, a

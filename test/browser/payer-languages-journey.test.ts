@@ -1,4 +1,4 @@
-// Issue 27 end to end in Chromium: a merchant sets its display name, logo and brand colour through the
+// The payer's language and the merchant's brand end to end in Chromium: a merchant sets its display name, logo and brand colour through the
 // API; one payer whose browser asks for Malay (Accept-Language: ms) pays in Malay, another whose
 // browser asks for zh-CN pays in Chinese, a third reads the page in English and switches it to Malay
 // with the page's language switcher. Each receipt arrives over SMTP in that payer's language (the

@@ -1,4 +1,4 @@
-// Issue 16's journeys in Chromium, with business A on Stripe (the local stand-in): a payment link paid
+// Stripe's journeys in Chromium, with business A on Stripe (the local stand-in): a payment link paid
 // by card on Stripe's page, one paid by FPX that stays pending and then succeeds (the payer's page
 // turns to the thank-you page by itself), one whose FPX fails, a refund of a card payment, and a card
 // saved on Stripe's page then charged. The card number is typed on Stripe's page only.

@@ -1,5 +1,6 @@
 // `npm start` as a newcomer runs it: on an empty database it creates a demo business, prints its key
-// and a curl line that works as printed; it serves its reference at /docs and its contract at
+// and a curl line that works as printed; it says in plain lines where the console is and, on SQLite,
+// what the secrets key file it created is for; it serves its reference at /docs and its contract at
 // /openapi.yaml; a second start on the same database creates nothing and prints no key.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,16 +62,16 @@ class Started {
     return `http://localhost:${this.port}`;
   }
 
-  /** Resolves once stdout matches, fails on exit or after the timeout. */
-  async waitFor(pattern: RegExp, timeoutMs = 45_000): Promise<RegExpMatchArray> {
+  /** Resolves once stdout (or stderr) matches, fails on exit or after the timeout. */
+  async waitFor(pattern: RegExp, timeoutMs = 45_000, stream: 'stdout' | 'stderr' = 'stdout'): Promise<RegExpMatchArray> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      const match = this.stdout.match(pattern);
+      const match = this[stream].match(pattern);
       if (match) return match;
       if (this.exited) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error(`no ${pattern} in the output of npm start (exited: ${this.exited})\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
+    throw new Error(`no ${pattern} in the ${stream} of npm start (exited: ${this.exited})\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`);
   }
 
   /**
@@ -117,6 +118,10 @@ async function npmStart(): Promise<Started> {
   });
   return new Started(child, port);
 }
+
+/** The plain line that says where the console is, for the person at the terminal. */
+const consoleLine = (started: Started) => new RegExp(`^Console: +${started.origin}/console$`, 'm');
+const KEY_FILE_LINE = /^Created the secrets key file (\S+)\. (.+)$/m;
 
 function bash(command: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -170,6 +175,36 @@ describe('npm start on an empty database', () => {
     const line = started.stdout.split('\n').find((l) => /listening/.test(l))!;
     expect(line).toContain(`:${started.port}`);
   });
+
+  it(
+    'says in a plain line, not only in the JSON log, where the console is, and the console answers there',
+    async () => {
+      await started.waitFor(consoleLine(started), 10_000, 'stderr');
+      expect(started.stderr).toMatch(new RegExp(`^API: +${started.origin}/api$`, 'm'));
+      expect(started.stderr).toMatch(new RegExp(`^Reference: +${started.origin}/docs$`, 'm'));
+      expect((await fetch(`${started.origin}/console`)).status).toBeLessThan(400);
+    },
+    SLOW,
+  );
+
+  it(
+    'on SQLite, says it created the secrets key file, what it holds and that it is backed up with the database',
+    async () => {
+      await started.waitFor(consoleLine(started), 10_000, 'stderr');
+      if (database!.kind === 'postgres') {
+        // SECRETS_KEY is required there: no file is created, and nothing says so.
+        expect(started.stderr).not.toMatch(KEY_FILE_LINE);
+        return;
+      }
+      const [, file, explanation] = started.stderr.match(KEY_FILE_LINE)!;
+      expect(file).toBe(join(dir, 'secrets.key'));
+      expect(readFileSync(file!, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+      expect(explanation).toMatch(/master key that seals the secrets/);
+      expect(explanation).toMatch(/Back it up with the database/);
+      expect(explanation).toMatch(/SECRETS_KEY/);
+    },
+    SLOW,
+  );
 
   it('prints the demo business API key on a line of its own', () => {
     const match = started.stdout.match(KEY_LINE);
@@ -265,6 +300,9 @@ describe('a second npm start on the same database', () => {
       running.push(started);
       try {
         await started.waitFor(/listening/);
+        // It says where the console is at every start, but the key file only when it made it.
+        await started.waitFor(consoleLine(started), 10_000, 'stderr');
+        expect(started.stderr).not.toMatch(KEY_FILE_LINE);
         // Give it the time the first start needed to print its key, then some.
         await new Promise((resolve) => setTimeout(resolve, 2_000));
         const docs = await fetch(`${started.origin}/docs`);

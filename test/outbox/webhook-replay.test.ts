@@ -1,4 +1,4 @@
-// The receiver that README and openapi.yaml advise (verify the Standard Webhooks headers with
+// The receiver that docs/integrating.md and openapi.yaml advise (verify the Standard Webhooks headers with
 // verifyWebhook, drop webhook-ids already processed) against a real delivery sent again byte for
 // byte: the repeat is not processed, and once its timestamp is stale it is refused outright. A
 // receiver that trusts data.hash alone, the legacy seed signature, takes the same replay every time.
@@ -44,7 +44,7 @@ async function serve(handle: (raw: string, headers: IncomingHttpHeaders) => Outc
   };
 }
 
-/** README's receiver: verifyWebhook, then drop a webhook-id already processed (acknowledged, not processed again). */
+/** docs/integrating.md's receiver: verifyWebhook, then drop a webhook-id already processed (acknowledged, not processed again). */
 function documentedReceiver(processed = new Set<string>()) {
   return serve((raw, headers) => {
     try {

@@ -1,4 +1,4 @@
-// The payer pages in the merchant's name and the payer's language (issue 27): the display name, logo
+// The payer pages in the merchant's name and the payer's language: the display name, logo
 // and brand colours on the page and in the title; English, Malay or Chinese by ?lang= (remembered in
 // a cookie by the switcher's plain links), else Accept-Language, else the link's or token's own
 // `locale`, else the business's default; the form's errors and a decline in the same language; the

@@ -189,7 +189,7 @@ describe('webhook keys stored in clear by an earlier version', () => {
     const legacy = Array.from({ length: 3 }, (_, i) => ({ name: `Old Business ${i}`, secret: `whsec_${randomBytes(32).toString('base64')}` }));
     try {
       // What a version before sealing left behind: keys in clear in the businesses' own columns
-      // (before webhook endpoints, migration 0016), checkpointed into the file.
+      // (before webhook endpoints, `migrations/0016_webhook_endpoints.ts`), checkpointed into the file.
       const store = openDatabase(database.url);
       const db = knexFor(database.url);
       try {

@@ -1,6 +1,6 @@
 // The counters declared once (server/store/counters/): the database runs exactly the declared
-// triggers, a write touches the counter rows the declaration promises (and fewer than the triggers
-// of 0005 to 0023 did), and migration 0031 keeps every total those triggers had kept.
+// triggers, a write touches the counter rows the declaration promises (and fewer than the per-period
+// triggers it replaced did), and `migrations/0031_declared_counters.ts` keeps every total those triggers had kept.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -105,7 +105,7 @@ describe('the declared counters', () => {
     const names = postgres
       ? (await db.raw<{ rows: { tgname: string }[] }>('select tgname from pg_trigger where not tgisinternal')).rows.map((row) => row.tgname)
       : (await db('sqlite_master').where({ type: 'trigger' }).select('name')).map((row: { name: string }) => row.name);
-    // Besides the counters, the events list's row per event and its count (migration 0028).
+    // Besides the counters, the events list's row per event and its count (`migrations/0028_webhook_events.ts`).
     const eventList = postgres
       ? ['outbox_webhook_events', 'webhook_events_count']
       : [
@@ -222,7 +222,7 @@ async function newTotals(db: Knex): Promise<Map<string, number>> {
   return totals;
 }
 
-describe('migration 0031', () => {
+describe('migrations/0031_declared_counters.ts', () => {
   it('keeps every total the old triggers kept, and goes down to them and up again', async () => {
     const { db } = await database();
     await migrateUpTo(db, BEFORE_COUNTERS);
@@ -336,7 +336,7 @@ async function collectionTotalsOfRows(db: Knex): Promise<Map<string, string>> {
   return new Map([...totals].map(([key, v]) => [key, v.join(' ')]));
 }
 
-describe("the collections report's counter (migration 0036)", () => {
+describe("the collections report's counter (migrations/0036_collection_counts.ts)", () => {
   it('writes 2 counter rows per payment, 4 when its state changes, 2 when a refund changes its sums, none otherwise', async () => {
     const { db } = await database();
     await migrateLatest(db);

@@ -65,14 +65,17 @@ export interface TestServiceOptions {
   expirySweepMs?: number;
   pendingSweep?: StartOptions['pendingSweep'];
   payerEmailsPerDay?: number;
+  invitationsPerDay?: number;
   /** PostgreSQL's pool and statement timeout. */
   database?: StartOptions['database'];
   /** The console build served at /console (console/dist unless given). */
   consoleDir?: string;
   /** Members' session timeouts. */
   sessions?: StartOptions['sessions'];
-  /** Failed sign-ins per account and per address (raised unless a test sets its own). */
+  /** Failed attempts at members' secrets per account from an address, per address and per account (raised unless a test sets its own). */
   signInLimits?: StartOptions['signInLimits'];
+  /** Password resets by e-mail: limits and link lifetime. */
+  passwordResets?: StartOptions['passwordResets'];
   /** When the validators no request has needed yet are compiled (a second after listening unless given). */
   validatorWarmUpMs?: number;
 }
@@ -127,9 +130,17 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     pendingSweep: options.pendingSweep,
     // Like the limits above: counted, raised, except where a test sets its own.
     payerEmailsPerDay: options.payerEmailsPerDay ?? 1_000_000,
+    invitationsPerDay: options.invitationsPerDay ?? 1_000_000,
     consoleDir: options.consoleDir,
     sessions: options.sessions,
-    signInLimits: { perAccount: { limit: 1_000, seconds: 60 }, perAddress: { limit: 1_000_000, seconds: 60 }, ...options.signInLimits },
+    signInLimits: {
+      perAccount: { limit: 1_000, seconds: 60 },
+      perAddress: { limit: 1_000_000, seconds: 60 },
+      accountCeiling: { limit: 1_000_000, seconds: 60 },
+      noticeAfter: 1_000,
+      ...options.signInLimits,
+    },
+    passwordResets: options.passwordResets,
   });
   const apiUrl = `${service.url}/api`;
   const clientFor = (apiKey: string) => {

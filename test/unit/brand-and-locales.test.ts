@@ -1,4 +1,4 @@
-// Pure rules of issue 27: a brand colour's button colours (WCAG contrast), a logo's type from its
+// Pure rules of the merchant's brand and the payer's language: a brand colour's button colours (WCAG contrast), a logo's type from its
 // bytes, and which language a payer gets.
 import { describe, expect, it } from 'vitest';
 import { brandColours, contrastRatio, sniffLogoType } from '../../server/domain/brand.js';

@@ -202,3 +202,53 @@ describe('loadConfig: Stripe notifications', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('loadConfig: attempts at members’ secrets and password resets', () => {
+  it('limits failed attempts per account from an address, per address and per account, and resets, unless told', () => {
+    expect(loadConfig({})).toMatchObject({
+      signInLimits: {
+        perAccount: { limit: 10, seconds: 900 },
+        perAddress: { limit: 50, seconds: 900 },
+        accountCeiling: { limit: 100, seconds: 900 },
+        noticeAfter: 10,
+      },
+      passwordResets: { perAccount: { limit: 3, seconds: 3_600 }, perAddress: { limit: 10, seconds: 3_600 }, linkMinutes: 60 },
+    });
+  });
+
+  it('reads each of them', () => {
+    const config = loadConfig({
+      LOGIN_FAILURES_PER_ACCOUNT: '5',
+      LOGIN_FAILURES_PER_ADDRESS: '20',
+      LOGIN_FAILURES_ACCOUNT_CEILING: '500',
+      LOGIN_FAILURES_NOTICE_AFTER: '3',
+      PASSWORD_RESETS_PER_ACCOUNT: '2',
+      PASSWORD_RESETS_PER_ADDRESS: '30',
+      PASSWORD_RESET_LINK_MINUTES: '15',
+    });
+    expect(config.signInLimits).toEqual({
+      perAccount: { limit: 5, seconds: 900 },
+      perAddress: { limit: 20, seconds: 900 },
+      accountCeiling: { limit: 500, seconds: 900 },
+      noticeAfter: 3,
+    });
+    expect(config.passwordResets).toEqual({ perAccount: { limit: 2, seconds: 3_600 }, perAddress: { limit: 30, seconds: 3_600 }, linkMinutes: 15 });
+  });
+
+  it.each([
+    ['LOGIN_FAILURES_ACCOUNT_CEILING', '0'],
+    ['LOGIN_FAILURES_NOTICE_AFTER', '0'],
+    ['PASSWORD_RESETS_PER_ACCOUNT', '0'],
+    ['PASSWORD_RESET_LINK_MINUTES', '4'],
+    ['PASSWORD_RESET_LINK_MINUTES', '1441'],
+  ])('rejects %s=%s with a ConfigError naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('refuses a ceiling per account below the limit per account from one address', () => {
+    expect(() => loadConfig({ LOGIN_FAILURES_PER_ACCOUNT: '20', LOGIN_FAILURES_ACCOUNT_CEILING: '10' })).toThrow(
+      'LOGIN_FAILURES_ACCOUNT_CEILING must not be lower than LOGIN_FAILURES_PER_ACCOUNT',
+    );
+  });
+});

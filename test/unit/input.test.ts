@@ -36,3 +36,27 @@ describe("Laravel's input middleware", () => {
     expect(laravelInput(undefined)).toBeUndefined();
   });
 });
+
+describe('a body nested deeper than any stack', () => {
+  it('is copied without recursion, however deep: strings trimmed at the bottom, the shape kept', () => {
+    const depth = 200_000;
+    let body: unknown = ['  deepest  ', ''];
+    for (let i = 0; i < depth; i += 1) body = i % 2 ? { inner: body, title: ' t ' } : [body];
+    let copied = laravelInput(body);
+    let levels = 0;
+    while (levels < depth) {
+      copied = Array.isArray(copied) ? copied[0] : (copied as { inner: unknown }).inner;
+      levels += 1;
+    }
+    expect(copied).toEqual(['deepest', null]);
+    expect((laravelInput({ a: { inner: [], title: ' t ' } }) as { a: { title: string } }).a.title).toBe('t');
+  });
+
+  it('keeps the order of arrays and members, and a __proto__ member as an own key', () => {
+    const body = JSON.parse('{"b": [" 1", [" 2 ", {"__proto__": " x "}], ""], "a": {"z": 1, "y": " "}}') as unknown;
+    const copied = laravelInput(body) as Record<string, unknown>;
+    expect(JSON.stringify(copied)).toBe('{"b":["1",["2",{"__proto__":"x"}],null],"a":{"z":1,"y":null}}');
+    expect(Object.getPrototypeOf((copied.b as unknown[])[1] as object)).toBe(Array.prototype);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});

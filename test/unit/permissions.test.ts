@@ -1,6 +1,6 @@
 // Every operation declares the permission it needs, start-up refuses one that does not, and the
 // three places a reader learns the permissions (the x-permission, the description, the roles
-// tables of openapi.yaml and README) agree with server/domain/permissions.ts.
+// tables of openapi.yaml and docs/security.md) agree with server/domain/permissions.ts.
 import { readFileSync } from 'node:fs';
 import type { Document } from 'openapi-backend';
 import { describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describe('the roles table', () => {
     expect(rolesTable(document.info.description)).toEqual(expectedTable);
   });
 
-  it('README shows server/domain/permissions.ts', () => {
-    expect(rolesTable(readFileSync(new URL('../../README.md', import.meta.url), 'utf8'))).toEqual(expectedTable);
+  it('docs/security.md shows server/domain/permissions.ts', () => {
+    expect(rolesTable(readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8'))).toEqual(expectedTable);
   });
 });

@@ -1,7 +1,23 @@
 // The business's days (domain/local-days.ts) and the report's periods (domain/report-intervals.ts).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { localDay, offsetMinutes, offsetSpans } from '../../server/domain/local-days.js';
-import { addDays, bucketStart, bucketStarts, dayNumber, dayOfNumber, daysIn, defaultRange, rangeTooLong } from '../../server/domain/report-intervals.js';
+import {
+  addDays,
+  bucketStart,
+  bucketStarts,
+  dayNumber,
+  dayOfNumber,
+  daysIn,
+  defaultRange,
+  FIRST_DAY,
+  INTERVALS,
+  periodPosition,
+  periodsOf,
+  rangeProblem,
+  RANGE_LIMITS,
+  type Interval,
+} from '../../server/domain/report-intervals.js';
 
 describe('localDay', () => {
   it("is the day in the zone: Kuala Lumpur's at UTC+8, New York's on either side of its summer time", () => {
@@ -94,12 +110,12 @@ describe('report periods', () => {
   });
 
   it('bound the range per interval', () => {
-    expect(rangeTooLong('2025-01-01', '2026-02-04', 'day')).toBeUndefined(); // 400 days
-    expect(rangeTooLong('2025-01-01', '2026-02-05', 'day')).toMatch(/^The filter\.created at between must not span more than 400 days with interval=day\./);
-    expect(rangeTooLong('2024-01-01', '2026-03-10', 'week')).toBeUndefined(); // 800 days
-    expect(rangeTooLong('2024-01-01', '2026-03-11', 'week')).toMatch(/800 days with interval=week/);
-    expect(rangeTooLong('2016-01-01', '2025-12-01', 'month')).toBeUndefined();
-    expect(rangeTooLong('2015-12-31', '2025-12-01', 'month')).toMatch(/120 months with interval=month/);
+    expect(rangeProblem('2025-01-01', '2026-02-04', 'day')).toBeUndefined(); // 400 days
+    expect(rangeProblem('2025-01-01', '2026-02-05', 'day')).toMatch(/^The filter\.created at between must not span more than 400 days with interval=day\./);
+    expect(rangeProblem('2024-01-01', '2026-03-10', 'week')).toBeUndefined(); // 800 days
+    expect(rangeProblem('2024-01-01', '2026-03-11', 'week')).toMatch(/800 days with interval=week/);
+    expect(rangeProblem('2016-01-01', '2025-12-01', 'month')).toBeUndefined();
+    expect(rangeProblem('2015-12-31', '2025-12-01', 'month')).toMatch(/120 months with interval=month/);
   });
 
   it('default to the last 30 days, 12 weeks or 12 months, ending today', () => {
@@ -107,5 +123,70 @@ describe('report periods', () => {
     expect(defaultRange('2026-01-07', 'week')).toEqual({ from: '2025-10-20', to: '2026-01-07' });
     expect(defaultRange('2026-01-07', 'month')).toEqual({ from: '2025-02-01', to: '2026-01-07' });
     expect(bucketStarts('2025-10-20', '2026-01-07', 'week')).toHaveLength(12);
+  });
+});
+
+describe('report periods at the edges of the days a range can name (years 0001 and 9999)', () => {
+  const DAY_MS = 86_400_000;
+  const FIRST = dayNumber(FIRST_DAY);
+  const LAST = dayNumber('9999-12-31');
+  /** Days of the whole type, most of them within a range's reach of either end, where it breaks if it breaks. */
+  const day = fc.oneof(
+    fc.integer({ min: FIRST, max: FIRST + 900 }),
+    fc.integer({ min: LAST - 900, max: LAST }),
+    fc.integer({ min: FIRST, max: LAST }),
+    fc.constantFrom(FIRST, LAST),
+  );
+  /** A range the interval takes (rangeProblem finds nothing wrong with it), ending at the latest on 9999-12-31. */
+  const range = fc
+    .tuple(day, fc.integer({ min: 0, max: RANGE_LIMITS.week.days - 1 }), fc.constantFrom(...INTERVALS))
+    .map(([first, length, interval]) => ({ from: dayOfNumber(first), to: dayOfNumber(Math.min(LAST, first + length)), interval }))
+    .filter(({ from, to, interval }) => rangeProblem(from, to, interval) === undefined);
+
+  const dateOf = (text: string) => new Date(Date.parse(`${text}T00:00:00Z`));
+  /** The start of the bucket after `start`, by the calendar of Date (which has years past 9999), as a number of days. */
+  const nextByDate = (start: string, interval: Interval) => {
+    const date = dateOf(start);
+    if (interval === 'month') date.setUTCMonth(date.getUTCMonth() + 1);
+    else date.setUTCDate(date.getUTCDate() + (interval === 'week' ? 7 : 1));
+    return date.getTime() / DAY_MS;
+  };
+
+  it('are consecutive four-digit days from the bucket of the first day to that of the last, each found again by its position', () => {
+    fc.assert(
+      fc.property(range, ({ from, to, interval }) => {
+        const starts = bucketStarts(from, to, interval);
+        const periods = periodsOf(from, to, interval);
+        expect(starts).toHaveLength(periods.count);
+        expect(starts[0]).toBe(bucketStart(from, interval));
+        expect(starts.at(-1)).toBe(bucketStart(to, interval));
+        for (const [position, start] of starts.entries()) {
+          expect(start).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+          expect(dayNumber(start)).toBeGreaterThanOrEqual(FIRST);
+          expect(dateOf(start).toISOString().slice(0, 10)).toBe(start);
+          if (interval === 'week') expect(dateOf(start).getUTCDay()).toBe(1);
+          if (interval === 'month') expect(start.endsWith('-01')).toBe(true);
+          if (position > 0) expect(nextByDate(starts[position - 1]!, interval)).toBe(dayNumber(start));
+          expect(periodPosition(periods, start)).toBe(position);
+        }
+        // The bucket after the last starts after the range (in year 10000, past its end).
+        expect(nextByDate(starts.at(-1)!, interval)).toBeGreaterThan(dayNumber(to));
+        // A day that starts no bucket of the range has no position.
+        expect(periodPosition(periods, dayOfNumber(dayNumber(starts[0]!) - 1))).toBeUndefined();
+        if (interval !== 'day') expect(periodPosition(periods, addDays(starts[0]!, 1))).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the last days of 9999 and the first of year 1, by each interval', () => {
+    expect(bucketStarts('9999-12-31', '9999-12-31', 'day')).toEqual(['9999-12-31']);
+    expect(bucketStarts('9999-12-31', '9999-12-31', 'week')).toEqual(['9999-12-27']);
+    expect(bucketStarts('9999-12-31', '9999-12-31', 'month')).toEqual(['9999-12-01']);
+    expect(bucketStarts('9999-12-20', '9999-12-31', 'week')).toEqual(['9999-12-20', '9999-12-27']);
+    expect(bucketStarts('9990-01-01', '9999-12-31', 'month')).toHaveLength(120);
+    expect(bucketStarts('0001-01-01', '0001-01-01', 'week')).toEqual(['0001-01-01']);
+    expect(bucketStarts('0001-01-01', '0001-02-01', 'month')).toEqual(['0001-01-01', '0001-02-01']);
+    expect(rangeProblem('0000-12-31', '0001-01-01', 'day')).toMatch(/must not start before 0001-01-01/);
   });
 });

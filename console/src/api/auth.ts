@@ -1,5 +1,5 @@
-// Sessions, two-factor sign-in and one-time account links (POST /api/auth/login, /logout, /password, /totp,
-// /account-links, GET /api/auth/me), through the console's one client: every body and answer is typed by
+// Sessions, two-factor sign-in, one-time account links and password resets (POST /api/auth/login, /logout,
+// /password, /totp, /account-links, /password-resets, GET /api/auth/me), through the console's one client: every body and answer is typed by
 // openapi.yaml's generated paths.
 import type { components } from '@payment-collection/client';
 import { api, setCsrfToken } from './client.js';
@@ -95,4 +95,39 @@ export async function acceptAccountLink(body: components['schemas']['AccountLink
   const { data, error, response } = await api.POST('/auth/account-links/accept', { body });
   if (data) return { ok: true, data: data.data };
   return { ok: false, gone: response.status === 410, ...refusal(error, response.status, 'Setting up the account') };
+}
+
+/** Turns two-factor sign-in off: the current password and a code from the app (or a recovery code). */
+export async function disableTotp(body: components['schemas']['TotpDisableRequest']): Promise<Outcome<{ two_factor_enabled: boolean }>> {
+  const { data, error, response } = await api.DELETE('/auth/totp', { body });
+  if (data) return { ok: true, data: data.data };
+  return { ok: false, ...refusal(error, response.status, 'Turning two-factor sign-in off') };
+}
+
+/** Asks for a password-reset link by e-mail; the answer is the same whether or not the e-mail has an account. */
+export async function requestPasswordReset(email: string): Promise<Outcome<{ requested: true }>> {
+  const { data, error, response } = await api.POST('/auth/password-resets', { body: { email } });
+  if (data) return { ok: true, data: data.data };
+  return { ok: false, ...refusal(error, response.status, 'Asking for a reset link') };
+}
+
+export type PasswordReset = components['schemas']['PasswordResetEnvelope']['data'];
+
+/** Whose password a reset link sets, while it works; the token goes in the body, never in an API URL. */
+export async function openPasswordReset(token: string): Promise<{ kind: 'open'; reset: PasswordReset } | { kind: 'gone' | 'refused'; message: string }> {
+  const { data, error, response } = await api.POST('/auth/password-resets/open', { body: { token } });
+  if (data) return { kind: 'open', reset: data.data };
+  const { message } = refusal(error, response.status, 'Opening the link');
+  return { kind: response.status === 410 ? 'gone' : 'refused', message };
+}
+
+export type CompletedPasswordReset = components['schemas']['PasswordResetDoneEnvelope']['data'];
+
+/** Sets the new password through the link (signing no one in: the member signs in next). */
+export async function completePasswordReset(
+  body: components['schemas']['PasswordResetCompleteRequest'],
+): Promise<Outcome<CompletedPasswordReset> & { gone?: boolean }> {
+  const { data, error, response } = await api.POST('/auth/password-resets/complete', { body });
+  if (data) return { ok: true, data: data.data };
+  return { ok: false, gone: response.status === 410, ...refusal(error, response.status, 'Setting the new password') };
 }

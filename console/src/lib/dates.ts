@@ -1,5 +1,6 @@
-// Dates in the business's time zone. The business setting (issue 25/27) is not in the contract yet:
-// until it is, every business is shown in Asia/Kuala_Lumpur, the contract's default.
+// Dates as the console shows them. The business's `time_zone` is in the contract (GET /api/business) and
+// editable in Settings, but no caller passes it here yet: every date is shown in Asia/Kuala_Lumpur, the
+// contract's default, whatever zone the business chose.
 export const BUSINESS_TIME_ZONE = 'Asia/Kuala_Lumpur';
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in a time zone. */

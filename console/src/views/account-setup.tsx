@@ -4,43 +4,15 @@
 // have), join the business, and are signed in with that password, or sent to the sign-in page when
 // their account asks for a two-factor code. The console is served with `Referrer-Policy: same-origin`,
 // so the token in this page's address goes to no other site.
-import { Alert, Anchor, Button, Center, Loader, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDocumentTitle } from '@mantine/hooks';
+import { Alert, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
 import { acceptAccountLink, openAccountLink, signIn, type AccountLink } from '../api/auth.js';
 import { ME_KEY } from '../session.js';
+import { EmailedLinkPage } from './emailed-link.js';
 import { useFormFields } from './form-fields.js';
-
-function Frame({ children }: { children: ReactNode }) {
-  return (
-    <Center mih="100vh" p="md">
-      <Paper component="main" withBorder p="xl" w={420} maw="100%">
-        {children}
-      </Paper>
-    </Center>
-  );
-}
-
-function Gone({ message }: { message: string }) {
-  return (
-    <Stack>
-      <Title order={1} size="h2">
-        This link is not valid
-      </Title>
-      <Alert color="red" role="alert">
-        {message}
-      </Alert>
-      <Text>
-        <Anchor component={Link} to="/sign-in">
-          Sign in to the console
-        </Anchor>
-      </Text>
-    </Stack>
-  );
-}
 
 function intro(link: AccountLink): string {
   const business = link.business_name || 'the business';
@@ -130,25 +102,14 @@ function SetupForm({ token, link, onGone }: { token: string; link: AccountLink; 
 }
 
 export function AccountSetupPage() {
-  useDocumentTitle('Set up your account · Console');
-  const [search] = useSearchParams();
-  const token = (search.get('token') ?? '').slice(0, 100);
-  const [goneMessage, setGoneMessage] = useState<string>();
-  // Reading the link does not use it; it is read once per visit (a retry or a refetch would only repeat the answer).
-  const opened = useQuery({
-    queryKey: ['account-link', token],
-    queryFn: () => openAccountLink(token),
-    enabled: token !== '',
-    retry: false,
-    staleTime: Infinity,
-  });
-
-  let body: ReactNode;
-  if (!token) body = <Gone message="This link has no token. Open the whole link you were given." />;
-  else if (goneMessage) body = <Gone message={goneMessage} />;
-  else if (opened.isPending) body = <Loader aria-label="Opening the link" />;
-  else if (opened.isError) body = <Gone message="The link could not be opened. Try again in a moment." />;
-  else if (opened.data.kind !== 'open') body = <Gone message={opened.data.message} />;
-  else body = <SetupForm token={token} link={opened.data.link} onGone={setGoneMessage} />;
-  return <Frame>{body}</Frame>;
+  return (
+    <EmailedLinkPage<{ link: AccountLink }>
+      title="Set up your account · Console"
+      queryName="account-link"
+      open={openAccountLink}
+      noToken="This link has no token. Open the whole link you were given."
+      next={{ to: '/sign-in', label: 'Sign in to the console' }}
+      form={(token, { link }, onGone) => <SetupForm token={token} link={link} onGone={onGone} />}
+    />
+  );
 }

@@ -7,7 +7,7 @@ import type { components } from '@payment-collection/client';
 import { PERMISSIONS as ALL_PERMISSIONS } from '../../../server/domain/permissions.js';
 import { $api } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
-import { useCan } from '../session.js';
+import { useCan, useMe } from '../session.js';
 import { ConfirmModal, DataTable, emptyList, PageHeading, QueryStates, SecretOnce, showRefusal } from './common.js';
 
 type Permission = components['schemas']['Permission'];
@@ -16,8 +16,12 @@ type ApiKey = components['schemas']['ApiKey'];
 function NewKeyForm() {
   const queryClient = useQueryClient();
   const create = $api.useMutation('post', '/api-keys');
+  const me = useMe();
+  // Only an owner makes a full key; everyone else lists what the key may do, within their own permissions.
+  const owner = me.role === 'owner';
+  const offered = ALL_PERMISSIONS.filter((permission) => me.permissions.includes(permission));
   const [name, setName] = useState('');
-  const [kind, setKind] = useState('full');
+  const [kind, setKind] = useState(owner ? 'full' : 'restricted');
   const [permissions, setPermissions] = useState<string[]>([]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [secret, setSecret] = useState<string>();
@@ -41,16 +45,23 @@ function NewKeyForm() {
       <form onSubmit={submit} noValidate aria-label="New API key">
         <Stack>
           <TextInput label="Key name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} />
-          <Radio.Group label="Access" value={kind} onChange={setKind}>
+          <Radio.Group
+            label="Access"
+            value={kind}
+            onChange={setKind}
+            description={
+              owner ? undefined : 'Only an owner makes a full key. A key you make holds at most what your role holds, and stops working if you leave.'
+            }
+          >
             <Group mt="xs">
-              <Radio value="full" label="Full (every permission)" />
+              {owner && <Radio value="full" label="Full (every permission)" />}
               <Radio value="restricted" label="Restricted" />
             </Group>
           </Radio.Group>
           {kind === 'restricted' && (
             <Checkbox.Group label="Permissions" value={permissions} onChange={setPermissions} error={errors.permissions}>
               <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs">
-                {ALL_PERMISSIONS.map((permission) => (
+                {offered.map((permission) => (
                   <Checkbox key={permission} value={permission} label={permission} />
                 ))}
               </SimpleGrid>

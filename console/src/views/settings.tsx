@@ -168,13 +168,18 @@ function TwoFactorRule() {
   const queryClient = useQueryClient();
   const update = $api.useMutation('patch', '/team/settings');
   const required = me.memberships.find((membership) => membership.business_id === me.business.business_id)?.require_two_factor ?? false;
+  const owner = me.role === 'owner';
   return (
     <Card withBorder maw={640} mb="lg">
       <Switch
         label="Require two-factor sign-in for every member"
-        description="A member without it may only set it up before acting in this business"
+        description={
+          owner
+            ? 'A member without it may only set it up before acting in this business, and their API keys hold nothing until they do'
+            : 'Only an owner changes this'
+        }
         checked={required}
-        disabled={update.isPending}
+        disabled={update.isPending || !owner}
         onChange={async (event) => {
           const next = event.currentTarget.checked;
           try {

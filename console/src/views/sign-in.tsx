@@ -1,8 +1,8 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { signIn } from '../api/auth.js';
 import { ME_KEY } from '../session.js';
 import { useFormFields } from './form-fields.js';
@@ -78,6 +78,13 @@ export function SignInPage() {
             <Button type="submit" loading={busy}>
               {twoFactor ? 'Verify' : 'Sign in'}
             </Button>
+            {!twoFactor && (
+              <Text size="sm">
+                <Anchor component={Link} to="/forgot-password">
+                  Forgot password?
+                </Anchor>
+              </Text>
+            )}
           </Stack>
         </form>
       </Paper>

@@ -1,11 +1,63 @@
-import { Alert, Button, Code, Image, List, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Image, List, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { confirmTotp, startTotp, type TotpSetup } from '../api/auth.js';
+import { confirmTotp, disableTotp, startTotp, type TotpSetup } from '../api/auth.js';
 import { ME_KEY, useMe } from '../session.js';
 import { PageHeading } from './common.js';
 import { useFormFields } from './form-fields.js';
+
+/** Turning two-factor sign-in off asks for the password and a current code: a session left open is not enough. */
+function TurnOffForm() {
+  const queryClient = useQueryClient();
+  const fields = useFormFields({ password: '', totp_code: '' });
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<string>();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setMessage(undefined);
+    try {
+      const code = fields.values.totp_code.trim();
+      // Six digits are the app's code; anything else is taken for a recovery code.
+      const proof = /^\d{6}$/.test(code) ? { totp_code: code } : { recovery_code: code };
+      const off = await disableTotp({ password: fields.values.password, ...proof });
+      if (!off.ok) {
+        const { recovery_code: recovery, ...errors } = off.errors;
+        fields.setErrors(recovery ? { ...errors, totp_code: recovery } : errors);
+        setMessage(off.message);
+        return;
+      }
+      fields.reset();
+      notifications.show({ color: 'green', message: 'Two-factor sign-in is off. Your other sessions were signed out.' });
+      // The session got a new id (and CSRF token) when two-factor went off.
+      await queryClient.invalidateQueries({ queryKey: ME_KEY });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby="turn-off-heading">
+      <Stack>
+        <Title order={2} size="h3" id="turn-off-heading">
+          Turn two-factor sign-in off
+        </Title>
+        {message && (
+          <Alert color="red" role="alert">
+            {message}
+          </Alert>
+        )}
+        <PasswordInput label="Your password" autoComplete="current-password" required {...fields.field('password')} />
+        <TextInput label="Code from the app" description="Or one of your recovery codes" autoComplete="one-time-code" required {...fields.field('totp_code')} />
+        <Button type="submit" color="red" variant="outline" loading={busy} w="fit-content">
+          Turn off two-factor sign-in
+        </Button>
+      </Stack>
+    </form>
+  );
+}
 
 export function TwoFactorPage() {
   const me = useMe();
@@ -56,7 +108,10 @@ export function TwoFactorPage() {
         </Alert>
       )}
       {me.user.two_factor_enabled ? (
-        <Text>Two-factor sign-in is on: signing in asks for the code of your authenticator app.</Text>
+        <>
+          <Text>Two-factor sign-in is on: signing in asks for the code of your authenticator app.</Text>
+          <TurnOffForm />
+        </>
       ) : setup ? (
         <form onSubmit={confirm} noValidate aria-label="Confirm two-factor sign-in">
           <Stack>

@@ -17,19 +17,20 @@
 // from its id, so concurrent writers mostly meet different rows, and a total sums the slots. SQLite
 // has one writer at a time: one slot.
 //
-// The triggers live now (migration 0031, which replaced those of 0005, 0007, 0013, 0022 and 0023, and
-// 0036, which made the payments' again with the collections report's counter among them):
+// The triggers live now (installed by `migrations/0031_declared_counters.ts`, which replaced the earlier
+// per-period triggers, and `migrations/0036_collection_counts.ts`, which made the payments' again with
+// the collections report's counter among them):
 // on PostgreSQL one trigger per counted table, `<table>_counters`, running the function of the same
 // name; on SQLite `<table>_counters_insert`, `_update` and `_delete`. `liveTriggers` lists them and
 // test/store/counters.test.ts checks that the database holds exactly those, beside the triggers that
-// keep the events list's row per event and its count (migration 0028).
+// keep the events list's row per event and its count (`migrations/0028_webhook_events.ts`).
 //
 // Changing a counter is a new migration that calls `removeCounters` and `installCounters` (triggers.ts):
 // the counts are made again from the rows, so it holds whatever an earlier migration installed.
 //
 // A counter may also sum columns of its rows beside counting them (`sums`: amounts), and count a row
 // on a day of its own instead of its UTC day of creation (`day`): the collections report's counter
-// (COLLECTION_COUNTS, migration 0036) sums payments' amounts and refunds by the day they were made on
+// (COLLECTION_COUNTS, `migrations/0036_collection_counts.ts`) sums payments' amounts and refunds by the day they were made on
 // in the business's time zone. A summed column changed without moving its row (a refund) adds the
 // difference to the row's two counter rows.
 import { DEFAULT_TIME_ZONE } from '../../domain/local-days.js';
@@ -101,12 +102,12 @@ export const OPEN_LINK_PAYMENT_COUNTS: Counter = {
   counts: { columns: ['open_payment_link_id'], where: (row) => `${row}.open_payment_link_id is not null` },
 };
 
-/** The row counters, keyed by UTC day, as migration 0031 installed them: the lists' totals. */
+/** The row counters, keyed by UTC day, as `migrations/0031_declared_counters.ts` installed them: the lists' totals. */
 export const COUNTERS: readonly Counter[] = [PAYMENT_LINK_COUNTS, OPEN_PAYMENT_LINK_COUNTS, PAYMENT_COUNTS, OPEN_LINK_PAYMENT_COUNTS];
 
 /**
  * A business's payments by the day they were made on in its time zone (`local_day`, set when the
- * payment is recorded, migration 0036), by currency, state and method, with their amounts and what
+ * payment is recorded, `migrations/0036_collection_counts.ts`), by currency, state and method, with their amounts and what
  * has been refunded of them: the collections report (store/collection-report.ts). A row inserted
  * without its local day (only by hand: the store always sets it) is counted on its day in the default
  * zone, Malaysia's, which has kept UTC+8 all year since 1982 (SQLite has no time zones to ask).

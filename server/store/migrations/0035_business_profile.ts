@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// What payers are shown of a business (issue 27): the name and brand on its payer pages and e-mails,
+// What payers are shown of a business: the name and brand on its payer pages and e-mails,
 // how to reach it, the time zone of its receipts and the language its payers get by default. The
 // logo's bytes live in a table of their own so reading a business for a page never drags them along.
 // Links and tokens get the language their payer is expected to read (`locale`), optional.

@@ -4,7 +4,7 @@ import { offsetSpans } from '../../domain/local-days.js';
 import { COLLECTION_COUNTS, OPEN_LINK_PAYMENT_COUNTS, PAYMENT_COUNTS } from '../counters/declaration.js';
 import { addCounters, dialectOf, withdrawCounters } from '../counters/triggers.js';
 
-// The collections report (issue 26) by the business's days, from counters: each payment keeps the
+// The collections report (`GET /api/reports/collections`) by the business's days, from counters: each payment keeps the
 // day it was made on in its business's time zone (`local_day`, set by the store when the payment is
 // recorded), and COLLECTION_COUNTS counts payments by that day, currency, state and method, with the
 // sums of their amounts and refunds. The payments there are get their day in their business's zone
