@@ -35,6 +35,8 @@ interface VitestSummary {
     name: string;
     status: string;
     message?: string;
+    startTime?: number;
+    endTime?: number;
     assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
   }[];
 }
@@ -51,6 +53,19 @@ function failedTests(summary: VitestSummary): string[] {
   return lines;
 }
 
+// CI's budget is spent file by file: the slowest files of each run say where to look first.
+function printSlowest(title: string, summary: VitestSummary, count = 12): void {
+  const files = (summary.testResults ?? [])
+    .map((file) => ({
+      name: file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name,
+      seconds: ((file.endTime ?? 0) - (file.startTime ?? 0)) / 1000,
+    }))
+    .sort((a, b) => b.seconds - a.seconds);
+  const total = files.reduce((sum, file) => sum + file.seconds, 0);
+  console.log(`\n==> ${title}: ${files.length} files, ${total.toFixed(0)} s in all; the slowest:`);
+  for (const file of files.slice(0, count)) console.log(`  ${file.seconds.toFixed(1).padStart(7)} s  ${file.name}`);
+}
+
 function firstLines(text: string | undefined): string {
   return (text ?? '').split('\n').slice(0, 3).join(' / ').slice(0, 600);
 }
@@ -64,6 +79,7 @@ function runVitest(title: string, extraEnv: NodeJS.ProcessEnv, args: string[]): 
     // A file that fails to load has no tests to count; count it as one failure.
     const failed = summary.numFailedTests + (ok || summary.numFailedTests > 0 ? 0 : Math.max(1, summary.numFailedTestSuites));
     const named = failedTests(summary);
+    printSlowest(title, summary);
     if (!ok && named.length === 0) named.push('vitest failed with no failed test: an unhandled error or a file that did not load (see above)');
     for (const line of named) failedCases.push(`${title}: ${line}`);
     return { passed: summary.numPassedTests, failed };
