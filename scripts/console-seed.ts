@@ -13,8 +13,9 @@ import { silentLogger } from '../server/logger.js';
 import { startService } from '../server/start.js';
 import { issueKey } from '../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../server/store/businesses.js';
-import { createMember } from '../server/usecases/accounts.js';
-import { payByCard, type PaymentTarget } from '../server/usecases/payer-checkout.js';
+import { createMember } from '../server/usecases/members/accounts.js';
+import { payByCard } from '../server/usecases/payer/card-form.js';
+import type { PaymentTarget } from '../server/usecases/payer/pay-page.js';
 
 export const OWNER = { email: 'owner@kedai.example.com', password: 'plum-orbit-kettle-42' };
 

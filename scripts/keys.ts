@@ -28,7 +28,7 @@ import { STRIPE_WEBHOOK_EVENTS } from '../server/acquirers/stripe.js';
 import { isEmail } from '../server/domain/email.js';
 import { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, stripeWebhookUrl } from '../server/domain/stripe-secrets.js';
 import { ROLES, isRole } from '../server/domain/permissions.js';
-import { createMember, createSetupLink } from '../server/usecases/accounts.js';
+import { createMember, createSetupLink } from '../server/usecases/members/accounts.js';
 
 class UsageError extends Error {}
 

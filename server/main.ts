@@ -10,7 +10,7 @@ import { startService } from './start.js';
 import { issueKey } from './store/api-keys.js';
 import { countBusinesses, findBusinessByName, findOrCreateBusiness } from './store/businesses.js';
 import { countUsers } from './store/users.js';
-import { createOwnerLink } from './usecases/accounts.js';
+import { createOwnerLink } from './usecases/members/accounts.js';
 
 const DEMO_BUSINESS = 'Demo Business';
 

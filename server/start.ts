@@ -20,12 +20,10 @@ import { auditEventHandlers } from './handlers/audit-events.js';
 import { reportHandlers } from './handlers/reports.js';
 import { createHttpApp } from './http/app.js';
 import { loadContract, warmUp } from './http/contract.js';
-import { ConflictError, ValidationError, toErrorResponse } from './http/errors.js';
 import { DEFAULT_LINGER, type LingerLimits } from './http/linger.js';
 import type { Handlers } from './http/operations.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { createRateLimiter, type RateLimitConfig } from './ratelimit/limiters.js';
-import type { AuditTrail, Scopes } from './http/routes.js';
 import { DEFAULT_HTTP_TIMEOUTS, createHttpServer, type HttpTimeouts } from './http/server.js';
 import { createLogger, type Logger } from './logger.js';
 import { createDeliverers } from './outbox/deliverers.js';
@@ -37,7 +35,7 @@ import { consoleRoutes, loadSend } from './console.js';
 import { loadLibraries, type LibraryLoaders } from './library-warm-up.js';
 import { loadCsvStringify } from './handlers/payments-csv.js';
 import { loadQrCode } from './qr.js';
-import { loadTotp } from './usecases/two-factor.js';
+import { loadTotp } from './usecases/members/two-factor.js';
 import { loadSigner, loadUndici } from './outbox/webhook-client.js';
 import { CONSOLE_DIST_PATH } from './file-locations.js';
 import { acquirerRoutes } from './acquirer-notifications/endpoint.js';
@@ -51,27 +49,19 @@ import { sealLegacyWebhookSecrets } from './store/seal-legacy-secrets.js';
 import { DEFAULT_PAGE_LIMITS, PageLimiter, type PageLimits } from './pages/limits.js';
 import { DEFAULT_NOTIFICATION_LIMITS, NotificationLimiter, type NotificationLimits } from './acquirer-notifications/limits.js';
 import { pageKeys } from './pages/signing.js';
-import { deleteExpiredKeys } from './store/idempotency.js';
 import { CallerCache, DEFAULT_CALLER_CACHE_MS } from './store/api-key-cache.js';
 import { NO_BROADCAST, redisKeyChangeBroadcast } from './store/api-key-broadcast.js';
-import type { KeepReply, KeptReply, UseCaseContext } from './usecases/context.js';
-import type { Executor } from './store/executor.js';
-import { reasonOf } from './domain/audit-reasons.js';
-import { auditEventExists, outcomeOf, recordAuditEvent, type AuditDetails, type AuditEventInput } from './store/audit-events.js';
-import { expireDueLinks } from './usecases/expiry-sweep.js';
-import { settleStalePending } from './usecases/pending-sweep.js';
-import { DEFAULT_SESSION_SETTINGS, sessionCaller, type SessionSettings } from './usecases/auth.js';
-import { DEFAULT_SIGN_IN_LIMITS, KNOWN_CLIENT_DAYS, SecretAttemptLimiter, type SignInLimits } from './ratelimit/secret-attempts.js';
+import { DEFAULT_SESSION_SETTINGS, sessionCaller, type SessionSettings } from './usecases/members/auth.js';
+import { DEFAULT_SIGN_IN_LIMITS, SecretAttemptLimiter, type SignInLimits } from './ratelimit/secret-attempts.js';
 import { DEFAULT_PASSWORD_RESETS, PasswordResetLimiter, type PasswordResetSettings } from './ratelimit/password-resets.js';
 import { passwordResetHandlers } from './handlers/password-resets.js';
-import { forgetSignInAddressesBefore } from './store/sign-in-addresses.js';
-import { deleteResetsExpiredBefore } from './store/password-resets.js';
-import { runIdempotent } from './usecases/idempotency.js';
-import { DEFAULT_AUDIT_RETENTION_DAYS, sweepAuditEvents } from './usecases/audit-log.js';
-import { AcquirerDirectory } from './usecases/acquirer-directory.js';
-import { redrawLogosKeptAsUploaded } from './usecases/business-profile.js';
-import { DEFAULT_PAYER_EMAILS_PER_DAY, deletePayerEmailCountsBefore } from './store/payer-email-counts.js';
-import { DEFAULT_INVITATIONS_PER_DAY, deleteInvitationCountsBefore } from './store/invitation-counts.js';
+import { AcquirerDirectory } from './usecases/platform/acquirer-directory.js';
+import { DEFAULT_PAYER_EMAILS_PER_DAY } from './store/payer-email-counts.js';
+import { DEFAULT_INVITATIONS_PER_DAY } from './store/invitation-counts.js';
+import { toErrorResponse } from './http/errors.js';
+import type { UseCaseContext } from './usecases/platform/context.js';
+import { auditedWrites } from './usecases/platform/audited-writes.js';
+import { DEFAULT_PERIODIC_JOBS, startPeriodicJobs } from './jobs/periodic.js';
 
 /** How long after listening the validators not yet used are compiled in the background (see warmUp). */
 const VALIDATOR_WARM_UP_DELAY_MS = 1_000;
@@ -94,7 +84,7 @@ export interface StartOptions {
   expirySweepMs?: number;
   /**
    * How often what a stopped process left pending is settled, and how long a payment or refund must
-   * have waited first (usecases/pending-sweep.ts); every minute, after 15 minutes, unless given.
+   * have waited first (usecases/settlement/pending-sweep.ts); every minute, after 15 minutes, unless given.
    */
   pendingSweep?: { everyMs?: number; graceMs?: number };
   /** How long a key lookup is reused; 0 looks every key up on every request. */
@@ -154,113 +144,6 @@ export interface RunningService {
    * the worker finishes its deliveries, then the database closes.
    */
   close(): Promise<void>;
-}
-
-/** The ids a reply names as what it made: `data._id` (or `data.id`) of a success. */
-function createdIds(reply: KeptReply): string[] {
-  if (reply.status < 200 || reply.status >= 300) return [];
-  const data = (reply.body as { data?: unknown } | undefined)?.data;
-  if (typeof data !== 'object' || data === null) return [];
-  const id = (data as { _id?: unknown; id?: unknown })._id ?? (data as { id?: unknown }).id;
-  return typeof id === 'string' ? [id] : [];
-}
-
-function auditEntry(trail: AuditTrail, status: number, targets: string[] = [], reason?: string): AuditEventInput {
-  return {
-    ...trail.draft,
-    targetIds: [...trail.draft.targetIds, ...targets],
-    outcome: outcomeOf(status),
-    status,
-    reason: reason ?? null,
-    details: (trail.details as AuditDetails | undefined) ?? null,
-  };
-}
-
-/**
- * The request's use-case context inside the transaction `tx` that commits its change: its audit
- * notes go to the trail, and a change to what keys may do is announced again once that commits
- * (announced at once as well, it could be undone by a lookup made before the commit).
- */
-function inTransaction(ctx: UseCaseContext, tx: Executor, trail: AuditTrail, afterCommit: (() => void)[]): UseCaseContext {
-  return {
-    ...ctx,
-    db: tx,
-    audit: { note: (details) => void (trail.details = { ...trail.details, ...details }) },
-    apiKeys: {
-      changed() {
-        ctx.apiKeys?.changed();
-        afterCommit.push(() => ctx.apiKeys?.changed());
-      },
-    },
-  };
-}
-
-/** Records the trail's entry in `tx` with the reply it commits with, once per request. */
-async function recordIn(tx: Executor, trail: AuditTrail, reply: KeptReply): Promise<void> {
-  if (trail.pendingId) return;
-  trail.pendingId = await recordAuditEvent(tx, auditEntry(trail, reply.status, createdIds(reply), reply.status >= 400 ? reasonOf(reply.body) : undefined));
-}
-
-/** `keep` that also records the audit entry, in the first phase that keeps an answer. */
-function keepingAudit(trail: AuditTrail, keep: KeepReply | undefined): KeepReply {
-  return async (tx, reply) => {
-    await keep?.(tx, reply);
-    await recordIn(tx, trail, reply);
-  };
-}
-
-/**
- * Where handlers get their use-case context: the root one for reads; for writes, one whose executor
- * is the transaction that commits the change, its audit entry and, under an Idempotency-Key, the
- * reply kept for retries (or, for an operation run in atomic phases, the root one with `keep`, which
- * each phase's transaction calls: the first records the entry).
- */
-export function scopesOver(ctx: UseCaseContext): Scopes<UseCaseContext> {
-  return {
-    plain: ctx,
-    async idempotent(request, trail, work) {
-      const afterCommit: (() => void)[] = [];
-      const audited = (scope: UseCaseContext) =>
-        request.atomicPhases
-          ? work({ ...scope, keep: keepingAudit(trail, scope.keep), audit: inTransaction(ctx, scope.db, trail, afterCommit).audit })
-          : work(inTransaction(scope, scope.db, trail, afterCommit)).then(async (reply) => (await recordIn(scope.db, trail, reply), reply));
-      const outcome = await runIdempotent(ctx, request, audited, (error) => toErrorResponse(error)).finally(() => afterCommit.forEach((signal) => signal()));
-      switch (outcome.kind) {
-        case 'ran':
-          return outcome.reply;
-        case 'replay':
-          return { ...outcome.reply, headers: { 'Idempotent-Replayed': 'true' } };
-        case 'mismatch':
-          throw new ValidationError({ idempotency_key: ['This idempotency key was already used with a different request.'] });
-        case 'in_flight':
-          throw new ConflictError('A request with this Idempotency-Key is still being processed. Retry it later.');
-      }
-    },
-    async write(trail, atomicPhases, work) {
-      if (atomicPhases) return work({ ...ctx, keep: keepingAudit(trail, undefined), audit: inTransaction(ctx, ctx.db, trail, []).audit });
-      const afterCommit: (() => void)[] = [];
-      const reply = await ctx.db
-        .transaction(async (tx) => {
-          const answer = await work(inTransaction(ctx, tx, trail, afterCommit));
-          await recordIn(tx, trail, answer);
-          return answer;
-        })
-        .finally(() => afterCommit.forEach((signal) => signal()));
-      trail.recordedId = trail.pendingId;
-      // Whatever the work enqueued is committed only now.
-      ctx.outbox.nudge();
-      return reply;
-    },
-    async settle(trail, status, reason) {
-      if (trail.recordedId) return;
-      // Recorded in a transaction that may since have been rolled back (a reply not kept, a phase whose commit failed).
-      if (trail.pendingId && (await auditEventExists(ctx.db, trail.pendingId))) {
-        trail.recordedId = trail.pendingId;
-        return;
-      }
-      trail.recordedId = await recordAuditEvent(ctx.db, auditEntry(trail, status, [], reason));
-    },
-  };
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -375,7 +258,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const app = createHttpApp({
       contract,
       handlers,
-      scopes: scopesOver(ctx),
+      scopes: auditedWrites(ctx, toErrorResponse),
       pages: (koa, next) => merchantConsole(koa, () => payerPages(koa, () => acquirers(koa, next))),
       trustProxyHops: options.trustProxyHops ?? 0,
       linger: { ...DEFAULT_LINGER, ...options.linger },
@@ -411,52 +294,17 @@ export async function startService(options: StartOptions): Promise<RunningServic
           logger.info({ duration_ms: Math.round(performance.now() - warmingFrom), libraries_loaded: loaded }, 'request validators compiled');
       })
       .catch((error: unknown) => logger.error({ err: error }, 'compiling the request validators failed'));
-    // Logos kept as uploaded by an earlier version are not served until drawn again, off the start's path.
-    void redrawLogosKeptAsUploaded(ctx, (fields, message) => logger.warn(fields, message))
-      .then((done) => {
-        if (done.redrawn + done.removed > 0) logger.info(done, 'drew again the logos an earlier version kept as uploaded');
-      })
-      .catch((error: unknown) => {
-        if (!draining) logger.error({ err: error }, 'drawing again the logos kept as uploaded failed');
-      });
+    const jobs = startPeriodicJobs(
+      ctx,
+      {
+        expirySweepMs: options.expirySweepMs ?? DEFAULT_PERIODIC_JOBS.expirySweepMs,
+        pendingSweep: { ...DEFAULT_PERIODIC_JOBS.pendingSweep, ...options.pendingSweep },
+        housekeepingMs: DEFAULT_PERIODIC_JOBS.housekeepingMs,
+        auditRetentionDays: options.auditRetentionDays ?? DEFAULT_PERIODIC_JOBS.auditRetentionDays,
+      },
+      logger,
+    );
     worker?.start();
-    // Expired Idempotency-Key records, the payer e-mail counts of days gone by, audit events past
-    // their retention, sign-in addresses no longer known and password resets long expired are dead
-    // weight; any instance may sweep them (the audit log in batches).
-    const housekeeping = setInterval(
-      () =>
-        void Promise.all([
-          deleteExpiredKeys(db),
-          deletePayerEmailCountsBefore(db, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)),
-          deleteInvitationCountsBefore(db, new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)),
-          sweepAuditEvents(ctx, options.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS),
-          forgetSignInAddressesBefore(db, new Date(Date.now() - KNOWN_CLIENT_DAYS * 86_400_000)),
-          deleteResetsExpiredBefore(db, new Date(Date.now() - 86_400_000)),
-        ]).catch((error: unknown) => logger.error({ err: error }, 'housekeeping failed')),
-      10 * 60_000,
-    );
-    housekeeping.unref();
-    // Several instances may sweep at once: each link is marked (and announced) by one guarded UPDATE.
-    const expirySweep = setInterval(
-      () => void expireDueLinks(ctx).catch((error: unknown) => logger.error({ err: error }, 'the expiry sweep failed')),
-      options.expirySweepMs ?? 60_000,
-    );
-    expirySweep.unref();
-    const pendingSweep = setInterval(
-      () =>
-        void settleStalePending(ctx, options.pendingSweep?.graceMs ?? 15 * 60_000)
-          .then(({ chargesLeftUnanswered, ...swept }) => {
-            if (swept.abandonedPayments + swept.settledRefunds + swept.settledPayments > 0) logger.info(swept, 'settled payments and refunds left pending');
-            if (chargesLeftUnanswered.length > 0)
-              logger.warn(
-                { payment_ids: chargesLeftUnanswered },
-                'charges the acquirer never answered stay pending: reconcile them with the acquirer by hand (the sweep no longer asks)',
-              );
-          })
-          .catch((error: unknown) => logger.error({ err: error }, 'the pending sweep failed')),
-      options.pendingSweep?.everyMs ?? 60_000,
-    );
-    pendingSweep.unref();
     return {
       url,
       publicUrl,
@@ -471,9 +319,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       async close() {
         draining = true;
         warming.abort();
-        clearInterval(housekeeping);
-        clearInterval(expirySweep);
-        clearInterval(pendingSweep);
+        jobs.stop();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await closed;

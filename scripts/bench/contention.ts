@@ -13,8 +13,9 @@ import { checkCard } from '../../server/acquirers/cards.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { openDatabase, type Database } from '../../server/store/database.js';
 import { insertOpenPaymentLink } from '../../server/store/open-payment-links.js';
-import { payByCard, type PaymentTarget } from '../../server/usecases/payer-checkout.js';
-import type { UseCaseContext } from '../../server/usecases/context.js';
+import { payByCard } from '../../server/usecases/payer/card-form.js';
+import type { PaymentTarget } from '../../server/usecases/payer/pay-page.js';
+import type { UseCaseContext } from '../../server/usecases/platform/context.js';
 import { sandboxContext } from './sandbox-context.js';
 
 export interface ContentionOptions {

@@ -7,7 +7,7 @@
 // integration and the validator in front of that work, which is what the comparison measures.
 import { loadConfig } from '../../server/config.js';
 import { paymentLinkHandlers } from '../../server/handlers/payment-links.js';
-import { MAX_QUERY_BYTES, toErrorResponse, UriTooLongError } from '../../server/http/errors.js';
+import { ConflictError, MAX_QUERY_BYTES, toErrorResponse, UriTooLongError, ValidationError } from '../../server/http/errors.js';
 import { responderFor, type CallerBusiness } from '../../server/http/operations.js';
 import { TooManyRequestsError } from '../../server/http/rate-limit.js';
 import { createLogger } from '../../server/logger.js';
@@ -15,10 +15,10 @@ import { createDeliverers } from '../../server/outbox/deliverers.js';
 import { createMailer } from '../../server/outbox/mailer.js';
 import { OutboxWorker } from '../../server/outbox/worker.js';
 import { createRateLimiter } from '../../server/ratelimit/limiters.js';
-import { scopesOver } from '../../server/start.js';
+import { auditedWrites } from '../../server/usecases/platform/audited-writes.js';
 import { openDatabase } from '../../server/store/database.js';
 import { CallerCache } from '../../server/store/api-key-cache.js';
-import type { UseCaseContext } from '../../server/usecases/context.js';
+import type { UseCaseContext } from '../../server/usecases/platform/context.js';
 import { sandboxContext } from './sandbox-context.js';
 
 export { requestIdOf } from '../../server/http/request-log.js';
@@ -84,8 +84,8 @@ export function peerService(databaseUrl = process.env.DATABASE_URL!, publicUrl =
       scope,
       respond,
     );
-  // Under an Idempotency-Key, the service's own wrapper (which records the audit entry too) (server/start.ts) and its answers for a refusal.
-  const scopes = scopesOver(ctx);
+  // Under an Idempotency-Key, the service's own wrapper (which records the audit entry too) and, as its router does, its answers for a refusal.
+  const scopes = auditedWrites(ctx, toErrorResponse);
   // A write records its audit entry in the transaction of its change, as the service's router does for every write.
   const run = async (operation: keyof typeof paymentLinkHandlers, request: PeerRequest): Promise<PeerReply> => {
     if (request.method !== 'POST') return handle(operation, request, ctx);
@@ -95,7 +95,18 @@ export function peerService(databaseUrl = process.env.DATABASE_URL!, publicUrl =
     if (!request.idempotencyKey)
       return scopes.write(trail, false, (scope) => handle(operation, request, scope)).catch((error: unknown) => toErrorResponse(error));
     const idempotent = { businessId: request.business.id, key: request.idempotencyKey, method: 'POST', path: request.urlPath ?? '', body: request.body };
-    return scopes.idempotent(idempotent, trail, (scope) => handle(operation, request, scope)).catch((error: unknown) => toErrorResponse(error));
+    return scopes
+      .idempotent(idempotent, trail, (scope) => handle(operation, request, scope))
+      .then((outcome): PeerReply => {
+        if (outcome.kind === 'ran') return outcome.reply as PeerReply;
+        if (outcome.kind === 'replay') return { ...(outcome.reply as PeerReply), headers: { 'Idempotent-Replayed': 'true' } };
+        return toErrorResponse(
+          outcome.kind === 'mismatch'
+            ? new ValidationError({ idempotency_key: ['This idempotency key was already used with a different request.'] })
+            : new ConflictError('A request with this Idempotency-Key is still being processed. Retry it later.'),
+        );
+      })
+      .catch((error: unknown) => toErrorResponse(error));
   };
   return {
     logger,

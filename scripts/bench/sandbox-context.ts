@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { MasterKey } from '../../server/secrets/master-key.js';
 import type { Executor } from '../../server/store/executor.js';
-import type { UseCaseContext } from '../../server/usecases/context.js';
-import { singleAcquirer } from '../../server/usecases/acquirer-directory.js';
+import type { UseCaseContext } from '../../server/usecases/platform/context.js';
+import { singleAcquirer } from '../../server/usecases/platform/acquirer-directory.js';
 
 export function sandboxContext(db: Executor, publicUrl: string): UseCaseContext {
   return {

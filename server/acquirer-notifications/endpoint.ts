@@ -10,8 +10,8 @@
 // Answers are JSON for Stripe's delivery log: 200 once handled (or already handled).
 import Router from '@koa/router';
 import type Koa from 'koa';
-import { receiveAcquirerNotification } from '../usecases/acquirer-notifications.js';
-import type { UseCaseContext } from '../usecases/context.js';
+import { receiveAcquirerNotification } from '../usecases/settlement/acquirer-events.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
 import type { NotificationLimiter } from './limits.js';
 
 /** Stripe's events are a few kilobytes; a body past this is not one. */

@@ -1,6 +1,6 @@
 // What a merchant's brand may look like on its payer pages: a colour whose button reads (WCAG 2.2 AA)
 // and a logo that is an image of a kind browsers show, judged by its bytes rather than by its name
-// (and then decoded and drawn again: usecases/logo-image.ts).
+// (and then decoded and drawn again: usecases/merchant/logo-image.ts).
 
 /** `#RRGGBB`, lower case; `#RGB` is widened. */
 export function normaliseHexColour(value: string): string | undefined {

@@ -1,8 +1,8 @@
 // The API-key operations: a business's own keys, made (the secret shown once), listed and revoked.
 import type { components } from '../../generated/openapi.js';
 import type { SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
-import { createApiKey, listApiKeys, MAX_LIVE_KEYS_PER_BUSINESS, revokeApiKey, type ApiKeyRecord } from '../usecases/api-keys.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
+import { createApiKey, listApiKeys, MAX_LIVE_KEYS_PER_BUSINESS, revokeApiKey, type ApiKeyRecord } from '../usecases/merchant/api-keys.js';
 import { expiresAtRule } from '../domain/rules.js';
 import { ok } from './envelope.js';
 

@@ -1,7 +1,7 @@
 // The audit log's one operation: a filtered page of the business's events.
 import type { SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
-import { listAuditEvents } from '../usecases/audit-log.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
+import { listAuditEvents } from '../usecases/merchant/audit-log.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 

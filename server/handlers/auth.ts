@@ -4,11 +4,21 @@ import type { components } from '../../generated/openapi.js';
 import type { SignedIn } from '../domain/actors.js';
 import { clearedSessionCookie, sessionCookie } from '../domain/sessions.js';
 import type { OperationRequest, OperationId, SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
-import { DEFAULT_SESSION_SETTINGS, endSession, login, logout, sessionsOf, switchBusiness, whoAmI, type Me, type RequestMeta } from '../usecases/auth.js';
-import { ACCOUNT_LINK_GONE, completeAccountLink, describeAccountLink } from '../usecases/accounts.js';
-import { changePassword } from '../usecases/passwords.js';
-import { confirmTotp, disableTotp, offerTotp } from '../usecases/two-factor.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
+import {
+  DEFAULT_SESSION_SETTINGS,
+  endSession,
+  login,
+  logout,
+  sessionsOf,
+  switchBusiness,
+  whoAmI,
+  type Me,
+  type RequestMeta,
+} from '../usecases/members/auth.js';
+import { ACCOUNT_LINK_GONE, completeAccountLink, describeAccountLink } from '../usecases/members/accounts.js';
+import { changePassword } from '../usecases/members/passwords.js';
+import { confirmTotp, disableTotp, offerTotp } from '../usecases/members/two-factor.js';
 import { ok } from './envelope.js';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };

@@ -10,9 +10,9 @@ import {
   setBusinessLogo,
   type BusinessProfile,
   type ProfileChange,
-} from '../usecases/business-profile.js';
-import type { UseCaseContext } from '../usecases/context.js';
-import { acquirerSecretErrors, changeAcquirer, getAcquirer, type AcquirerView } from '../usecases/acquirer-settings.js';
+} from '../usecases/merchant/business-profile.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
+import { acquirerSecretErrors, changeAcquirer, getAcquirer, type AcquirerView } from '../usecases/merchant/acquirer-settings.js';
 import { ok } from './envelope.js';
 
 type BusinessUpdate = components['schemas']['BusinessUpdate'];

@@ -1,7 +1,7 @@
 // The event operations: the business's webhook events, their delivery attempts, and a resend.
 import type { components } from '../../generated/openapi.js';
 import type { SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
 import {
   getEvent,
   listEvents,
@@ -9,7 +9,7 @@ import {
   type DeliveryAttempt as DeliveryAttemptRecord,
   type EventDetail as EventDetailRecord,
   type EventRecord,
-} from '../usecases/events.js';
+} from '../usecases/merchant/events.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 

@@ -6,7 +6,7 @@ import { expiresAtRule, minimumAmountRule } from '../domain/rules.js';
 import { isoMicros } from '../domain/time.js';
 import { OPEN_LINK_ACTIVE } from '../domain/statuses.js';
 import type { Handler, SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
 import {
   createOpenPaymentLink,
   deleteOpenPaymentLink,
@@ -20,7 +20,7 @@ import {
   type CollectionRecord,
   type OpenPaymentLinkFields,
   type OpenPaymentLinkRecord,
-} from '../usecases/open-payment-links.js';
+} from '../usecases/merchant/open-payment-links.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { qrImage } from './qr-codes.js';

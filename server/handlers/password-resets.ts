@@ -1,9 +1,9 @@
 // Password resets by e-mail: asking for a link (answered alike for every e-mail), reading one, and
 // choosing the new password through it. Each parses, calls one use case, and answers.
 import type { SomeHandlers } from '../http/operations.js';
-import { ACCOUNT_LINK_GONE } from '../usecases/accounts.js';
-import type { UseCaseContext } from '../usecases/context.js';
-import { completePasswordReset, openPasswordReset, requestPasswordReset } from '../usecases/passwords.js';
+import { ACCOUNT_LINK_GONE } from '../usecases/members/accounts.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
+import { completePasswordReset, openPasswordReset, requestPasswordReset } from '../usecases/members/passwords.js';
 import { metaOf } from './auth.js';
 import { ok } from './envelope.js';
 

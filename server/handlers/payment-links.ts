@@ -5,7 +5,7 @@ import { paymentUrl } from '../domain/payer-urls.js';
 import { amountStringRule, expiresAtRule } from '../domain/rules.js';
 import { isoMicros, metaTimestamp } from '../domain/time.js';
 import type { Handler, SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
 import {
   createPaymentLink,
   deletePaymentLink,
@@ -17,7 +17,7 @@ import {
   type PayerEmailLimitReached,
   type PaymentLinkFields,
   type PaymentLinkRecord,
-} from '../usecases/payment-links.js';
+} from '../usecases/merchant/payment-links.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { qrImage } from './qr-codes.js';

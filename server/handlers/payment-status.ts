@@ -2,7 +2,7 @@
 // is refunded. Shared by the JSON answers, their filter and the CSV export.
 import type { components } from '../../generated/openapi.js';
 import { PAYMENT_FAILED, PAYMENT_PAID, PAYMENT_PENDING, REFUND_FULL, REFUND_NONE, REFUND_PARTIAL } from '../domain/statuses.js';
-import type { PaymentRecord } from '../usecases/payments.js';
+import type { PaymentRecord } from '../usecases/merchant/payments.js';
 
 export type PaymentStatus = components['schemas']['Payment']['status'];
 

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import { formatUnits } from '../domain/money.js';
 import { PAYMENT_PAID } from '../domain/statuses.js';
-import type { ExportedPayment } from '../usecases/payments.js';
+import type { ExportedPayment } from '../usecases/merchant/payments.js';
 import { paymentStatus } from './payment-status.js';
 
 /** The columns, in order; documented in openapi.yaml (listPayments, text/csv). */

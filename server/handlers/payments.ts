@@ -1,10 +1,10 @@
 // The payment operations: parse the request, call one use case, render the seed's envelope.
 import type { components } from '../../generated/openapi.js';
 import type { QueryParams, SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
-import { getPayment, startPaymentsExport, listPayments, type PaymentFilters, type PaymentRecord } from '../usecases/payments.js';
-import { keepingAnswers, renderedOnce } from '../usecases/idempotency.js';
-import { listPaymentRefunds, refundPayment, type RefundOutcome, type RefundRecord } from '../usecases/refunds.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
+import { getPayment, startPaymentsExport, listPayments, type PaymentFilters, type PaymentRecord } from '../usecases/merchant/payments.js';
+import { keepingAnswers, renderedOnce } from '../usecases/platform/idempotency.js';
+import { listPaymentRefunds, refundPayment, type RefundOutcome, type RefundRecord } from '../usecases/merchant/refunds.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { paymentsCsv } from './payments-csv.js';

@@ -1,8 +1,8 @@
 // The business's redirect signing key: read it (made on first use), or rotate it.
 import type { components } from '../../generated/openapi.js';
 import type { SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
-import { redirectSigningKeys, rotateRedirectKey, type RedirectSigningKeys } from '../usecases/redirect-signing.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
+import { redirectSigningKeys, rotateRedirectKey, type RedirectSigningKeys } from '../usecases/merchant/redirect-signing.js';
 import { ok } from './envelope.js';
 
 function present(keys: RedirectSigningKeys): components['schemas']['RedirectSigningKey'] {

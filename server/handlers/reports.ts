@@ -1,8 +1,8 @@
 // The reports' operations: the collections chart's figures per day, week or month.
 import type { components } from '../../generated/openapi.js';
 import type { SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
-import { collectionsReport, type CollectionsReport } from '../usecases/reports.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
+import { collectionsReport, type CollectionsReport } from '../usecases/merchant/reports.js';
 import { ok } from './envelope.js';
 import { createdBetween } from './listing.js';
 

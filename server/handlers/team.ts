@@ -1,7 +1,7 @@
 // The business's team: members and roles, invitations, the two-factor requirement.
 import type { components } from '../../generated/openapi.js';
 import type { OperationRequest, OperationId, SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
 import {
   changeRole,
   invite,
@@ -13,7 +13,7 @@ import {
   type AccountLink,
   type Member,
   type TeamActor,
-} from '../usecases/team.js';
+} from '../usecases/members/team.js';
 import { metaOf } from './auth.js';
 import { ok } from './envelope.js';
 

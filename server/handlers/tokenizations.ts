@@ -5,10 +5,10 @@ import { activationUrl } from '../domain/payer-urls.js';
 import { amountStringRule } from '../domain/rules.js';
 import { HttpError } from '../http/errors.js';
 import type { SomeHandlers } from '../http/operations.js';
-import { chargeToken, type ChargeOutcome } from '../usecases/charges.js';
-import type { UseCaseContext } from '../usecases/context.js';
-import { keepingAnswers, renderedOnce } from '../usecases/idempotency.js';
-import { createToken, getToken, removeSavedCard, type CardRemovalSettled, type TokenRecord } from '../usecases/tokenizations.js';
+import { chargeToken, type ChargeOutcome } from '../usecases/merchant/charges.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
+import { keepingAnswers, renderedOnce } from '../usecases/platform/idempotency.js';
+import { createToken, getToken, removeSavedCard, type CardRemovalSettled, type TokenRecord } from '../usecases/merchant/tokenizations.js';
 import { ok } from './envelope.js';
 import { presentPayment } from './payments.js';
 

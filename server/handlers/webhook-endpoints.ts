@@ -1,7 +1,7 @@
 // The webhook-endpoint operations: the business's own webhook endpoints, their keys, and a test event.
 import type { components } from '../../generated/openapi.js';
 import type { SomeHandlers } from '../http/operations.js';
-import type { UseCaseContext } from '../usecases/context.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -15,7 +15,7 @@ import {
   type EndpointDeliveryAttempt as EndpointDeliveryAttemptRecord,
   type EndpointFields,
   type WebhookEndpointRecord,
-} from '../usecases/webhook-endpoints.js';
+} from '../usecases/merchant/webhook-endpoints.js';
 import { ok } from './envelope.js';
 import { presentDeliveryAttempt, presentEventDetail } from './events.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';

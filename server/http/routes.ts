@@ -7,26 +7,30 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { Actor } from '../domain/actors.js';
+import type { IdempotentOutcome, IdempotentRequest } from '../domain/idempotent-requests.js';
 import { reasonOf } from '../domain/audit-reasons.js';
 import { laravelInput } from '../domain/input.js';
 import type { Permission } from '../domain/permissions.js';
 import type { FieldErrors } from '../domain/rules.js';
 import { readJsonBody } from './body.js';
 import { API_ROOT, type Contract, type ContractOperation, type ShapedRequest } from './contract.js';
-import { ForbiddenError, MethodNotAllowedError, NotFoundError, UnauthenticatedError, ValidationError, toErrorResponse, type HttpError } from './errors.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  MethodNotAllowedError,
+  NotFoundError,
+  UnauthenticatedError,
+  ValidationError,
+  toErrorResponse,
+  type HttpError,
+} from './errors.js';
 import { responderFor, type ApiReply, type BodyRule, type Caller, type CallerBusiness, type Handler, type Handlers, type OperationId } from './operations.js';
 import { parseQuery } from './query.js';
 import { laravelErrors, mergeFieldErrors } from './validation-errors.js';
 
-export interface IdempotentRequest {
-  businessId: number;
-  key: string;
-  method: string;
-  path: string;
-  body: unknown;
-  /** The handler keeps its answers in its use case's own transactions (see `Handler.atomicPhases`). */
-  atomicPhases?: boolean;
-}
+export type { IdempotentRequest };
+/** What became of a request under an Idempotency-Key. */
+export type IdempotentAnswer = IdempotentOutcome<ApiReply>;
 
 /** The audit log's entry for a write, drafted by the router before anything of the request is read. */
 export interface AuditDraft {
@@ -60,10 +64,10 @@ export interface Scopes<Scope> {
   readonly plain: Scope;
   /**
    * Runs `work` so that its writes, its audit entry and the reply kept for retries of the key commit
-   * together (or replays the kept reply); with `atomicPhases`, each of its transactions commits with
-   * the reply it makes true, the first with the audit entry.
+   * together (or finds the kept reply to replay); with `atomicPhases`, each of its transactions
+   * commits with the reply it makes true, the first with the audit entry.
    */
-  idempotent(request: IdempotentRequest, trail: AuditTrail, work: (scope: Scope) => Promise<ApiReply>): Promise<ApiReply>;
+  idempotent(request: IdempotentRequest, trail: AuditTrail, work: (scope: Scope) => Promise<ApiReply>): Promise<IdempotentAnswer>;
   /**
    * A write without an Idempotency-Key: one transaction holds its changes and its audit entry; with
    * `atomicPhases`, the first of its own transactions records the entry.
@@ -201,7 +205,17 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
         body: request.requestBody,
         atomicPhases: handler.atomicPhases,
       };
-      return scopes.idempotent(keyed, trail, work);
+      const outcome = await scopes.idempotent(keyed, trail, work);
+      switch (outcome.kind) {
+        case 'ran':
+          return outcome.reply;
+        case 'replay':
+          return { ...outcome.reply, headers: { 'Idempotent-Replayed': 'true' } };
+        case 'mismatch':
+          throw new ValidationError({ idempotency_key: ['This idempotency key was already used with a different request.'] });
+        case 'in_flight':
+          throw new ConflictError('A request with this Idempotency-Key is still being processed. Retry it later.');
+      }
     }
     if (trail) return scopes.write(trail, handler.atomicPhases ?? false, work);
     return work(scopes.plain);

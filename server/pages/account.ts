@@ -5,7 +5,7 @@
 import type Koa from 'koa';
 import { ACCOUNT_SETUP_PATH, CONSOLE_PATH } from '../domain/sessions.js';
 import { html, page } from '../html.js';
-import { ACCOUNT_LINK_GONE, completeAccountLink, openAccountLink, type OpenLink } from '../usecases/accounts.js';
+import { ACCOUNT_LINK_GONE, completeAccountLink, openAccountLink, type OpenLink } from '../usecases/members/accounts.js';
 import { csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
 import { alertBox } from './form.js';

@@ -1,6 +1,6 @@
 // /tokenization/activation/<token>: the payer saves a card; the token becomes active with the
 // card's brand, last four digits and expiry. The card itself stays with the provider. Each action
-// reads the request, calls its use case (usecases/activation.ts) and renders the result.
+// reads the request, calls its use case (usecases/payer/activation.ts) and renders the result.
 import type Koa from 'koa';
 import { activationPath, activationReturnUrl, activationUrl } from '../domain/payer-urls.js';
 import {
@@ -10,7 +10,7 @@ import {
   type ActivationOutcome,
   type PayerAcquirer,
   type TokenRecord,
-} from '../usecases/activation.js';
+} from '../usecases/payer/activation.js';
 import { csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
 import {
@@ -34,7 +34,7 @@ import { originOf, setPageSecurityHeaders } from './headers.js';
 import { merchantRedirectUrl } from './merchant-redirect.js';
 import { html, type Html } from '../html.js';
 import type { MessageKey, Translator } from '../i18n/index.js';
-import { merchantForPayer, type Merchant } from '../usecases/business-profile.js';
+import { merchantForPayer, type Merchant } from '../usecases/merchant/business-profile.js';
 import { payerTranslator, renderPayerPage, titled } from './frame.js';
 import { tooManyAttempts } from './limits.js';
 import { CARD_DECLINED, messagePage } from './messages.js';

@@ -4,7 +4,7 @@
 import type Koa from 'koa';
 import { brandColours } from '../domain/brand.js';
 import { parseLogoFile } from '../domain/payer-urls.js';
-import { logoForPayer } from '../usecases/business-profile.js';
+import { logoForPayer } from '../usecases/merchant/business-profile.js';
 import type { PageDeps } from './deps.js';
 
 export function logoRoute(deps: PageDeps): Koa.Middleware {

@@ -1,4 +1,4 @@
-import type { UseCaseContext } from '../usecases/context.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
 import type { PageLimiter } from './limits.js';
 import type { PageKeys } from './signing.js';
 

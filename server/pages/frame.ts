@@ -6,7 +6,7 @@ import { brandStylesheetPath } from '../domain/payer-urls.js';
 import { LOCALES, LOCALE_NAMES, LOCALE_TAGS, chooseLocale, isLocale } from '../domain/locales.js';
 import { html, page, type Html } from '../html.js';
 import { translator, type Translator } from '../i18n/index.js';
-import type { Merchant } from '../usecases/business-profile.js';
+import type { Merchant } from '../usecases/merchant/business-profile.js';
 import { setPageSecurityHeaders } from './headers.js';
 
 export const LANGUAGE_COOKIE = 'payer_lang';

@@ -1,8 +1,8 @@
 // Where the payer goes on to the merchant's redirect_url: the outcome's parameters and their
-// `redirect_signature` (the business's key, server/usecases/redirect-signing.ts) set on the merchant's URL.
+// `redirect_signature` (the business's key, server/usecases/merchant/redirect-signing.ts) set on the merchant's URL.
 import type Koa from 'koa';
 import { withQuery } from '../domain/urls.js';
-import { signedRedirectParams } from '../usecases/redirect-signing.js';
+import { signedRedirectParams } from '../usecases/merchant/redirect-signing.js';
 import type { RedirectKind } from '../../shared/redirect-signature.js';
 import type { PageDeps } from './deps.js';
 

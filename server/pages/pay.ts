@@ -1,12 +1,14 @@
 // The hosted pay pages: /payment/pay?id=... for a payment link (fixed amount, one payer) and
 // /payment/open-link/pay?id=... for an open link (the payer chooses an amount from the minimum). Each
-// action reads the request, calls its use case (usecases/payer-checkout.ts) and renders the result;
+// action reads the request, calls its use case (usecases/payer/pay-page.ts, submit-payment.ts) and renders the result;
 // the rate limits of the payer forms (./limits.ts) are handed to the use case to ask.
 import type Koa from 'koa';
 import { isEmail, maskEmail } from '../domain/email.js';
 import { AMOUNT_MAX_CENTS, formatUnits, parseUnits } from '../domain/money.js';
 import { payPath, posterPath, returnUrl, thankYouUrl, type LinkKind } from '../domain/payer-urls.js';
-import { showPaymentPage, submitPayment, type LinkRefusal, type PayableLink, type PayerEntries, type SubmitOutcome } from '../usecases/payer-checkout.js';
+import { showPaymentPage, type LinkRefusal, type PayableLink } from '../usecases/payer/pay-page.js';
+import type { PayerEntries } from '../usecases/payer/link-attempts.js';
+import { submitPayment, type SubmitOutcome } from '../usecases/payer/submit-payment.js';
 import { browserCookie, csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
 import {

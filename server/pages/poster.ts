@@ -5,7 +5,7 @@
 // as the pay page refuses them: a poster of a link nobody can pay is of no use.
 import type Koa from 'koa';
 import { openPaymentUrl, payPath } from '../domain/payer-urls.js';
-import { showPaymentPage } from '../usecases/payer-checkout.js';
+import { showPaymentPage } from '../usecases/payer/pay-page.js';
 import { Html, html } from '../html.js';
 import { qrSvg } from '../qr.js';
 import type { PageDeps } from './deps.js';

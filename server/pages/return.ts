@@ -1,13 +1,13 @@
 // /payment/return?payment_id=...&signature=...: where an acquirer's page (Stripe Checkout) sends the
-// payer back. The page never assumes success: its use case (usecases/payer-checkout.ts) asks the
+// payer back. The page never assumes success: its use case (usecases/payer/acquirer-return.ts) asks the
 // acquirer how the payment stands and settles it, and the page says so: paid (on to the merchant's
 // redirect_url or our thank-you page, as after a card payment here), still being confirmed by the
 // bank, failed (with a way to try again), or taken after the link could no longer be paid (refunded
 // in full).
 import type Koa from 'koa';
 import { payPath } from '../domain/payer-urls.js';
-import { returnFromAcquirer } from '../usecases/payer-checkout.js';
-import { merchantForPayer } from '../usecases/business-profile.js';
+import { returnFromAcquirer } from '../usecases/payer/acquirer-return.js';
+import { merchantForPayer } from '../usecases/merchant/business-profile.js';
 import type { PageDeps } from './deps.js';
 import { html } from '../html.js';
 import { payerTranslator, renderPayerPage, titled } from './frame.js';

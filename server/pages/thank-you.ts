@@ -3,8 +3,8 @@
 // after the payment: the page shows the payment only when the signature holds and the ids match a
 // recorded payment. Ids alone, guessed or seen, show nothing but a generic thank-you.
 import type Koa from 'koa';
-import { showThankYou } from '../usecases/payer-checkout.js';
-import { merchantForPayer } from '../usecases/business-profile.js';
+import { showThankYou } from '../usecases/payer/acquirer-return.js';
+import { merchantForPayer } from '../usecases/merchant/business-profile.js';
 import type { PageDeps } from './deps.js';
 import { html } from '../html.js';
 import { payerTranslator, renderPayerPage, titled } from './frame.js';

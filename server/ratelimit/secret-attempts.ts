@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { clientOf, type RateLimiter, type RateLimitResult, type RateLimitWindow } from '../rate-limiter.js';
 import type { Executor } from '../store/executor.js';
-import { hasSignedInFrom, noteSignInFrom } from '../store/sign-in-addresses.js';
+import { KNOWN_CLIENT_DAYS, hasSignedInFrom, noteSignInFrom } from '../store/sign-in-addresses.js';
 
 export interface SignInLimits {
   /** Failed attempts at one account from one client address (LOGIN_FAILURES_PER_ACCOUNT, 10 per 15 minutes). */
@@ -33,9 +33,6 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   accountCeiling: { limit: 100, seconds: 900 },
   noticeAfter: 10,
 };
-
-/** How long a client the member signed in from stays known. */
-export const KNOWN_CLIENT_DAYS = 90;
 
 /** Each rule's window and limit, then two longer windows with larger limits. */
 const GROWTH: readonly (readonly [limit: number, seconds: number])[] = [

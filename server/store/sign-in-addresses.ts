@@ -2,6 +2,9 @@
 // last: a sign-in from one of them passes the per-account ceiling on failed attempts.
 import type { Executor } from './executor.js';
 
+/** How long a client the member signed in from stays known. */
+export const KNOWN_CLIENT_DAYS = 90;
+
 /** Notes a completed sign-in of the user from `client`, in the transaction that makes the session. */
 export async function noteSignInFrom(db: Executor, userId: string, client: string, at: Date): Promise<void> {
   const when = at.toISOString();

@@ -3,7 +3,7 @@
 // failed as `expired` once Stripe has closed it, and an FPX payment the bank confirmed is paid. Each is
 // announced once, however many sweeps run.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { settleStalePending } from '../../server/usecases/pending-sweep.js';
+import { settleStalePending } from '../../server/usecases/settlement/pending-sweep.js';
 import { Payer } from '../support/payer.js';
 import { payOnStripe, useStripeService } from '../support/stripe.js';
 import { waitFor } from '../support/wait.js';

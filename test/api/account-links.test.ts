@@ -4,7 +4,7 @@
 // instead, and the refusals: an unknown, used, revoked or expired link (410), a weak or unconfirmed
 // password, a missing e-mail (422). The token is never written to the log.
 import { describe, expect, it } from 'vitest';
-import { createOwnerLink, createSetupLink } from '../../server/usecases/accounts.js';
+import { createOwnerLink, createSetupLink } from '../../server/usecases/members/accounts.js';
 import { capturedLog } from '../support/log.js';
 import { PASSWORD, accountLinkMailedTo, call, linkToken, member, signIn, type Session } from '../support/members.js';
 import { useService, withService, type TestService } from '../support/service.js';

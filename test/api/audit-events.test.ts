@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import { recordAuditEvent } from '../../server/store/audit-events.js';
-import { sweepAuditEvents } from '../../server/usecases/audit-log.js';
+import { sweepAuditEvents } from '../../server/usecases/merchant/audit-log.js';
 import { upsertMembership } from '../../server/store/users.js';
 import { member } from '../support/members.js';
 import { raw, useService } from '../support/service.js';

@@ -246,7 +246,7 @@ describe('sessions and password', () => {
 
   it('switches the current business with a new session id', async () => {
     const { email } = await member(t, t.a.business.id, 'viewer');
-    const { createMember } = await import('../../server/usecases/accounts.js');
+    const { createMember } = await import('../../server/usecases/members/accounts.js');
     await createMember(t.service.context, { businessId: t.b.business.id, email, role: 'finance', password: PASSWORD });
     const session = await signIn(t, email);
     expect(session.me.memberships).toHaveLength(2);

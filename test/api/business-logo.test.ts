@@ -8,7 +8,7 @@ import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { logoPath } from '../../server/domain/payer-urls.js';
-import { redrawLogosKeptAsUploaded } from '../../server/usecases/business-profile.js';
+import { redrawLogosKeptAsUploaded } from '../../server/usecases/merchant/business-profile.js';
 import { useService } from '../support/service.js';
 
 const t = useService();

@@ -1,7 +1,7 @@
 // Idempotency-Key on POST and PUT, with Stripe's semantics.
 import { describe, expect, it } from 'vitest';
 import { ABANDONED_AFTER_MS, IDEMPOTENCY_TTL_MS, reserveKey } from '../../server/store/idempotency.js';
-import { requestHash } from '../../server/usecases/idempotency.js';
+import { requestHash } from '../../server/usecases/platform/idempotency.js';
 import { useService } from '../support/service.js';
 
 const t = useService();

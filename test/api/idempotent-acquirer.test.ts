@@ -6,8 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChargeRequest, ChargeResult, RefundRequest, RefundResult } from '../../server/acquirers/acquirer.js';
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
-import type { UseCaseContext } from '../../server/usecases/context.js';
-import { settleStalePending } from '../../server/usecases/pending-sweep.js';
+import type { UseCaseContext } from '../../server/usecases/platform/context.js';
+import { settleStalePending } from '../../server/usecases/settlement/pending-sweep.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { useWebhookService } from '../support/webhook-service.js';
 import * as create from '../support/factories.js';

@@ -6,7 +6,7 @@
 // while a payer's card is being authorised.
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
-import { expireDueLinks } from '../../server/usecases/expiry-sweep.js';
+import { expireDueLinks } from '../../server/usecases/merchant/expiry-sweep.js';
 import { assertSchema } from '../support/contract.js';
 import { HeldProvider, submitHeld } from '../support/held-provider.js';
 import { GOOD_CARD, Payer, submitPage, type PageResponse } from '../support/payer.js';

@@ -4,7 +4,7 @@
 // package's verifyRedirect, and a forged payment_status=1 does not.
 import { describe, expect, it } from 'vitest';
 import { RedirectVerificationError, verifyRedirect } from '../../client/redirects.js';
-import { signedRedirectParams } from '../../server/usecases/redirect-signing.js';
+import { signedRedirectParams } from '../../server/usecases/merchant/redirect-signing.js';
 import { redirectSignature } from '../../shared/redirect-signature.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { useService, type Tenant } from '../support/service.js';

@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
 import { setWebhook } from '../../server/store/businesses.js';
-import { URL_NOT_ALLOWED } from '../../server/usecases/webhook-endpoints.js';
+import { URL_NOT_ALLOWED } from '../../server/usecases/merchant/webhook-endpoints.js';
 import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';

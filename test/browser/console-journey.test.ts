@@ -22,7 +22,7 @@ import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_DIST_PATH } from '../../server/file-locations.js';
-import { createOwnerLink } from '../../server/usecases/accounts.js';
+import { createOwnerLink } from '../../server/usecases/members/accounts.js';
 import { launchBrowser, screenshots, VIEWPORTS } from '../support/browser.js';
 import { plantEvents } from '../support/bulk.js';
 import { PNG_1X1 } from '../support/images.js';

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember } from '../../server/usecases/accounts.js';
+import { createMember } from '../../server/usecases/members/accounts.js';
 import { documentPages, fencedBlocks, readPage } from '../support/markdown.js';
 import { PASSWORD, totpCode } from '../support/members.js';
 import { GOOD_CARD, submitPage } from '../support/payer.js';

@@ -2,8 +2,8 @@
 // the others are not charged (their authorizations are voided) and are told the link is paid.
 import { describe, expect, it } from 'vitest';
 import { checkCard } from '../../server/acquirers/cards.js';
-import { payByCard } from '../../server/usecases/payer-checkout.js';
-import { singleAcquirer } from '../../server/usecases/acquirer-directory.js';
+import { payByCard } from '../../server/usecases/payer/card-form.js';
+import { singleAcquirer } from '../../server/usecases/platform/acquirer-directory.js';
 import type { AuthorizeRequest, CardFormAcquirer } from '../../server/acquirers/acquirer.js';
 import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { newId } from '../../server/domain/ids.js';

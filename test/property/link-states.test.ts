@@ -7,7 +7,7 @@
 // max_payments). The worker is off: announcements stay in the outbox to be counted.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expireDueLinks } from '../../server/usecases/expiry-sweep.js';
+import { expireDueLinks } from '../../server/usecases/merchant/expiry-sweep.js';
 import { GOOD_CARD, Payer, type OpenedForm } from '../support/payer.js';
 import { useService } from '../support/service.js';
 import { SEED, holds, requestCount, send, type Caller, type Reply } from './harness.js';

@@ -5,7 +5,7 @@
 // answer. An operation whose contract declares its own Cache-Control (a QR code) is held to that.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dereferencedSpec } from '../support/contract.js';
-import { createSetupLink } from '../../server/usecases/accounts.js';
+import { createSetupLink } from '../../server/usecases/members/accounts.js';
 import { PASSWORD, member, signIn } from '../support/members.js';
 import { mailTo } from '../support/member-mail.js';
 import { raw, useService } from '../support/service.js';

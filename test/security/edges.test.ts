@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../../server/domain/permissions.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { knexFor, openDatabase, type Database } from '../../server/store/database.js';
-import { createMember } from '../../server/usecases/accounts.js';
+import { createMember } from '../../server/usecases/members/accounts.js';
 import { startChild, type ChildService } from '../support/child.js';
 import { secretsKeyFor } from '../support/secrets.js';
 import type { TestService } from '../support/service.js';

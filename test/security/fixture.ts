@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import type { Knex } from 'knex';
 import { newId } from '../../server/domain/ids.js';
 import { setWebhook } from '../../server/store/businesses.js';
-import { expireDueLinks } from '../../server/usecases/expiry-sweep.js';
+import { expireDueLinks } from '../../server/usecases/merchant/expiry-sweep.js';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, type Tenant, type TestService } from '../support/service.js';
 import { apiPath, loadSpec, queryString, type SpecOperation } from './spec.js';

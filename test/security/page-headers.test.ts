@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageDeps } from '../../server/pages/deps.js';
-import { createSetupLink } from '../../server/usecases/accounts.js';
+import { createSetupLink } from '../../server/usecases/members/accounts.js';
 import { pageRoutes } from '../../server/pages/routes.js';
 import { signReturn, signThankYou } from '../../server/pages/signing.js';
 import { HeldProvider, submitHeld } from '../support/held-provider.js';

@@ -6,7 +6,7 @@ import { simpleParser } from 'mailparser';
 import { TOTP, Secret } from 'otpauth';
 import { expect } from 'vitest';
 import type { Role } from '../../server/domain/permissions.js';
-import { createMember } from '../../server/usecases/accounts.js';
+import { createMember } from '../../server/usecases/members/accounts.js';
 import { assertConforms } from './contract.js';
 import type { TestService } from './service.js';
 import { waitFor } from './wait.js';

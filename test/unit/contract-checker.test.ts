@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ContractViolation, assertConforms, assertErrorBody, type ObservedResponse } from '../../test/support/contract.js';
+import { ContractViolation, assertConforms, assertErrorBody, type ObservedResponse } from '../support/contract.js';
 
 // The PaymentLinkOk example of openapi.yaml.
 const PAYMENT_LINK_ENVELOPE = {

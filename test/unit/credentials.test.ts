@@ -41,7 +41,7 @@ async function serve(): Promise<string> {
   ) as unknown as Handlers<null>;
   const scopes: Scopes<null> = {
     plain: null,
-    idempotent: async (_r, _t, work) => work(null),
+    idempotent: async (_r, _t, work) => ({ kind: 'ran', reply: await work(null) }),
     write: async (_t, _a, work) => work(null),
     settle: async () => {},
   };

@@ -1,9 +1,9 @@
 // The reports of one business asked of one instance at once wait their turn there, in order, up to a
-// bound (usecases/reports.ts, waitForTurn): past it the next is busy at once, and another business or
+// bound (usecases/merchant/reports.ts, waitForTurn): past it the next is busy at once, and another business or
 // another database never waits on them.
 import { describe, expect, it } from 'vitest';
 import type { Executor } from '../../server/store/executor.js';
-import { waitForTurn } from '../../server/usecases/reports.js';
+import { waitForTurn } from '../../server/usecases/merchant/reports.js';
 
 const database = () => ({}) as Executor;
 const settled = async <T>(promise: Promise<T>): Promise<boolean> => {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// The sweep that settles what a stopped process left pending (usecases/pending-sweep.ts) looks only
+// The sweep that settles what a stopped process left pending (usecases/settlement/pending-sweep.ts) looks only
 // at pending rows: partial indexes keep its minute-by-minute look as cheap at a million payments as
 // at ten, without adding to the indexes every other write maintains.
 export async function up(knex: Knex): Promise<void> {
