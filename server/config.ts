@@ -1,10 +1,10 @@
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server.js';
-import type { RateLimitConfig } from './ratelimit/limiters.js';
+import type { RateLimitConfig } from './rate-limits/backends.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
 import type { BreakerSettings } from './outbox/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
-import { DEFAULT_PAGE_LIMITS, type PageLimits } from './pages/limits.js';
-import { DEFAULT_NOTIFICATION_LIMITS, type NotificationLimits } from './acquirer-notifications/limits.js';
+import { DEFAULT_PAGE_LIMITS, type PageLimits } from './rate-limits/payer-forms.js';
+import { DEFAULT_NOTIFICATION_LIMITS, type NotificationLimits } from './rate-limits/acquirer-notifications.js';
 import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.js';
 import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
 import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
@@ -13,8 +13,8 @@ import { DEFAULT_PAYER_EMAILS_PER_DAY } from './store/payer-email-counts.js';
 import { DEFAULT_INVITATIONS_PER_DAY } from './store/invitation-counts.js';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './store/audit-events.js';
 import { DEFAULT_SESSION_SETTINGS, type SessionSettings } from './domain/sessions.js';
-import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './ratelimit/secret-attempts.js';
-import { DEFAULT_PASSWORD_RESETS, type PasswordResetSettings } from './ratelimit/password-resets.js';
+import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './rate-limits/secret-attempts.js';
+import { DEFAULT_PASSWORD_RESETS, type PasswordResetSettings } from './rate-limits/password-resets.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
 
 export interface OutboxConfig {

@@ -7,14 +7,13 @@
 // integration and the validator in front of that work, which is what the comparison measures.
 import { loadConfig } from '../../server/config.js';
 import { paymentLinkHandlers } from '../../server/handlers/payment-links.js';
-import { ConflictError, MAX_QUERY_BYTES, toErrorResponse, UriTooLongError, ValidationError } from '../../server/http/errors.js';
+import { ConflictError, MAX_QUERY_BYTES, toErrorResponse, TooManyRequestsError, UriTooLongError, ValidationError } from '../../server/http/errors.js';
 import { responderFor, type CallerBusiness } from '../../server/http/operations.js';
-import { TooManyRequestsError } from '../../server/http/rate-limit.js';
 import { createLogger } from '../../server/logger.js';
 import { createDeliverers } from '../../server/outbox/deliverers.js';
 import { createMailer } from '../../server/outbox/mailer.js';
 import { OutboxWorker } from '../../server/outbox/worker.js';
-import { createRateLimiter } from '../../server/ratelimit/limiters.js';
+import { createRateLimiter } from '../../server/rate-limits/backends.js';
 import { auditedWrites } from '../../server/usecases/platform/audited-writes.js';
 import { openDatabase } from '../../server/store/database.js';
 import { CallerCache } from '../../server/store/api-key-cache.js';

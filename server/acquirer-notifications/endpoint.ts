@@ -12,7 +12,7 @@ import Router from '@koa/router';
 import type Koa from 'koa';
 import { receiveAcquirerNotification } from '../usecases/settlement/acquirer-events.js';
 import type { UseCaseContext } from '../usecases/platform/context.js';
-import type { NotificationLimiter } from './limits.js';
+import type { NotificationLimiter } from '../rate-limits/acquirer-notifications.js';
 
 /** Stripe's events are a few kilobytes; a body past this is not one. */
 export const MAX_NOTIFICATION_BYTES = 64 * 1024;

@@ -24,7 +24,7 @@ import { ok } from './envelope.js';
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
 const REFUSED = { message: 'These credentials do not match our records.' };
 const LINK_GONE = { message: ACCOUNT_LINK_GONE };
-/** A check of the member's password or codes past the limits on attempts (server/ratelimit/secret-attempts.ts). */
+/** A check of the member's password or codes past the limits on attempts (server/rate-limits/secret-attempts.ts). */
 const TOO_MANY_ATTEMPTS = { message: "Too many failed attempts at this account's password or codes. Try again later." };
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
 

@@ -7,11 +7,20 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../logger.js';
 import { DOCS_PATH, SPEC_PATH } from '../file-locations.js';
 import type { Contract, ContractOperation } from './contract.js';
-import { RequestRefusedError, MAX_QUERY_BYTES, NotFoundError, UriTooLongError, WrongCredentialError, toErrorResponse, type HttpError } from './errors.js';
+import {
+  RequestRefusedError,
+  MAX_QUERY_BYTES,
+  NotFoundError,
+  TooManyRequestsError,
+  UriTooLongError,
+  WrongCredentialError,
+  toErrorResponse,
+  type HttpError,
+} from './errors.js';
 import { DEFAULT_LINGER, lingeringClose, type LingerLimits } from './linger.js';
 import { SESSION_COOKIE, csrfTokenMatches, isSessionToken } from '../domain/sessions.js';
 import type { Caller, Handlers } from './operations.js';
-import { TooManyRequestsError, type RateLimiter } from './rate-limit.js';
+import type { RateLimiter } from '../rate-limits/limiter.js';
 import { requestLogging } from './request-log.js';
 import { referencePage } from './reference-page.js';
 import { contractRoutes, type ContractRoutes, type Scopes } from './routes.js';

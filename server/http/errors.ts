@@ -101,6 +101,13 @@ export class UnsupportedMediaTypeError extends HttpError {
   }
 }
 
+/** The 429 the API answers once a caller is over its limit. */
+export class TooManyRequestsError extends HttpError {
+  constructor(retryAfter: number) {
+    super(429, 'Too Many Attempts.', { 'Retry-After': String(retryAfter) });
+  }
+}
+
 export class ValidationError extends HttpError {
   constructor(readonly errors: FieldErrors) {
     super(422, VALIDATION_MESSAGE);

@@ -10,7 +10,7 @@ import { csrfToken, csrfValid } from './csrf.js';
 import type { PageDeps } from './deps.js';
 import { alertBox } from './form.js';
 import { setPageSecurityHeaders } from './headers.js';
-import { messagePage } from './messages.js';
+import { messagePage } from './message-page.js';
 
 type Errors = Partial<Record<'email' | 'name' | 'password' | 'password_confirmation', string>>;
 

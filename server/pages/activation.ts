@@ -36,8 +36,8 @@ import { html, type Html } from '../html.js';
 import type { MessageKey, Translator } from '../i18n/index.js';
 import { merchantForPayer, type Merchant } from '../usecases/merchant/business-profile.js';
 import { payerTranslator, renderPayerPage, titled } from './frame.js';
-import { tooManyAttempts } from './limits.js';
-import { CARD_DECLINED, messagePage } from './messages.js';
+import { tooManyAttempts } from './too-many-attempts.js';
+import { CARD_DECLINED, messagePage } from './message-page.js';
 import { signReturn, verifyReturn } from './signing.js';
 
 /** What every answer of this page knows: the payer's language and the merchant. */

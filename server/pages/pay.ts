@@ -33,8 +33,8 @@ import { payerTranslator, renderPayerPage, titled } from './frame.js';
 import { merchantRedirectUrl } from './merchant-redirect.js';
 import { html } from '../html.js';
 import type { MessageKey, Translator } from '../i18n/index.js';
-import { tooManyAttempts, tooManyCheckouts } from './limits.js';
-import { CARD_DECLINED, messagePage } from './messages.js';
+import { tooManyAttempts, tooManyCheckouts } from './too-many-attempts.js';
+import { CARD_DECLINED, messagePage } from './message-page.js';
 import { signReturn, signThankYou } from './signing.js';
 
 interface Refusal {

@@ -11,7 +11,7 @@ import { merchantForPayer } from '../usecases/merchant/business-profile.js';
 import type { PageDeps } from './deps.js';
 import { html } from '../html.js';
 import { payerTranslator, renderPayerPage, titled } from './frame.js';
-import { messagePage } from './messages.js';
+import { messagePage } from './message-page.js';
 import { redirectAfterPayment, refuse } from './pay.js';
 import { verifyReturn } from './signing.js';
 

@@ -1,4 +1,4 @@
-// Endpoints 2-6: creating, replacing, reading, listing and deleting open payment links.
+// Creating, replacing, reading, listing and deleting open payment links.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { OpenPaymentLink } from '../../client/index.js';

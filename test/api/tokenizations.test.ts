@@ -1,4 +1,4 @@
-// Endpoint 1, POST /tokenizations/create-token: what a new token looks like and how its input is judged.
+// POST /tokenizations/create-token: what a new token looks like and how its input is judged.
 import { describe, expect, it } from 'vitest';
 import { raw, useService, type TestService } from '../support/service.js';
 

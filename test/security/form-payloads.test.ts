@@ -2,7 +2,7 @@
 // (the expiry pattern of old spent over a second of the event loop on one such post, for every
 // tenant): each is refused as the ordinary form error page, nothing is charged or saved, and the
 // form's other fields are still checked. That no pattern sees the text at all is asserted in
-// test/unit/form-fields.test.ts; timing is never asserted.
+// test/unit/payer-form.test.ts; timing is never asserted.
 import { describe, expect, it } from 'vitest';
 import { listPaymentsForLink } from '../../server/store/payments.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';

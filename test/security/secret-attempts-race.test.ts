@@ -8,7 +8,7 @@
 import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import type { RateLimitConfig } from '../../server/ratelimit/limiters.js';
+import type { RateLimitConfig } from '../../server/rate-limits/backends.js';
 import { PASSWORD, call, member, sessionCookieOf, signIn, totpCode } from '../support/members.js';
 import { useService, type TestService } from '../support/service.js';
 import { clearOfWindowEdge } from '../support/window-edge.js';

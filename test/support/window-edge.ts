@@ -1,4 +1,4 @@
-// Limits counted in fixed windows aligned to the epoch (server/ratelimit/limiters.ts) start afresh at
+// Limits counted in fixed windows aligned to the epoch (server/rate-limits/backends.ts) start afresh at
 // each window's end: a test that runs a limit up and then expects a refusal waits out the last
 // moments of a window first, rather than let the counts reset halfway.
 

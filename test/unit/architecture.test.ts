@@ -3,7 +3,7 @@
 // imports no feature and no store; `store/` imports nothing above it; handlers and pages reach the
 // database only through use cases. The table names every folder and top-level file under server/.
 // Also: under an Idempotency-Key only the operations that ask an acquirer run in atomic phases.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -17,9 +17,13 @@ interface Room {
   mayImport: string[] | undefined;
 }
 
-/** `server/store/` -> store, `server/config.ts` -> config, `shared/` -> shared, `generated/openapi.ts` -> generated. */
+/**
+ * `server/store/` -> store, `server/config.ts` -> config, `shared/` -> shared, `generated/openapi.ts` -> generated;
+ * a file of a folder that is a room of its own, `server/rate-limits/limiter.ts` -> rate-limits/limiter.
+ */
 function roomName(path: string): string {
   const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'server' && parts.length === 3) return `${parts[1]}/${parts[2]!.replace(/\.[jt]s$/, '')}`;
   return (parts[0] === 'server' ? parts[1]! : parts[0]!).replace(/\.[jt]s$/, '');
 }
 
@@ -69,11 +73,15 @@ function files(dir: string): string[] {
   });
 }
 
-/** The room of a source file: `server/store/x.ts` -> store, `server/config.ts` -> config, `shared/x.ts` -> shared. */
-function roomOf(path: string): string | undefined {
+/**
+ * The room of a source file: `server/store/x.ts` -> store, `server/config.ts` -> config, `shared/x.ts` -> shared,
+ * and a file the table names as a room of its own inside a folder, `server/rate-limits/limiter.ts` -> rate-limits/limiter.
+ */
+function roomOf(path: string, rooms: Map<string, Room> = ROOMS): string | undefined {
   const rel = relative(ROOT, path).split('/');
   if (rel[0] === 'shared' || rel[0] === 'generated') return rel[0];
   if (rel[0] !== 'server') return undefined;
+  if (rel.length === 3 && rooms.has(roomName(rel.join('/')))) return roomName(rel.join('/'));
   return rel.length === 2 ? rel[1]!.replace(/\.[jt]s$/, '') : rel[1];
 }
 
@@ -89,7 +97,7 @@ function importsOf(source: string): string[] {
 function violations(sources: Map<string, string>, rooms: Map<string, Room> = ROOMS): string[] {
   const found: string[] = [];
   for (const [file, source] of sources) {
-    const from = roomOf(file)!;
+    const from = roomOf(file, rooms)!;
     const room = rooms.get(from);
     if (!room) {
       found.push(`${relative(ROOT, file)}: room "${from}" is not in the table of ARCHITECTURE.md`);
@@ -98,7 +106,7 @@ function violations(sources: Map<string, string>, rooms: Map<string, Room> = ROO
     if (room.mayImport === undefined) continue;
     for (const specifier of importsOf(source)) {
       if (!specifier.startsWith('.')) continue;
-      const to = roomOf(resolve(dirname(file), specifier));
+      const to = roomOf(resolve(dirname(file), specifier), rooms);
       if (to === undefined || to === from || room.mayImport.includes(to)) continue;
       found.push(`${relative(ROOT, file)} imports ${specifier} (${from} -> ${to})`);
     }
@@ -111,13 +119,19 @@ function unlisted(rooms: Map<string, Room>, entries: { name: string; isDirectory
   const present = entries
     .filter((entry) => entry.isDirectory() || entry.name.endsWith('.ts'))
     .map((entry) => `server/${entry.name}${entry.isDirectory() ? '/' : ''}`);
-  const listed = [...rooms.values()].map((room) => room.path).filter((path) => path.startsWith('server/'));
+  // A file that is a room of its own inside a folder is listed with its folder's row.
+  const listed = [...rooms.values()].map((room) => room.path).filter((path) => path.startsWith('server/') && path.split('/').filter(Boolean).length === 2);
   return { missing: present.filter((path) => !listed.includes(path)), gone: listed.filter((path) => !present.includes(path)) };
 }
 
 describe('the layering', () => {
   it('ARCHITECTURE.md names every folder and top-level file under server/, and nothing that is not there', () => {
     expect(unlisted(ROOMS, readdirSync(SERVER, { withFileTypes: true }))).toEqual({ missing: [], gone: [] });
+  });
+
+  it('a file the table names as a room of its own inside a folder is there', () => {
+    const fileRooms = [...ROOMS.values()].map((room) => room.path).filter((path) => path.split('/').length === 3 && path.endsWith('.ts'));
+    expect(fileRooms.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
   });
 
   it('every room the table lets another import is a room of the table', () => {
@@ -165,6 +179,10 @@ describe('the layering', () => {
       [join(SERVER, 'store', 'x.ts'), "import { checkout } from '../usecases/checkout.js';"],
       [join(SERVER, 'pages', 'x.ts'), "export { findPayment } from '../store/payments.js';"],
       [join(SERVER, 'extra', 'x.ts'), "import { checkout } from '../usecases/checkout.js';"],
+      [
+        join(SERVER, 'http', 'y.ts'),
+        "import type { RateLimiter } from '../rate-limits/limiter.js';\nimport { createRateLimiter } from '../rate-limits/backends.js';",
+      ],
     ]);
     expect(violations(broken)).toEqual([
       'server/http/x.ts imports ../handlers/payment-links.js (http -> handlers)',
@@ -172,6 +190,7 @@ describe('the layering', () => {
       'server/store/x.ts imports ../usecases/checkout.js (store -> usecases)',
       'server/pages/x.ts imports ../store/payments.js (pages -> store)',
       'server/extra/x.ts: room "extra" is not in the table of ARCHITECTURE.md',
+      'server/http/y.ts imports ../rate-limits/backends.js (http -> rate-limits)',
     ]);
   });
 
@@ -181,6 +200,9 @@ describe('the layering', () => {
     ).toEqual(['../store/executor.js', '../handlers/a.js', '../pages/p.js']);
     expect(roomOf(join(SERVER, 'http', 'app.ts'))).toBe('http');
     expect(roomOf(join(SERVER, 'start.ts'))).toBe('start');
+    expect(roomOf(join(SERVER, 'rate-limits', 'limiter.ts'))).toBe('rate-limits/limiter');
+    expect(roomOf(join(SERVER, 'rate-limits', 'backends.ts'))).toBe('rate-limits');
+    expect(roomOf(join(SERVER, 'usecases', 'payer', 'card-form.ts'))).toBe('usecases');
     expect(roomOf(join(ROOT, 'shared', 'webhook-signature.ts'))).toBe('shared');
   });
 });

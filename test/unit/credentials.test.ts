@@ -12,7 +12,7 @@ import { loadContract, readSpecDocument } from '../../server/http/contract.js';
 import type { Handlers } from '../../server/http/operations.js';
 import type { Scopes } from '../../server/http/routes.js';
 import { silentLogger } from '../../server/logger.js';
-import { MemoryRateLimiter } from '../../server/ratelimit/limiters.js';
+import { MemoryRateLimiter } from '../../server/rate-limits/backends.js';
 import { csrfTokenOf } from '../../server/domain/sessions.js';
 
 type Operations = Record<string, Record<string, Record<string, unknown>>>;

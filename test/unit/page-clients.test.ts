@@ -1,7 +1,7 @@
 // Who a payer-page post is counted against: an IPv4 address as it is, however it is written; an IPv6
 // address by its /64, the block one subscriber is handed whole.
 import { describe, expect, it } from 'vitest';
-import { clientOf } from '../../server/rate-limiter.js';
+import { clientOf } from '../../server/rate-limits/limiter.js';
 
 describe('clientOf', () => {
   it('keeps an IPv4 address, and reads an IPv4-mapped IPv6 address as the IPv4 address it is', () => {

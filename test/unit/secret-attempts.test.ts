@@ -1,12 +1,12 @@
-// The one throttle of every check of a member's secrets (server/ratelimit/secret-attempts.ts), over the
+// The one throttle of every check of a member's secrets (server/rate-limits/secret-attempts.ts), over the
 // memory limiter with a clock of its own: attempts counted before they are checked (of those in flight
 // together no more than the limit go on), a passing one given back, delays that grow as limits are used
 // up again, a limit per address across accounts, and the member told once a window. The ceiling per
 // account and the addresses it lets through need the database: test/api/auth-lockout.test.ts.
 import { describe, expect, it } from 'vitest';
-import { MemoryRateLimiter } from '../../server/ratelimit/limiters.js';
-import { SecretAttemptLimiter, type SecretAttempt, type SignInLimits } from '../../server/ratelimit/secret-attempts.js';
-import type { RateLimitWindow } from '../../server/rate-limiter.js';
+import { MemoryRateLimiter } from '../../server/rate-limits/backends.js';
+import { SecretAttemptLimiter, type SecretAttempt, type SignInLimits } from '../../server/rate-limits/secret-attempts.js';
+import type { RateLimitWindow } from '../../server/rate-limits/limiter.js';
 import type { Executor } from '../../server/store/executor.js';
 
 /** A day's start (so 15-minute, hour and day windows all begin here), plus a second. */

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 // Where members have signed in from, and password resets by e-mail. A sign-in from a client (an
 // address, an IPv6 /64) the member signed in from before passes the per-account ceiling on failed
-// attempts that strangers can run up (server/ratelimit/secret-attempts.ts). A password reset is a
+// attempts that strangers can run up (server/rate-limits/secret-attempts.ts). A password reset is a
 // one-time link e-mailed to the member, found by the hash of its token, used once.
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('sign_in_addresses', (t) => {

@@ -11,7 +11,7 @@ import type { Executor } from '../../store/executor.js';
 export type SecretAttempt =
   { kind: 'throttled'; retryAfter: number; audit: boolean } | { kind: 'counted'; passed(): Promise<void>; failed(): Promise<boolean> };
 
-/** The one throttle of every check of a password, TOTP code or recovery code (server/ratelimit/secret-attempts.ts). */
+/** The one throttle of every check of a password, TOTP code or recovery code (server/rate-limits/secret-attempts.ts). */
 export interface SecretThrottle {
   /** Counts an attempt at the account's secrets from `address`, before they are checked. */
   attempt(account: { email: string; userId: string | undefined }, address: string, now: number): Promise<SecretAttempt>;
@@ -19,7 +19,7 @@ export interface SecretThrottle {
   signedInFrom(db: Executor, userId: string, address: string, now: number): Promise<void>;
 }
 
-/** Password-reset requests per client address and per account (server/ratelimit/password-resets.ts). */
+/** Password-reset requests per client address and per account (server/rate-limits/password-resets.ts). */
 export interface PasswordResetThrottle {
   request(email: string, address: string, now: number): Promise<{ retryAfter?: number; mayEmail: boolean }>;
 }

@@ -5,7 +5,7 @@ import type { DateRange } from '../../domain/time.js';
 import * as store from '../../store/open-payment-links.js';
 import type { OpenLinkChange, OpenPaymentLinkFields, OpenPaymentLinkFilters, OpenPaymentLinkRecord } from '../../store/open-payment-links.js';
 import type { Page, PageRequest } from '../../domain/paging.js';
-import { collectionTotals, recentCollections, topCollections, type CollectionRecord, type CollectionTotals } from '../../store/collections.js';
+import { collectionTotals, recentCollections, topCollections, type CollectionRecord, type CollectionTotals } from '../../store/open-link-collections.js';
 import type { UseCaseContext } from '../platform/context.js';
 
 export type { CollectionRecord, OpenLinkChange, OpenPaymentLinkFields, OpenPaymentLinkFilters, OpenPaymentLinkRecord };

@@ -45,7 +45,7 @@ export async function showActivationPage(ctx: UseCaseContext, tokenValue: string
   return { result: 'form', token, acquirer: await acquirerForPayer(ctx, token.business_id) };
 }
 
-/** The limits of the HTTP edge (server/pages/limits.ts) on a token: each answers seconds the payer must wait, or undefined to go on. */
+/** The limits of the HTTP edge (server/rate-limits/payer-forms.ts) on a token: each answers seconds the payer must wait, or undefined to go on. */
 export interface ActivationLimits {
   /** A card-saving page about to open on the acquirer. */
   setup(tokenId: string): Promise<number | undefined>;

@@ -22,7 +22,7 @@ export interface PayerEntries {
   card?: Card;
 }
 
-/** The limits of the HTTP edge (server/pages/limits.ts) on a link: each answers seconds the payer must wait, or undefined to go on. */
+/** The limits of the HTTP edge (server/rate-limits/payer-forms.ts) on a link: each answers seconds the payer must wait, or undefined to go on. */
 export interface SubmitLimits {
   /** A card about to reach the acquirer. */
   card(linkId: string, card: Card): Promise<number | undefined>;

@@ -3,7 +3,7 @@
 // this window, and the answer stays the one every request gets, so it tells nothing of the account).
 // An unknown e-mail is counted like a member's.
 import { createHash } from 'node:crypto';
-import { clientOf, type RateLimiter, type RateLimitWindow } from '../rate-limiter.js';
+import { clientOf, type RateLimiter, type RateLimitWindow } from './limiter.js';
 
 export interface PasswordResetLimits {
   /** Reset e-mails per account (PASSWORD_RESETS_PER_ACCOUNT, 3 per hour). */

@@ -5,7 +5,7 @@
 // over minutes in the same store.
 import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
-import type { RateLimiter, RateLimitResult, RateLimitWindow } from '../rate-limiter.js';
+import type { RateLimiter, RateLimitResult, RateLimitWindow } from './limiter.js';
 import type { Executor } from '../store/executor.js';
 import { countRequest, deleteWindowsEndedBefore, readCount, uncountRequest } from '../store/rate-limits.js';
 

@@ -6,11 +6,7 @@
 // configured), so every instance shares the counts. A card is counted under an HMAC of its number with
 // a server key: the number itself is never stored or logged.
 import { createHmac } from 'node:crypto';
-import type Koa from 'koa';
-import { clientOf, type RateLimiter } from '../rate-limiter.js';
-import type { MessageKey, Translator } from '../i18n/index.js';
-import { payerTranslator, renderPayerPage } from './frame.js';
-import { messagePage } from './messages.js';
+import { clientOf, type RateLimiter } from './limiter.js';
 
 export interface PageLimits {
   /** Length of each counting window, in seconds. */
@@ -108,20 +104,4 @@ export class PageLimiter {
   browserKey(cookie: string): string {
     return createHmac('sha256', this.fingerprintKey).update(`browser:${cookie}`).digest('base64url').slice(0, 32);
   }
-}
-
-function answer429(ctx: Koa.Context, retryAfter: number, heading: MessageKey, message: MessageKey, tr: Translator): void {
-  ctx.set('Retry-After', String(retryAfter));
-  const title = tr.t(heading);
-  renderPayerPage(ctx, { status: 429, title, body: messagePage(title, tr.t(message, { minutes: Math.ceil(retryAfter / 60) })), tr });
-}
-
-/** The 429 page: what happened and when to come back, with Retry-After. */
-export function tooManyAttempts(ctx: Koa.Context, retryAfter: number, tr: Translator = payerTranslator(ctx)): void {
-  answer429(ctx, retryAfter, 'limit.attempts.heading', 'limit.attempts.message', tr);
-}
-
-/** The 429 page of a link whose checkouts on the acquirer's page are all taken by payers still on them. */
-export function tooManyCheckouts(ctx: Koa.Context, retryAfter: number, tr: Translator = payerTranslator(ctx)): void {
-  answer429(ctx, retryAfter, 'limit.checkouts.heading', 'limit.checkouts.message', tr);
 }

@@ -3,7 +3,7 @@
 // pages' counts). An acquirer sends from a few addresses for all its accounts, so the limit is high;
 // it is there so that one address (or IPv6 /64, as the payer pages count clients) cannot make the
 // service read posts as fast as it can send them.
-import { clientOf, type RateLimiter } from '../rate-limiter.js';
+import { clientOf, type RateLimiter } from './limiter.js';
 
 export interface NotificationLimits {
   /** Posts per client address per window. */

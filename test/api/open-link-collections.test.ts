@@ -1,4 +1,4 @@
-// Endpoints 7 and 8: the total-collection and top-collection reports of an open payment link.
+// An open payment link's total-collection and top-collection reports (not the business's collections report: test/api/reports.test.ts).
 // Payments reach the database through the hosted pages; here they are inserted directly so the
 // reports can be checked against exactly known rows.
 import { randomBytes } from 'node:crypto';

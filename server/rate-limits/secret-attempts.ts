@@ -12,7 +12,7 @@
 // (the window, four times it, 96 times it: 15 minutes, an hour, a day for the defaults) rather
 // than the account locking.
 import { createHash } from 'node:crypto';
-import { clientOf, type RateLimiter, type RateLimitResult, type RateLimitWindow } from '../rate-limiter.js';
+import { clientOf, type RateLimiter, type RateLimitResult, type RateLimitWindow } from './limiter.js';
 import type { Executor } from '../store/executor.js';
 import { KNOWN_CLIENT_DAYS, hasSignedInFrom, noteSignInFrom } from '../store/sign-in-addresses.js';
 
