@@ -176,6 +176,30 @@ describe('the merchant console', () => {
     await page.getByRole('img', { name: 'QR code of the payment page of Order 88' }).waitFor();
     expect(await page.getByRole('img', { name: /QR code/ }).evaluate((img) => (img as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     await noAxeViolations('payment link detail');
+
+    // "Resend e-mail" sends the link again as it is: every field kept, the second reference and the
+    // payer's language included.
+    const linkId = new URL(page.url()).pathname.split('/').pop()!;
+    const read = async () => (await t.a.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: linkId } } })).data!.data;
+    const before = await read();
+    const { data: updated } = await t.a.client.PUT('/payment-links/{payment_link_id}', {
+      params: { path: { payment_link_id: linkId } },
+      body: {
+        email: before.email,
+        currency: before.currency,
+        amount: before.amount,
+        title: before.title,
+        reference: before.reference,
+        reference_2: 'BATCH-7',
+        locale: 'ms',
+      },
+    });
+    expect(updated?.data).toMatchObject({ reference_2: 'BATCH-7', locale: 'ms' });
+    await page.reload();
+    await heading('Order 88');
+    await page.getByRole('button', { name: 'Resend e-mail' }).click();
+    await page.getByText('The link was e-mailed to aisyah@example.com again.').waitFor();
+    expect(await read()).toMatchObject({ reference: 'ORD-88', reference_2: 'BATCH-7', locale: 'ms', amount: 5000, title: 'Order 88' });
   }, 60_000);
 
   it('a payer pays it on the hosted page; the payment is listed, refunded in part after a confirmation', async () => {
@@ -221,16 +245,37 @@ describe('the merchant console', () => {
     await table.getByRole('row').nth(1).getByRole('link').click();
     await heading('Payment RM 50.00');
     expect(page.url()).toContain(`/console/payments/${paymentId}`);
-    await page.getByRole('form', { name: 'Refund' }).getByLabel('Amount (MYR)').fill('20');
+    // The refund form is closed until asked for, and opens empty.
+    const refundForm = page.getByRole('form', { name: 'Refund' });
+    await page.getByRole('button', { name: 'Refund this payment' }).waitFor();
+    expect(await refundForm.count()).toBe(0);
+    await page.getByRole('button', { name: 'Refund this payment' }).click();
+    const refundAmount = refundForm.getByLabel('Amount (MYR)');
+    expect(await refundAmount.inputValue()).toBe('');
+    // More than is left is not lowered to fit: the API refuses it, with its message under the field.
+    await refundAmount.fill('60');
+    await refundForm.getByRole('button', { name: 'Refund…' }).click();
+    await page.getByText('The amount must not be greater than 5000, what is left to refund of this payment.').waitFor();
+    expect(await refundAmount.inputValue()).toBe('60');
+    await noAxeViolations('refund refused');
+    await refundAmount.fill('20');
     await page.getByLabel('Reason').fill('One item returned');
-    await page.getByRole('button', { name: 'Refund…' }).click();
+    await refundForm.getByRole('button', { name: 'Refund…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Refund this payment?' });
     await dialog.waitFor();
     await noAxeViolations('refund confirmation');
-    await dialog.getByRole('button', { name: 'Refund RM 20.00' }).click();
-    await page.getByText('Refund of RM 20.00 asked.').waitFor();
+    // A double click refunds once: both sends carry one Idempotency-Key.
+    await dialog.getByRole('button', { name: 'Refund RM 20.00' }).dblclick();
+    await page.getByText('Refund of RM 20.00 asked.').first().waitFor();
     const refunds = page.getByRole('table', { name: 'Refunds' });
     await expect.poll(() => refunds.innerText()).toContain('One item returned');
+    const made = await t.a.client.GET('/payments/{payment_id}/refunds', { params: { path: { payment_id: paymentId } } });
+    expect(made.data!.data.map((refund) => refund.amount)).toEqual([2000]);
+    // Done, the form closes; opened again, it is empty.
+    expect(await refundForm.count()).toBe(0);
+    await page.getByRole('button', { name: 'Refund this payment' }).click();
+    expect(await refundAmount.inputValue()).toBe('');
+    await page.getByRole('button', { name: 'Cancel' }).click();
     // This business has no webhook endpoint, so no event names the payment.
     await page.getByText('No webhook event names this payment.').waitFor();
     await noAxeViolations('payment detail');

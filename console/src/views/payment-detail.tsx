@@ -7,25 +7,37 @@ import { $api, api } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
 import { EVENT_PAGES_READ, eventRangeFor, namesPayment } from '../lib/events.js';
 import { formatCents } from '../lib/money.js';
+import { useIdempotencyKey } from '../lib/idempotency.js';
 import { useCan } from '../session.js';
 import { ConfirmModal, DataTable, Details, Loading, PageHeading, QueryError, showRefusal, StatusBadge } from './common.js';
 
+/**
+ * The refund form: closed until asked for, empty, and cleared once a refund is made. An amount above
+ * what is left goes to the API as it is and comes back with its message (the form never lowers it);
+ * every send carries an Idempotency-Key, so a double click or a retry refunds once.
+ */
 function RefundForm({ paymentId, refundable, currency }: { paymentId: string; refundable: number; currency: string }) {
   const queryClient = useQueryClient();
-  const [amount, setAmount] = useState<number | string>(refundable / 100);
+  const [opened, setOpened] = useState(false);
+  const [amount, setAmount] = useState<number | string>('');
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const refund = $api.useMutation('post', '/payments/{payment_id}/refunds');
   const cents = Math.round(Number(amount) * 100);
   const full = cents === refundable;
+  const body = { ...(full ? {} : { amount: cents }), ...(reason.trim() ? { reason: reason.trim() } : {}) };
+  const idempotency = useIdempotencyKey({ paymentId, body });
 
-  async function confirm() {
-    const body = { ...(full ? {} : { amount: cents }), ...(reason.trim() ? { reason: reason.trim() } : {}) };
+  async function send() {
     try {
-      await refund.mutateAsync({ params: { path: { payment_id: paymentId } }, body });
+      await refund.mutateAsync({ params: { path: { payment_id: paymentId }, header: { 'Idempotency-Key': idempotency.key } }, body });
       notifications.show({ color: 'green', message: `Refund of ${formatCents(cents, currency)} asked.` });
+      idempotency.done();
       setErrors({});
+      setAmount('');
+      setReason('');
+      setOpened(false);
       await queryClient.invalidateQueries();
     } catch (error) {
       showRefusal(error, ['amount', 'reason'], setErrors);
@@ -34,13 +46,21 @@ function RefundForm({ paymentId, refundable, currency }: { paymentId: string; re
     }
   }
 
+  if (!opened)
+    return (
+      <Button color="red" variant="light" w="fit-content" onClick={() => setOpened(true)}>
+        Refund this payment
+      </Button>
+    );
   return (
     <Card withBorder>
       <form
         aria-label="Refund"
         onSubmit={(event) => {
           event.preventDefault();
-          setConfirming(true);
+          // Past what is left there is nothing to confirm: the API says why it cannot be done.
+          if (cents > refundable) void send();
+          else setConfirming(true);
         }}
       >
         <Stack>
@@ -52,15 +72,20 @@ function RefundForm({ paymentId, refundable, currency }: { paymentId: string; re
             description={`Up to ${formatCents(refundable, currency)}`}
             decimalScale={2}
             min={0.01}
-            max={refundable / 100}
+            clampBehavior="none"
             value={amount}
             onChange={setAmount}
             error={errors.amount}
           />
           <TextInput label="Reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} error={errors.reason} maxLength={255} />
-          <Button type="submit" color="red" w="fit-content" disabled={!(cents > 0 && cents <= refundable)}>
-            Refund…
-          </Button>
+          <Group>
+            <Button type="submit" color="red" loading={refund.isPending} disabled={!(cents > 0)}>
+              Refund…
+            </Button>
+            <Button variant="default" onClick={() => setOpened(false)}>
+              Cancel
+            </Button>
+          </Group>
         </Stack>
       </form>
       <ConfirmModal
@@ -68,7 +93,7 @@ function RefundForm({ paymentId, refundable, currency }: { paymentId: string; re
         title="Refund this payment?"
         confirmLabel={`Refund ${formatCents(cents, currency)}`}
         busy={refund.isPending}
-        onConfirm={confirm}
+        onConfirm={send}
         onClose={() => setConfirming(false)}
       >
         <Text>

@@ -229,6 +229,8 @@ export function PaymentLinkDetailPage() {
                           phone_no: l.phone_no,
                           redirect_url: l.redirect_url,
                           reference: l.reference,
+                          reference_2: l.reference_2,
+                          locale: l.locale,
                           expires_at: l.expires_at,
                           send_email: true,
                         },

@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { $api } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
+import { useIdempotencyKey } from '../lib/idempotency.js';
 import { formatCents, parseAmountToCents } from '../lib/money.js';
 import { useCan } from '../session.js';
 import { ConfirmModal, Details, Loading, PageHeading, QueryError, showRefusal, StatusBadge } from './common.js';
@@ -54,13 +55,15 @@ function ChargeForm({ tokenId }: { tokenId: string }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const cents = parseAmountToCents(amount);
 
+  const body = { amount: cents!, currency: 'MYR', ...(description ? { description } : {}) };
+  // The same charge sent twice (a double click, a retry after a lost answer) is made once.
+  const idempotency = useIdempotencyKey({ tokenId, body });
+
   async function confirm() {
     setConfirming(false);
     try {
-      const result = await charge.mutateAsync({
-        params: { path: { token_id: tokenId } },
-        body: { amount: cents!, currency: 'MYR', ...(description ? { description } : {}) },
-      });
+      const result = await charge.mutateAsync({ params: { path: { token_id: tokenId }, header: { 'Idempotency-Key': idempotency.key } }, body });
+      idempotency.done();
       const payment = (result as { data: { _id: string } }).data;
       notifications.show({ color: 'green', message: `Charged ${formatCents(cents!, 'MYR')}.` });
       await queryClient.invalidateQueries();
