@@ -17,14 +17,15 @@ export function isLocale(value: unknown): value is Locale {
 }
 
 /**
- * One language range of ours, or undefined. `zh` is served in Simplified Chinese, so a range that
- * asks for Traditional script or a region that writes it is not taken as ours.
+ * One language range of ours, or undefined. `zh` is served in Simplified Chinese, and every Chinese
+ * range takes it, Traditional script and the regions that write it included (zh-TW, zh-HK, zh-Hant):
+ * a reader of Traditional characters reads Simplified far more easily than English.
  */
 function ourLocale(range: string): Locale | undefined {
   const tag = range.trim().toLowerCase();
   const primary = tag.split('-')[0];
   if (primary === 'ms' || primary === 'zsm' || primary === 'en') return primary === 'en' ? 'en' : 'ms';
-  if (primary === 'zh') return /^zh-(hant|tw|hk|mo)(-|$)/.test(tag) ? undefined : 'zh';
+  if (primary === 'zh') return 'zh';
   return undefined;
 }
 

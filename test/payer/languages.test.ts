@@ -55,7 +55,7 @@ describe("the merchant's name and brand", () => {
 });
 
 describe("the payer's language", () => {
-  it('follows Accept-Language: Malay and Simplified Chinese, English otherwise', async () => {
+  it('follows Accept-Language: Malay, and Chinese of either script, English otherwise', async () => {
     const link = await create.paymentLink(t.a, { amount: 1250, title: 'Invoice 7' });
     const ms = await page(pathOf(link.payment_url), { 'accept-language': 'ms-MY,ms;q=0.9,en;q=0.5' });
     expect(ms.html).toContain('<html lang="ms-MY">');
@@ -65,6 +65,10 @@ describe("the payer's language", () => {
     const zh = await page(pathOf(link.payment_url), { 'accept-language': 'zh-CN,zh;q=0.9' });
     expect(zh.html).toContain('<html lang="zh-Hans-MY">');
     expect(zh.html).toMatch(/<label for="card_number">卡号/);
+    // A reader of Traditional characters (Taiwan, Hong Kong) gets the Chinese page, not the English one.
+    for (const range of ['zh-TW', 'zh-HK,en;q=0.5', 'zh-Hant']) {
+      expect((await page(pathOf(link.payment_url), { 'accept-language': range })).html, range).toContain('<html lang="zh-Hans-MY">');
+    }
     expect((await page(pathOf(link.payment_url), { 'accept-language': 'fr' })).html).toContain('<html lang="en-MY">');
   });
 

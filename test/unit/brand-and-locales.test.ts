@@ -40,12 +40,14 @@ describe('logo types', () => {
 });
 
 describe('the payer language', () => {
-  it('reads Accept-Language by quality, takes Simplified Chinese only, and ignores languages we do not serve', () => {
+  it('reads Accept-Language by quality, serves every Chinese range in Chinese, and ignores languages we do not serve', () => {
     expect(fromAcceptLanguage('ms')).toBe('ms');
     expect(fromAcceptLanguage('zh-CN,zh;q=0.9,en;q=0.8')).toBe('zh');
     expect(fromAcceptLanguage('fr-FR, en;q=0.5, ms;q=0.7')).toBe('ms');
-    expect(fromAcceptLanguage('zh-TW')).toBeUndefined();
-    expect(fromAcceptLanguage('zh-Hant-MY, en;q=0.1')).toBe('en');
+    expect(fromAcceptLanguage('zh-TW')).toBe('zh');
+    expect(fromAcceptLanguage('zh-HK, en;q=0.8')).toBe('zh');
+    expect(fromAcceptLanguage('zh-Hant-MY, en;q=0.1')).toBe('zh');
+    expect(fromAcceptLanguage('en, zh-TW;q=0.9')).toBe('en');
     expect(fromAcceptLanguage('de, *;q=0.1')).toBeUndefined();
     expect(fromAcceptLanguage('ms;q=0, en')).toBe('en');
   });
