@@ -1,19 +1,30 @@
 // The console's pages. Each view is its own chunk, loaded when first visited, so the first screen
 // downloads the shell and the sign-in page only. Sign-in, the one-time link's page (`/setup`) and the
 // password-reset pages (`/forgot-password`, `/reset-password`) stand outside the signed-in layout.
+import { Center, Loader } from '@mantine/core';
 import { createBrowserRouter } from 'react-router';
 import { Layout } from './views/layout.js';
 import { SignInPage } from './views/sign-in.js';
 
+/** What shows while the first view's chunk loads (react-router warns in the browser's console without one). */
+function Starting() {
+  return (
+    <Center mih="100vh">
+      <Loader aria-label="Loading the console" />
+    </Center>
+  );
+}
+
 export const router = createBrowserRouter(
   [
     { path: '/sign-in', Component: SignInPage },
-    { path: '/setup', lazy: async () => ({ Component: (await import('./views/account-setup.js')).AccountSetupPage }) },
-    { path: '/forgot-password', lazy: async () => ({ Component: (await import('./views/password-reset.js')).ForgotPasswordPage }) },
-    { path: '/reset-password', lazy: async () => ({ Component: (await import('./views/password-reset.js')).ResetPasswordPage }) },
+    { path: '/setup', HydrateFallback: Starting, lazy: async () => ({ Component: (await import('./views/account-setup.js')).AccountSetupPage }) },
+    { path: '/forgot-password', HydrateFallback: Starting, lazy: async () => ({ Component: (await import('./views/password-reset.js')).ForgotPasswordPage }) },
+    { path: '/reset-password', HydrateFallback: Starting, lazy: async () => ({ Component: (await import('./views/password-reset.js')).ResetPasswordPage }) },
     {
       path: '/',
       Component: Layout,
+      HydrateFallback: Starting,
       children: [
         { index: true, lazy: async () => ({ Component: (await import('./views/overview.js')).OverviewPage }) },
         { path: 'payments', lazy: async () => ({ Component: (await import('./views/payments.js')).PaymentsPage }) },

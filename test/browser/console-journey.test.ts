@@ -99,6 +99,22 @@ async function setUpAccount(on: Page, link: string, fields: { email?: string; na
   await heading('Overview', on);
 }
 
+/**
+ * What the views write to the browser's console: a warning or an error is a defect, but for the
+ * browser's own line about an API answer of 4xx, which the journey asks for on purpose (a refused form,
+ * the sign-in page asking who is signed in).
+ */
+const consoleLines: string[] = [];
+function watchConsole(on: Page): void {
+  on.on('console', (message) => {
+    if (message.type() !== 'warning' && message.type() !== 'error') return;
+    const source = message.location().url;
+    if (message.text().startsWith('Failed to load resource') && new URL(source, t.url).pathname.startsWith('/api/')) return;
+    consoleLines.push(`${message.type()}: ${message.text()} (${source})`);
+  });
+  on.on('pageerror', (error) => consoleLines.push(`page error: ${error.message}`));
+}
+
 beforeAll(async () => {
   if (!existsSync(join(CONSOLE_DIST_PATH, 'index.html'))) throw new Error('console/dist is missing: run `npm run build -w console` (npm ci does)');
   browser = await launchBrowser();
@@ -106,6 +122,7 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: VIEWPORTS.desktop, acceptDownloads: true, reducedMotion: 'reduce', colorScheme: 'light' });
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
+  watchConsole(page);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -515,6 +532,7 @@ describe('the merchant console', () => {
     const link = await accountLinkMailedTo(t, VIEWER);
     const viewerContext = await browser.newContext({ viewport: VIEWPORTS.phone, reducedMotion: 'reduce', colorScheme: 'dark' });
     const viewer = await viewerContext.newPage();
+    watchConsole(viewer);
     viewer.setDefaultTimeout(10_000);
     try {
       await setUpAccount(viewer, link, { name: 'Vera Viewer' });
@@ -596,4 +614,8 @@ describe('the merchant console', () => {
     const roles = Object.fromEntries(members.body.data.map((member: { email: string; role: string }) => [member.email, member.role]));
     expect(roles).toEqual({ [OWNER]: 'owner', [VIEWER]: 'developer' });
   }, 60_000);
+
+  it("no view wrote a warning or an error to the browser's console", () => {
+    expect(consoleLines).toEqual([]);
+  });
 });
