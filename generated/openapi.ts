@@ -4,6 +4,31 @@
  */
 
 export interface paths {
+    "/tokenizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tokens
+         * @description Not in the seed: a page of the business's tokens (saved cards and the requests for one), newest
+         *     first unless `sort=created_at`. All filters are exact, case-sensitive matches and combine with
+         *     AND. A token's card number never leaves the acquirer: each shows its brand, last four digits and
+         *     expiry once saved.
+         *
+         *     Requires `tokenizations:read`.
+         */
+        get: operations["listTokenizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/tokenizations/create-token": {
         parameters: {
             query?: never;
@@ -2465,6 +2490,16 @@ export interface components {
             errors: null;
             meta: components["schemas"]["Meta"];
         };
+        TokenPage: components["schemas"]["Paginator"] & {
+            data: components["schemas"]["Token"][];
+        };
+        TokenPageEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["TokenPage"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
         PaymentLinkPage: components["schemas"]["Paginator"] & {
             data: components["schemas"]["PaymentLink"][];
         };
@@ -4467,6 +4502,16 @@ export interface components {
          */
         EmailFilter: string;
         /**
+         * @description Only tokens in this state (`pending`, the payer has not saved a card; `active`, a card is saved).
+         * @example active
+         */
+        TokenStatusFilter: "pending" | "active";
+        /**
+         * @description Only tokens whose payer has exactly this e-mail (case-sensitive).
+         * @example payer@example.com
+         */
+        TokenEmailFilter: string;
+        /**
          * @description Only payment links in this state. An active link whose `expires_at` has passed is marked `Expired` by a sweep that runs every minute; until then it is listed under `Active`, though a read already shows it `Expired`. A paused link past its `expires_at` stays `Paused`.
          * @example Active
          */
@@ -4558,6 +4603,116 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listTokenizations: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. A page past the last is an empty page. A list reaches its first 10000
+                 *     records: the first record of a page must be among them (`(page - 1) * per_page < 10000`,
+                 *     so at most page 667 at 15 per page, page 100 at 100 per page), beyond which the answer is a
+                 *     422 saying how far the list reaches. Narrow a longer list with `filter[created_at_between]`,
+                 *     or use `sort=created_at` to start from the oldest records.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Records per page.
+                 * @example 15
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `-created_at` (newest first, the default) or `created_at` (oldest first).
+                 * @example -created_at
+                 */
+                sort?: components["parameters"]["Sort"];
+                /**
+                 * @description Only tokens in this state (`pending`, the payer has not saved a card; `active`, a card is saved).
+                 * @example active
+                 */
+                "filter[status]"?: components["parameters"]["TokenStatusFilter"];
+                /**
+                 * @description Only tokens whose payer has exactly this e-mail (case-sensitive).
+                 * @example payer@example.com
+                 */
+                "filter[email]"?: components["parameters"]["TokenEmailFilter"];
+                /**
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tokens. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "current_page": 1,
+                     *         "data": [
+                     *           {
+                     *             "_id": "6284ff16d4b1c2a3e4f50001",
+                     *             "email": "payer@example.com",
+                     *             "phone_no": "+60123456789",
+                     *             "redirect_url": "https://merchant.example.com/cards/saved",
+                     *             "title": "Monthly subscription",
+                     *             "description": "Card for the monthly plan",
+                     *             "token": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *             "activation_url": "http://localhost:3000/tokenization/activation/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *             "status": "active",
+                     *             "card": {
+                     *               "brand": "visa",
+                     *               "last4": "4242",
+                     *               "exp_month": 12,
+                     *               "exp_year": 2030
+                     *             },
+                     *             "card_removed_at": null,
+                     *             "locale": null,
+                     *             "created_at": "2022-05-19T08:36:38.897000Z",
+                     *             "updated_at": "2022-05-19T08:40:02.113000Z"
+                     *           }
+                     *         ],
+                     *         "first_page_url": "http://localhost:3000/api/tokenizations?page=1",
+                     *         "from": 1,
+                     *         "last_page": 1,
+                     *         "last_page_url": "http://localhost:3000/api/tokenizations?page=1",
+                     *         "next_page_url": null,
+                     *         "path": "http://localhost:3000/api/tokenizations",
+                     *         "per_page": 15,
+                     *         "prev_page_url": null,
+                     *         "to": 1,
+                     *         "total": 1
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-19 08:41:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenPageEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     createToken: {
         parameters: {
             query?: never;

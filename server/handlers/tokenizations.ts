@@ -8,8 +8,9 @@ import type { SomeHandlers } from '../http/operations.js';
 import { chargeToken, type ChargeOutcome } from '../usecases/merchant/charges.js';
 import type { UseCaseContext } from '../usecases/platform/context.js';
 import { keepingAnswers, renderedOnce } from '../usecases/platform/idempotency.js';
-import { createToken, getToken, removeSavedCard, type CardRemovalSettled, type TokenRecord } from '../usecases/merchant/tokenizations.js';
+import { createToken, getToken, listTokenizations, removeSavedCard, type CardRemovalSettled, type TokenRecord } from '../usecases/merchant/tokenizations.js';
 import { ok } from './envelope.js';
+import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { presentPayment } from './payments.js';
 
 type Token = components['schemas']['Token'];
@@ -62,6 +63,20 @@ export const tokenizationHandlers = {
         locale: body.locale ?? null,
       });
       return respond.with200(ok(presentToken(ctx.publicUrl, record)));
+    },
+  },
+  listTokenizations: {
+    async handle({ query, rawQuery, business }, ctx, respond) {
+      const page = pageRequest(query);
+      const deep = pageTooDeep(page);
+      if (deep) return respond.with422(deep);
+      const result = await listTokenizations(
+        ctx,
+        business.id,
+        { status: query['filter[status]'], email: query['filter[email]'], createdBetween: createdBetween(query['filter[created_at_between]']) },
+        page,
+      );
+      return respond.with200(ok(pageOf(`${ctx.publicUrl}/api/tokenizations`, rawQuery, page, result, (record) => presentToken(ctx.publicUrl, record))));
     },
   },
   getToken: {

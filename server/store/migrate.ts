@@ -45,6 +45,7 @@ import * as memberBoundKeys from './migrations/0039_member_bound_keys.js';
 import * as secretChecks from './migrations/0040_secret_checks.js';
 import * as reportLeases from './migrations/0041_report_leases.js';
 import * as redrawnLogos from './migrations/0042_redrawn_logos.js';
+import * as tokenListIndexes from './migrations/0043_token_list_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -88,6 +89,7 @@ const migrations: Record<string, Knex.Migration> = {
   '0040_secret_checks': secretChecks,
   '0041_report_leases': reportLeases,
   '0042_redrawn_logos': redrawnLogos,
+  '0043_token_list_indexes': tokenListIndexes,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -1,6 +1,9 @@
 import { newId, newTokenValue } from '../domain/ids.js';
 import type { Locale } from '../domain/locales.js';
+import type { Page, PageRequest } from '../domain/paging.js';
+import type { DateRange } from '../domain/time.js';
 import type { Executor } from './executor.js';
+import { fetchFixedPage, listedThrough } from './pagination.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
 
 export type TokenStatus = 'pending' | 'active';
@@ -100,6 +103,35 @@ export async function insertToken(db: Executor, businessId: number, fields: Toke
   };
   await db.run(db.sql('tokens').insert(row));
   return toRecord(row);
+}
+
+export interface TokenFilters {
+  status?: TokenStatus;
+  email?: string;
+  createdBetween?: DateRange;
+}
+
+// The selective filter first: its index is the one read when both are set.
+const LIST_FILTERS = ['email', 'status'] as const;
+
+/** A page of the business's tokens, each filter read through its index (migrations/0043_token_list_indexes.ts). */
+export async function listTokens(db: Executor, businessId: number, filters: TokenFilters, page: PageRequest): Promise<Page<TokenRecord>> {
+  const set = LIST_FILTERS.filter((name) => filters[name] !== undefined);
+  const index = set.length > 0 ? `tokens_${set[0]}_page_index` : 'tokens_page_index';
+  const dated = filters.createdBetween !== undefined;
+  return fetchFixedPage<TokenRecord, 'businessId' | 'status' | 'email' | 'createdFrom' | 'createdTo'>(
+    db,
+    `tokens list ${set.join(',')}${dated ? ' dated' : ''}`,
+    (_sql, param) => {
+      const query = listedThrough(db, 'tokens', index).where({ business_id: param('businessId') }).select(COLUMNS);
+      for (const name of set) query.where(name, param(name));
+      if (dated) query.where('created_at', '>=', param('createdFrom')).andWhere('created_at', '<=', param('createdTo'));
+      return query;
+    },
+    { businessId, status: filters.status, email: filters.email, createdFrom: filters.createdBetween?.start, createdTo: filters.createdBetween?.end },
+    page,
+    (row) => toRecord(row as unknown as TokenRow),
+  );
 }
 
 export async function findToken(db: Executor, businessId: number, id: string): Promise<TokenRecord | undefined> {

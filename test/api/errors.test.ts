@@ -55,6 +55,12 @@ const ops: Op[] = [
     call: (c, headers, body = tokenBody) => c.POST('/tokenizations/create-token', { body: body as never, headers }),
   },
   {
+    operationId: 'listTokenizations',
+    method: 'GET',
+    path: () => '/tokenizations',
+    call: (c, headers) => c.GET('/tokenizations', { headers }),
+  },
+  {
     operationId: 'getToken',
     method: 'GET',
     path: () => `/tokenizations/${ids.token}`,
@@ -713,7 +719,7 @@ describe('404 for an unknown path, JSON and never HTML', () => {
     '/api',
     '/api/',
     '/api/payment-links/abc/def',
-    '/api/tokenizations',
+    '/api/tokenization',
     '/api/tokenizations/create-token/extra',
     '/api/open-payment-links/abc/bottom-collection',
     '/api/v2/payment-links',

@@ -1,5 +1,7 @@
-// POST /tokenizations/create-token: what a new token looks like and how its input is judged.
+// POST /tokenizations/create-token: what a new token looks like and how its input is judged; GET
+// /tokenizations: the business's tokens, paged and filtered.
 import { describe, expect, it } from 'vitest';
+import { activateToken } from '../../server/store/tokens.js';
 import { raw, useService, type TestService } from '../support/service.js';
 
 const t = useService();
@@ -235,5 +237,62 @@ describe('POST /tokenizations/create-token: validation', () => {
     await createToken({ ...valid, title: 'x'.repeat(51) });
     const after = await t.sql('tokens').count({ n: '*' }).first();
     expect(Number(after!.n)).toBe(Number(before!.n));
+  });
+});
+
+describe('GET /tokenizations: the list', () => {
+  it("pages the business's tokens newest first, each as GET /tokenizations/{token_id} shows it, and filters by status, e-mail and day", async () => {
+    const made = [];
+    for (const email of ['siti.list@example.com', 'ravi.list@example.com', 'siti.list@example.com']) {
+      const { data } = await createToken({ ...valid, email });
+      made.push(data!.data);
+    }
+    await activateToken(t.service.db, made[1]!.token, {
+      brand: 'visa',
+      last4: '4242',
+      exp_month: 12,
+      exp_year: 2030,
+      reference: 'card_1',
+      acquirer: 'sandbox',
+    });
+    // Another business's token is never listed.
+    await t.b.client.POST('/tokenizations/create-token', { body: { ...valid, email: 'siti.list@example.com' } });
+    const ids = (page: { data?: { data: { data: { _id: string }[] } } }) => page.data!.data.data.map((token) => token._id);
+
+    const newest = await t.a.client.GET('/tokenizations', { params: { query: { per_page: 2 } } });
+    expect(newest.response.status).toBe(200);
+    expect(ids(newest)).toEqual([made[2]!._id, made[1]!._id]);
+    expect(newest.data!.data).toMatchObject({ per_page: 2, current_page: 1, last_page: Math.ceil(newest.data!.data.total / 2) });
+    const one = await t.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: made[1]!._id } } });
+    expect(newest.data!.data.data[1]).toEqual(one.data!.data);
+    expect(newest.data!.data.data[1]).toMatchObject({ status: 'active', card: { brand: 'visa', last4: '4242' } });
+
+    const siti = await t.a.client.GET('/tokenizations', { params: { query: { 'filter[email]': 'siti.list@example.com' } } });
+    expect(ids(siti)).toEqual([made[2]!._id, made[0]!._id]);
+    expect(siti.data!.data.total).toBe(2);
+    const oldest = await t.a.client.GET('/tokenizations', { params: { query: { 'filter[email]': 'siti.list@example.com', sort: 'created_at' } } });
+    expect(ids(oldest)).toEqual([made[0]!._id, made[2]!._id]);
+    const active = await t.a.client.GET('/tokenizations', { params: { query: { 'filter[status]': 'active' } } });
+    expect(ids(active)).toContain(made[1]!._id);
+    expect(active.data!.data.data.every((token) => token.status === 'active')).toBe(true);
+    const pendingSiti = await t.a.client.GET('/tokenizations', {
+      params: { query: { 'filter[email]': 'siti.list@example.com', 'filter[status]': 'pending' } },
+    });
+    expect(ids(pendingSiti)).toEqual([made[2]!._id, made[0]!._id]);
+    const activeSiti = await t.a.client.GET('/tokenizations', { params: { query: { 'filter[email]': 'siti.list@example.com', 'filter[status]': 'active' } } });
+    expect(activeSiti.data!.data).toMatchObject({ total: 0, data: [] });
+    const today = new Date().toISOString().slice(0, 10);
+    const dated = await t.a.client.GET('/tokenizations', {
+      params: { query: { 'filter[email]': 'siti.list@example.com', 'filter[created_at_between]': `${today},${today}` } },
+    });
+    expect(dated.data!.data.total).toBe(2);
+    const before = await t.a.client.GET('/tokenizations', { params: { query: { 'filter[created_at_between]': '2020-01-01,2020-01-31' } } });
+    expect(before.data!.data).toMatchObject({ total: 0, data: [] });
+  });
+
+  it('refuses a status it does not know, with the field named', async () => {
+    const { response, error } = await t.a.client.GET('/tokenizations', { params: { query: { 'filter[status]': 'removed' as never } } });
+    expect(response.status).toBe(422);
+    expect(Object.keys((error as { errors: Record<string, string[]> }).errors)).toEqual(['filter.status']);
   });
 });

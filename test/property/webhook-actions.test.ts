@@ -97,7 +97,8 @@ interface ModelEvent {
 }
 
 describe('webhook endpoint actions', () => {
-  it('delete, list, rotate-secret, test and resend answer as the model does, whatever they aim at', async () => {
+  // Its many runs can pass the default timeout beside another file on PostgreSQL.
+  it('delete, list, rotate-secret, test and resend answer as the model does, whatever they aim at', { timeout: 120_000 }, async () => {
     await holds(
       'webhook endpoint actions',
       plans,

@@ -16,6 +16,7 @@ import type { PageRequest } from '../../server/domain/paging.js';
 import { expireDuePaymentLinks, listPaymentLinks, type PaymentLinkFilters } from '../../server/store/payment-links.js';
 import { listPayments, type PaymentFilters } from '../../server/store/payment-lists.js';
 import { refundsOfPayments } from '../../server/store/refunds.js';
+import { listTokens, type TokenFilters } from '../../server/store/tokens.js';
 import { useMigratedDatabase } from '../support/store.js';
 
 const store = useMigratedDatabase('list-plans');
@@ -71,6 +72,15 @@ const LISTS: Record<string, ListCase<any>> = {
       reference_2: { value: { reference_2: 'REF-2' }, column: 'reference_2', selective: true },
     } satisfies Record<string, FilterCase<OpenPaymentLinkFilters>>,
     list: listOpenPaymentLinks,
+  },
+  tokens: {
+    table: 'tokens',
+    filters: {
+      status: { value: { status: 'active' }, column: 'status', selective: false },
+      createdBetween: { value: { createdBetween: RANGE }, selective: false },
+      email: { value: { email: 'nobody@x.com' }, column: 'email', selective: true },
+    } satisfies Record<string, FilterCase<TokenFilters>>,
+    list: listTokens,
   },
   events: {
     table: 'webhook_events',

@@ -1,46 +1,88 @@
-// Saved cards (tokenizations). The API lists none (there is no GET /api/tokenizations): a card is opened
-// by its token id, as a payment's detail links to it, and charged from there.
-import { Anchor, Button, Card, Stack, Text, TextInput } from '@mantine/core';
+// Saved cards (tokenizations): the business's list (GET /api/tokenizations), and each card, charged from
+// its page.
+import { Anchor, Button, Card, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import type { paths } from '@payment-collection/client';
 import { $api } from '../api/client.js';
 import { formatDateTime } from '../lib/dates.js';
+import { apiQuery, filtersFrom, searchFor } from '../lib/filters.js';
 import { useIdempotencyKey } from '../lib/idempotency.js';
 import { formatCents, parseAmountToCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, Details, Loading, PageHeading, QueryError, showRefusal, StatusBadge } from './common.js';
+import { ConfirmModal, DataTable, Details, emptyPage, ListFooter, Loading, PageHeading, QueryError, QueryStates, showRefusal, StatusBadge } from './common.js';
 
+const FILTERS = ['status', 'email'] as const;
+type TokenQuery = NonNullable<paths['/tokenizations']['get']['parameters']['query']>;
+
+/** The business's saved cards and the requests for one, newest first, filtered by state and payer. */
 export function SavedCardsPage() {
-  const navigate = useNavigate();
-  const [id, setId] = useState('');
+  const [search, setSearch] = useSearchParams();
+  const filters = filtersFrom(search, FILTERS);
+  const page = Number(search.get('page') ?? '1') || 1;
+  const tokens = $api.useQuery('get', '/tokenizations', { params: { query: { ...apiQuery(filters), page, per_page: 25 } as TokenQuery } });
+  const [email, setEmail] = useState(filters.email ?? '');
   return (
     <>
       <PageHeading title="Saved cards" />
-      <Stack maw={520}>
-        <Text size="sm">
-          The API has no list of saved cards yet: open one by its token id (from your integration, or from a charge in{' '}
-          <Anchor component={Link} to="/payments">
-            Payments
-          </Anchor>
-          ).
-        </Text>
-        <form
-          aria-label="Open a saved card"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (id.trim()) navigate(`/saved-cards/${encodeURIComponent(id.trim())}`);
-          }}
-        >
-          <Stack>
-            <TextInput label="Token id" required value={id} onChange={(e) => setId(e.currentTarget.value)} />
-            <Button type="submit" w="fit-content">
-              Open
-            </Button>
-          </Stack>
-        </form>
-      </Stack>
+      <form
+        aria-label="Filters"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setSearch(searchFor({ ...filters, email }));
+        }}
+      >
+        <Group align="flex-end" mb="md">
+          <TextInput label="Payer e-mail" type="search" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+          <Select
+            label="Status"
+            clearable
+            data={[
+              { value: 'active', label: 'Card saved' },
+              { value: 'pending', label: 'Waiting for a card' },
+            ]}
+            value={filters.status ?? null}
+            onChange={(value) => setSearch(searchFor({ ...filters, status: value ?? '' }))}
+          />
+          <Button type="submit">Search</Button>
+        </Group>
+      </form>
+      <QueryStates
+        query={tokens}
+        what="saved cards"
+        isEmpty={emptyPage}
+        empty={{
+          title: Object.keys(filters).length > 0 ? 'No saved card matches these filters' : 'No saved cards yet',
+          children: <Text size="sm">Your integration asks a payer to save a card with POST /api/tokenizations/create-token; each appears here.</Text>,
+        }}
+      >
+        {(body) => (
+          <>
+            <DataTable
+              label="Saved cards"
+              rows={body.data.data}
+              rowKey={(token) => token._id}
+              columns={[
+                {
+                  header: 'Payer',
+                  cell: (token) => (
+                    <Anchor component={Link} to={`/saved-cards/${token._id}`}>
+                      {token.email}
+                    </Anchor>
+                  ),
+                },
+                { header: 'Title', cell: (token) => token.title },
+                { header: 'Card', cell: (token) => (token.card ? `${token.card.brand} ending ${token.card.last4}` : '—') },
+                { header: 'Status', cell: (token) => <StatusBadge status={token.status} /> },
+                { header: 'Created', cell: (token) => formatDateTime(token.created_at) },
+              ]}
+            />
+            <ListFooter list={body.data} noun="saved cards and requests" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
+          </>
+        )}
+      </QueryStates>
     </>
   );
 }

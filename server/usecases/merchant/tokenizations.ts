@@ -3,15 +3,31 @@
 // again (its activation_url takes a new card), announced by token.card_removed.
 import { isId } from '../../domain/ids.js';
 import { hasPendingCharge } from '../../store/payments.js';
-import { findSavedCardReference, findToken, forgetSavedCard, insertToken, lockToken, type TokenFields, type TokenRecord } from '../../store/tokens.js';
+import type { Page, PageRequest } from '../../domain/paging.js';
+import {
+  findSavedCardReference,
+  findToken,
+  forgetSavedCard,
+  insertToken,
+  listTokens,
+  lockToken,
+  type TokenFields,
+  type TokenFilters,
+  type TokenRecord,
+} from '../../store/tokens.js';
 import type { UseCaseContext } from '../platform/context.js';
 import { phase, type KeepAnswer } from '../platform/idempotency.js';
 import { notifyTokenCardRemoved } from '../platform/notify.js';
 
-export type { TokenFields, TokenRecord };
+export type { TokenFields, TokenFilters, TokenRecord };
 
 export async function createToken(ctx: UseCaseContext, businessId: number, fields: TokenFields): Promise<TokenRecord> {
   return insertToken(ctx.db, businessId, fields);
+}
+
+/** A page of the business's tokens: the saved cards and the requests for one. */
+export async function listTokenizations(ctx: UseCaseContext, businessId: number, filters: TokenFilters, page: PageRequest): Promise<Page<TokenRecord>> {
+  return listTokens(ctx.db, businessId, filters, page);
 }
 
 export async function getToken(ctx: UseCaseContext, businessId: number, id: string): Promise<TokenRecord | undefined> {
