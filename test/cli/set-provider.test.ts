@@ -16,6 +16,7 @@ import { ROOT } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { secretsEnv, secretsKeyFor } from '../support/secrets.js';
 import { waitFor } from '../support/wait.js';
+import { npmScript } from '../support/npm-script.js';
 
 const SECRET_KEY = 'sk_test_51Hq7NaCLbGqWyZ2xN3u8RkF0aBcDeFgHiJkLmN9pQrS';
 const WEBHOOK_SECRET = 'whsec_5a7Qn2vB9xYz4LmP0kR8sT6uW3eC1dF';
@@ -40,7 +41,8 @@ function envWith(given: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 /** Runs a command of scripts/keys.ts; standard input is `input` (empty unless given), then closed. */
 function run(args: string[], options: { env?: Record<string, string>; input?: string } = {}) {
-  const result = spawnSync('npm', ['run', '--silent', ...args], { cwd: ROOT, env: envWith(options.env), input: options.input ?? '', encoding: 'utf8' });
+  const script = npmScript(args);
+  const result = spawnSync(script.command, script.args, { cwd: ROOT, env: envWith(options.env), input: options.input ?? '', encoding: 'utf8' });
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
 

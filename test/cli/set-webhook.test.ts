@@ -11,6 +11,7 @@ import { knexFor, openDatabase } from '../../server/store/database.js';
 import { ROOT } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { secretsEnv, secretsKeyFor } from '../support/secrets.js';
+import { npmScript } from '../support/npm-script.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payments-webhook-cli-'));
 let database: TestDatabase;
@@ -31,7 +32,8 @@ function run(...args: string[]) {
 }
 
 function runWith(env: Record<string, string>, ...args: string[]) {
-  const result = spawnSync('npm', ['run', '--silent', ...args], {
+  const script = npmScript(args);
+  const result = spawnSync(script.command, script.args, {
     cwd: ROOT,
     env: { ...process.env, ...secretsEnv(DATABASE_URL), DATABASE_URL, PORT: '3000', PUBLIC_URL: 'https://pay.example.com', ...env },
     encoding: 'utf8',
