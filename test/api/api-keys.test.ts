@@ -8,6 +8,7 @@ import { findCallerByKey, hashKey, issueKey, isWellFormedKey } from '../../serve
 import { CallerCache } from '../../server/store/api-key-cache.js';
 import { PASSWORD, call as memberCall, member, signIn } from '../support/members.js';
 import { raw, useService } from '../support/service.js';
+import { sleep } from '../support/wait.js';
 
 const t = useService();
 
@@ -205,7 +206,7 @@ describe('refused keys', () => {
     const cache = new CallerCache(t.service.db, 60_000);
     expect(await cache.find(made.secret)).toBeDefined();
     expect((await call(made.secret, 'GET', '/payment-links')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, Date.parse(expiresAt) - Date.now() + 50));
+    await sleep(Date.parse(expiresAt) - Date.now() + 50);
     expect((await call(made.secret, 'GET', '/payment-links')).status).toBe(401);
     expect(await cache.find(made.secret)).toBeUndefined();
     expect(await findCallerByKey(t.service.db, made.secret)).toBeUndefined();
@@ -232,7 +233,7 @@ describe('last use', () => {
     await expect.poll(usedAt).not.toBeNull();
     const first = await usedAt();
     expect((await call(made.secret, 'GET', '/payment-links')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
     expect(await usedAt()).toEqual(first);
     const listed = (await call(t.a.key, 'GET', '/api-keys')).body as { data: { _id: string; last_used_at: string | null }[] };
     expect(listed.data.find((key) => key._id === made._id)!.last_used_at).not.toBeNull();

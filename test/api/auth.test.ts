@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { capturedLog } from '../support/log.js';
 import { useService, withService } from '../support/service.js';
 import { PASSWORD, call, member, sessionCookieOf, signIn, totpCode } from '../support/members.js';
+import { sleep } from '../support/wait.js';
 
 const t = useService();
 
@@ -115,7 +116,7 @@ describe('session expiry', () => {
       const { email } = await member(short, short.a.business.id, 'viewer');
       const session = await signIn(short, email);
       expect((await call(short, 'GET', '/api/auth/me', { cookie: session.cookie })).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 1_800));
+      await sleep(1_800);
       expect((await call(short, 'GET', '/api/auth/me', { cookie: session.cookie })).status).toBe(401);
     });
   });
@@ -132,10 +133,10 @@ describe('session expiry', () => {
       while (Date.now() - signedInAt < lifetimeMs - 1_500) {
         expect((await call(short, 'GET', '/api/auth/me', { cookie: session.cookie })).status).toBe(200);
         uses += 1;
-        await new Promise((resolve) => setTimeout(resolve, 200));
+        await sleep(200);
       }
       expect(uses).toBeGreaterThan(0);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, signedInAt + lifetimeMs + 200 - Date.now())));
+      await sleep(Math.max(0, signedInAt + lifetimeMs + 200 - Date.now()));
       expect((await call(short, 'GET', '/api/auth/me', { cookie: session.cookie })).status).toBe(401);
     });
   });

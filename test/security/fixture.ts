@@ -12,6 +12,7 @@ import { expireDueLinks } from '../../server/usecases/merchant/expiry-sweep.js';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, type Tenant, type TestService } from '../support/service.js';
 import { apiPath, loadSpec, queryString, type SpecOperation } from './spec.js';
+import { sleep } from '../support/wait.js';
 
 /** The record kind each path parameter of openapi.yaml names. A new parameter must be added here. */
 export const KIND_OF_PARAM: Record<string, Kind> = {
@@ -259,7 +260,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
   expect((await api(t, tenant.key, 'DELETE', `/api/open-payment-links/${openDeleted._id}`)).status).toBe(200);
   // Expired and announced (payment_link.expired) before anything looks at the tenant: the sweep is
   // run here rather than waited for, so no event can appear part-way through a suite.
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiring.expires_at as string) - Date.now() + 10)));
+  await sleep(Math.max(0, Date.parse(expiring.expires_at as string) - Date.now() + 10));
   await expireDueLinks(t.service.context);
   const expired = (await api(t, tenant.key, 'GET', `/api/payment-links/${expiring._id}`)).body as { data: Json };
   expect(expired.data.status).toBe('Expired');
