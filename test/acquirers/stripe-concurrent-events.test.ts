@@ -7,7 +7,7 @@ import type { StandinEvent } from '@payment-collection/stripe-standin';
 import { listOutbox } from '../../server/store/outbox.js';
 import { raw } from '../support/service.js';
 import { openReturn, payLinkOnStripe, useStripeService } from '../support/stripe.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import * as create from '../support/factories.js';
 
 const s = useStripeService();
@@ -41,7 +41,7 @@ async function post(event: StandinEvent) {
 /** Lets any webhook a duplicate might have enqueued reach the receiver before counting. */
 async function settled(): Promise<void> {
   await s.standin.idle();
-  await sleep(300);
+  await s.t.service.worker!.drained();
 }
 
 /** A payment link paid by card on Stripe, the payer back on our thank-you page; its id and PaymentIntent. */

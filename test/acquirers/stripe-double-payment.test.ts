@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Payer } from '../support/payer.js';
 import { openReturn, payOnStripe, useStripeService } from '../support/stripe.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 
 const PAYERS = 4;
 const ROUNDS = 3;
@@ -49,7 +49,8 @@ describe('one payment link, several checkouts paid at Stripe at once', () => {
         const mine = s.events().filter((e) => ids.has((e.data as { payment_id: string }).payment_id));
         return mine.filter((e) => e.event === 'refund.succeeded').length === PAYERS - 1 && mine;
       });
-      await sleep(300);
+      await s.standin.idle();
+      await s.t.service.worker!.drained();
       const mine = s.events().filter((e) => ids.has((e.data as { payment_id: string }).payment_id));
       expect(mine.filter((e) => e.event === 'payment.created').map((e) => (e.data as { payment_id: string }).payment_id)).toEqual([kept[0]!._id]);
       expect(mine.filter((e) => e.event === 'refund.succeeded')).toHaveLength(announced.filter((e) => e.event === 'refund.succeeded').length);

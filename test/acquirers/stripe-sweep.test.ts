@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { settleStalePending } from '../../server/usecases/settlement/pending-sweep.js';
 import { Payer } from '../support/payer.js';
 import { payOnStripe, useStripeService } from '../support/stripe.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import Stripe from 'stripe';
 
 // The service's own sweep waits an hour between looks: only the calls below sweep.
@@ -40,7 +40,7 @@ describe('the pending sweep with Stripe', () => {
     expect(swept.reduce((sum, one) => sum + one.settledPayments, 0)).toBe(1);
     expect(await payment(id)).toMatchObject({ status: 'failed', failure_code: 'expired', payment_status: 3 });
     await waitFor('payment.failed', () => eventsOf(id).find((e) => e.event === 'payment.failed'));
-    await sleep(300);
+    await s.t.service.worker!.drained();
     expect(eventsOf(id).map((e) => e.event)).toEqual(['payment.failed']);
   });
 
@@ -58,7 +58,7 @@ describe('the pending sweep with Stripe', () => {
     await Promise.all([sweep(), sweep()]);
     expect(await payment(id)).toMatchObject({ status: 'paid', payment_status: 1 });
     await waitFor('payment.created', () => eventsOf(id).find((e) => e.event === 'payment.created'));
-    await sleep(300);
+    await s.t.service.worker!.drained();
     expect(eventsOf(id).map((e) => e.event)).toEqual(['payment.created']);
   });
 });

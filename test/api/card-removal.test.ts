@@ -10,7 +10,7 @@ import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, Payer, submitPage } from '../support/payer.js';
 import { raw, useServicePerTest } from '../support/service.js';
 import { useWebhookService } from '../support/webhook-service.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import * as create from '../support/factories.js';
 
 const MASTERCARD = { card_number: '5555 5555 5555 4444', expiry: '12/39', cvc: '123' };
@@ -63,7 +63,7 @@ describe('DELETE /api/tokenizations/{token_id}/card', () => {
     const again = await removeCard(token._id);
     expect(again.response.status).toBe(200);
     expect(again.data!.data).toEqual({ ...body, updated_at: body.updated_at });
-    await sleep(300);
+    await t.service.worker!.drained();
     expect(removals(token._id)).toHaveLength(1);
     const read = await t.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: token._id } } });
     expect(read.data!.data).toEqual(body);

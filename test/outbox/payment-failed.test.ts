@@ -8,7 +8,7 @@ import { assertSchema } from '../support/contract.js';
 import { DECLINED_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { useServicePerTest, type TestService } from '../support/service.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -42,7 +42,7 @@ describe('payment.failed webhook', () => {
     expect((await attempt(t, link.payment_url, { name: 'Ali', ...GOOD_CARD })).status).toBe(303);
 
     const requests = await waitFor('three webhooks', () => receiver!.requests.length >= 3 && receiver!.requests);
-    await sleep(300);
+    await t.service.worker!.drained();
     expect(receiver.requests).toHaveLength(3);
     const events = requests.map((request) => verifyWebhook(request.raw, request.headers as Record<string, string>, SECRET));
     const failed = events.filter((event): event is PaymentFailedEvent => event.event === 'payment.failed');
