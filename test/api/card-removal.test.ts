@@ -127,7 +127,7 @@ describe('DELETE /api/tokenizations/{token_id}/card', () => {
 });
 
 describe('DELETE /api/tokenizations/{token_id}/card when the acquirer does not let go', () => {
-  const startService = useServicePerTest();
+  const serviceWith = useServicePerTest();
 
   it('answers 502 and changes nothing: the card stays saved', async () => {
     class Unreachable extends SandboxAcquirer {
@@ -135,7 +135,7 @@ describe('DELETE /api/tokenizations/{token_id}/card when the acquirer does not l
         throw new Error('connect ETIMEDOUT');
       }
     }
-    const down = await startService({ provider: new Unreachable() });
+    const down = await serviceWith({ provider: new Unreachable() });
     const created = await create.token(down.a, { title: 'Plan', description: 'Plan' });
     expect((await submitPage(down.url, created.activation_url, { name: 'Aisyah', ...GOOD_CARD })).status).toBe(303);
     const failed = await down.a.client.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: created._id } } });

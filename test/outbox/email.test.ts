@@ -19,13 +19,13 @@ afterEach(async () => {
   t = smtp = undefined;
 });
 // Registered after the hook above, so each test's service closes before what it delivered to.
-const startService = useServicePerTest();
+const serviceWith = useServicePerTest();
 
 const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 4 };
 
 async function withSmtp(refuse?: (attempt: number) => boolean) {
   smtp = await startSmtp(refuse);
-  t = await startService({ mail: { smtpUrl: smtp.url, from: 'Acme Payments <billing@acme.test>' }, outbox: { retry: FAST_RETRY } });
+  t = await serviceWith({ mail: { smtpUrl: smtp.url, from: 'Acme Payments <billing@acme.test>' }, outbox: { retry: FAST_RETRY } });
   return { smtp, t };
 }
 
@@ -124,7 +124,7 @@ describe('payment link e-mail over SMTP', () => {
       () => true,
       (recipient) => ({ code: 550, message: `<${recipient}>: Recipient address rejected` }),
     );
-    t = await startService({ mail: { smtpUrl: smtp.url }, outbox: { retry: FAST_RETRY }, logger });
+    t = await serviceWith({ mail: { smtpUrl: smtp.url }, outbox: { retry: FAST_RETRY }, logger });
     await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
     const [entry] = await waitFor('the entry to die', async () => {
       const entries = await listOutbox(t!.service.db, { status: 'dead' });
@@ -161,7 +161,7 @@ describe('payment link e-mail over SMTP', () => {
 
 describe('payment link e-mail without SMTP_URL (the embedded default)', () => {
   it('writes each message as an .eml file a developer can open', async () => {
-    t = await startService();
+    t = await serviceWith();
     const link = await create.paymentLink(t.a, { ...linkBody, send_email: true });
     const mailDir = join(t.dir, 'mail');
     const [file] = await waitFor('the .eml file', () => {

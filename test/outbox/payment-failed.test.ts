@@ -19,7 +19,7 @@ afterEach(async () => {
   t = receiver = undefined;
 });
 // Registered after the hook above, so each test's service closes before what it delivered to.
-const startService = useServicePerTest();
+const serviceWith = useServicePerTest();
 
 async function attempt(service: TestService, paymentUrl: string, fields: Record<string, string>) {
   const url = new URL(paymentUrl);
@@ -30,7 +30,7 @@ async function attempt(service: TestService, paymentUrl: string, fields: Record<
 describe('payment.failed webhook', () => {
   it('announces each declined attempt once, with the reason, then payment.created for the success', async () => {
     receiver = await startReceiver();
-    t = await startService();
+    t = await serviceWith();
     await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, t.service.secretsKey);
     const { data } = await t.a.client.POST('/payment-links', {
       body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9', reference: 'INV-9' },
@@ -73,7 +73,7 @@ describe('payment.failed webhook', () => {
 
   it('is also sent for an open link, and not at all for a business without a webhook', async () => {
     receiver = await startReceiver();
-    t = await startService();
+    t = await serviceWith();
     await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, t.service.secretsKey);
     for (const client of [t.a.client, t.b.client]) {
       const { data } = await client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: 5, title: 'Donations' } });

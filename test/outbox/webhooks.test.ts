@@ -25,7 +25,7 @@ afterEach(async () => {
   t = receiver = undefined;
 });
 // Registered after the hook above, so each test's service closes before what it delivered to.
-const startService = useServicePerTest();
+const serviceWith = useServicePerTest();
 
 /**
  * A receiver that hangs is given up on after 300 ms; the others get as long as production gives, so
@@ -34,7 +34,7 @@ const startService = useServicePerTest();
 async function setup(respond?: (n: number) => number | 'hang', url?: (receiver: Receiver) => string) {
   receiver = await startReceiver(respond);
   const hangs = respond ? [1, 2, 3].some((n) => respond(n) === 'hang') : false;
-  t = await startService({ outbox: { retry: FAST_RETRY, webhookTimeoutMs: hangs ? 300 : 10_000 } });
+  t = await serviceWith({ outbox: { retry: FAST_RETRY, webhookTimeoutMs: hangs ? 300 : 10_000 } });
   await setWebhook(t.service.db, t.a.business.id, { url: url ? url(receiver) : receiver.url, secret: SECRET }, t.service.secretsKey);
   return { receiver, t };
 }
