@@ -71,14 +71,18 @@ function printSlowest(title: string, summary: VitestSummary, count = 12): void {
 function printSleeps(title: string, dir: string, count = 5): void {
   let waits = 0;
   let ms = 0;
+  let wallMs = 0;
   const files = new Map<string, number>();
   for (const name of existsSync(dir) ? readdirSync(dir) : []) {
-    const totals = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { waits: number; ms: number; files: Record<string, { ms: number }> };
+    const totals = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { waits: number; ms: number; wallMs: number; files: Record<string, { ms: number }> };
     waits += totals.waits;
     ms += totals.ms;
+    wallMs += totals.wallMs;
     for (const [file, each] of Object.entries(totals.files)) files.set(file, (files.get(file) ?? 0) + each.ms);
   }
-  console.log(`==> ${title}: fixed sleeps: ${waits} waits, ${(ms / 1000).toFixed(1)} s in all${files.size ? '; the longest:' : ''}`);
+  console.log(
+    `==> ${title}: fixed sleeps: ${waits} waits, ${(ms / 1000).toFixed(1)} s in all (${(wallMs / 1000).toFixed(1)} s of wall time: sleeps side by side count once)${files.size ? '; the longest:' : ''}`,
+  );
   const longest = [...files].sort((a, b) => b[1] - a[1]).slice(0, count);
   for (const [file, fileMs] of longest) console.log(`  ${(fileMs / 1000).toFixed(1).padStart(7)} s  ${file}`);
 }

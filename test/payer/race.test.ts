@@ -10,13 +10,13 @@ import { newId } from '../../server/domain/ids.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { useService } from '../support/service.js';
 import * as create from '../support/factories.js';
-import { sleep } from '../support/wait.js';
 
 /** The sandbox, slowed down at random so that concurrent checkouts really interleave. */
 class JitteryProvider extends SandboxAcquirer {
   captured: string[] = [];
   voided: string[] = [];
-  private jitter = () => sleep(Math.random() * 20);
+  // eslint-disable-next-line no-restricted-syntax -- the acquirer answering late, at random, is the scenario; the test waits on the payers, not on this
+  private jitter = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
   override async authorize(request: AuthorizeRequest) {
     await this.jitter();
     return super.authorize(request);

@@ -25,18 +25,26 @@ export async function waitFor<T>(what: string, check: () => T | Promise<T>, time
 /** What one process's sleeps add up to, by the file that slept (its test file where the stack names one). */
 export interface SleepTotals {
   waits: number;
+  /** Every wait's length, added up. */
   ms: number;
+  /** The time during which at least one wait was under way: sleeps side by side count once. */
+  wallMs: number;
   files: Record<string, { waits: number; ms: number }>;
 }
 
-const totals: SleepTotals = { waits: 0, ms: 0, files: {} };
+const totals: SleepTotals = { waits: 0, ms: 0, wallMs: 0, files: {} };
+let sleeping = 0;
+let sleepingSince = 0;
 
 /** Waits `ms` of wall-clock time, and counts it. */
 export async function sleep(ms: number): Promise<void> {
   const file = sleepingFile(new Error().stack);
   const started = performance.now();
+  if (sleeping++ === 0) sleepingSince = started;
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-  const slept = performance.now() - started;
+  const ended = performance.now();
+  if (--sleeping === 0) totals.wallMs += ended - sleepingSince;
+  const slept = ended - started;
   totals.waits += 1;
   totals.ms += slept;
   const each = (totals.files[file] ??= { waits: 0, ms: 0 });
