@@ -13,7 +13,7 @@ import { HeldProvider, submitHeld } from '../support/held-provider.js';
 import { GOOD_CARD, Payer, submitPage, type PageResponse } from '../support/payer.js';
 import { raw } from '../support/service.js';
 import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
@@ -27,15 +27,19 @@ const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 // A link made to expire is made live for an hour, and its expires_at then moved a second into the
 // past in its row, as the clock would move it (the API takes only a future expires_at): the steps
 // before the expiry are never in a race with it, and no test waits it out. The reads, the payer's
-// page and the sweep compare it with the time as usual. Races with the clock itself are below
-// ('expiry against payment'), on real time.
+// page and the sweep compare it with the time as usual. The races with the expiry below ('expiry
+// against payment') set it the same way, a few hundred ms ahead once the payers' pages are open, and
+// then race the real clock.
 const LATER = 3_600_000;
-const pastExpiry = async (table: 'payment_links' | 'open_payment_links', link: { _id: string }) => {
+const expiresIn = async (table: 'payment_links' | 'open_payment_links', link: { _id: string }, ms: number): Promise<number> => {
+  const at = Date.now() + ms;
   await t
     .sql(table)
     .where({ _id: link._id })
-    .update({ expires_at: isoMicros(new Date(Date.now() - 1_000)) });
+    .update({ expires_at: isoMicros(new Date(at)) });
+  return at;
 };
+const pastExpiry = (table: 'payment_links' | 'open_payment_links', link: { _id: string }) => expiresIn(table, link, -1_000);
 const sweep = () => expireDueLinks(t.service.context);
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const pageOf = async (url: string) => (await new Payer(t.url).get(pathOf(url))).status;
@@ -299,13 +303,13 @@ describe('max_payments', () => {
 
 describe('expiry against payment', () => {
   it('no payment is recorded after the expiry, however close the payers come to it', async () => {
-    const expiresAt = Date.now() + 2_000;
-    const link = await openLink({ expires_at: new Date(expiresAt).toISOString() });
+    const link = await openLink({ expires_at: inMs(LATER) });
     const path = new URL(link.payment_url).pathname + new URL(link.payment_url).search;
     const payers = Array.from({ length: 6 }, () => new Payer(t.url));
     const forms = await Promise.all(payers.map((payer) => payer.open(path)));
-    // The payers start 400 ms before the expiry however long the pages took to open on a busy machine.
-    await sleep(Math.max(0, expiresAt - 400 - Date.now()));
+    // The payers start 400 ms before the expiry however long the pages took to open on a busy machine:
+    // the expiry is set once they are open.
+    const expiresAt = await expiresIn('open_payment_links', link, 400);
     const statuses: number[] = [];
     // Each payer submits again and again across the moment of expiry.
     await Promise.all(
@@ -335,13 +339,12 @@ describe('expiry against payment', () => {
     const outcomes: string[] = [];
     // Each round starts its payers at another distance from the expiry, from well before to just after.
     for (const lead of [300, 120, 60, 30, 10, 0, -20]) {
-      // Room for the pages to open first on a busy machine, so each round keeps its distance from the expiry.
-      const expiresAt = Date.now() + 1_000;
-      const link = await paymentLink({ expires_at: new Date(expiresAt).toISOString() });
+      const link = await paymentLink({ expires_at: inMs(LATER) });
       const path = new URL(link.payment_url).pathname + new URL(link.payment_url).search;
       const payers = Array.from({ length: 8 }, () => new Payer(t.url));
       const forms = await Promise.all(payers.map((payer) => payer.open(path)));
-      await sleep(Math.max(0, expiresAt - lead - Date.now()));
+      // The expiry set once the pages are open, however long that took on a busy machine: each round keeps its distance.
+      const expiresAt = await expiresIn('payment_links', link, lead);
       let n = 0;
       await Promise.all(
         payers.map(async (payer, i) => {
