@@ -75,7 +75,7 @@ export class OutboxWorker {
   private readonly perQueue = new Map<string, number>();
   private stopped = true;
   private again = false;
-  private passWaiters: (() => void)[] = [];
+  private readonly passWaiters: (() => void)[] = [];
   /**
    * "Nothing was due outside these full queues", as of `at`. Finding that out means scanning past
    * every due entry of the full queues, which for a business with a large backlog costs far more

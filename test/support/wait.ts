@@ -52,9 +52,6 @@ export async function sleep(ms: number): Promise<void> {
   each.ms += slept;
 }
 
-/** This process's sleeps so far (a copy). */
-export const sleepTotals = (): SleepTotals => structuredClone(totals);
-
 // The test file on the stack (an async caller counts: V8 keeps those frames), else the nearest file
 // that is not this one; relative to the working directory, which is the repository root under vitest.
 function sleepingFile(stack: string | undefined): string {
