@@ -34,4 +34,30 @@ export default tseslint.config(
       'preserve-caught-error': 'off',
     },
   },
+  // Tests wait on events (waitFor, the outbox's drained(), a reply), and where time itself is the
+  // subject, through sleep() in test/support/wait.ts, which counts every fixed wait for `npm test`'s
+  // report. A timer that is not a wait (a deadline raced and cleared, a probe's pace) says so beside
+  // an eslint-disable comment.
+  {
+    files: ['test/**/*.ts'],
+    ignores: ['test/support/wait.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='setTimeout'], CallExpression[callee.property.name='setTimeout']",
+          message: 'Wait on an event (waitFor, worker.drained()) or, where time is the subject, sleep() from test/support/wait.ts, which is counted.',
+        },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'node:timers/promises', message: 'Fixed waits go through sleep() in test/support/wait.ts, which is counted.' },
+            { name: 'timers/promises', message: 'Fixed waits go through sleep() in test/support/wait.ts, which is counted.' },
+          ],
+        },
+      ],
+    },
+  },
 );

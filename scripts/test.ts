@@ -7,7 +7,7 @@
 // test, so the line never reads clean when something is wrong).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,6 +66,27 @@ function printSlowest(title: string, summary: VitestSummary, count = 12): void {
   for (const file of files.slice(0, count)) console.log(`  ${file.seconds.toFixed(1).padStart(7)} s  ${file.name}`);
 }
 
+// Fixed waits (test/support/wait.ts's sleep, which writes each test process's totals to TEST_SLEEP_LOG):
+// time a run spends doing nothing, which waiting on events would save.
+function printSleeps(title: string, dir: string, count = 5): void {
+  let waits = 0;
+  let ms = 0;
+  let wallMs = 0;
+  const files = new Map<string, number>();
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const totals = JSON.parse(readFileSync(join(dir, name), 'utf8')) as { waits: number; ms: number; wallMs: number; files: Record<string, { ms: number }> };
+    waits += totals.waits;
+    ms += totals.ms;
+    wallMs += totals.wallMs;
+    for (const [file, each] of Object.entries(totals.files)) files.set(file, (files.get(file) ?? 0) + each.ms);
+  }
+  console.log(
+    `==> ${title}: fixed sleeps: ${waits} waits, ${(ms / 1000).toFixed(1)} s in all (${(wallMs / 1000).toFixed(1)} s of wall time: sleeps side by side count once)${files.size ? '; the longest:' : ''}`,
+  );
+  const longest = [...files].sort((a, b) => b[1] - a[1]).slice(0, count);
+  for (const [file, fileMs] of longest) console.log(`  ${(fileMs / 1000).toFixed(1).padStart(7)} s  ${file}`);
+}
+
 function firstLines(text: string | undefined): string {
   return (text ?? '').split('\n').slice(0, 3).join(' / ').slice(0, 600);
 }
@@ -73,13 +94,18 @@ function firstLines(text: string | undefined): string {
 function runVitest(title: string, extraEnv: NodeJS.ProcessEnv, args: string[]): { passed: number; failed: number } {
   const dir = mkdtempSync(join(tmpdir(), 'payments-vitest-'));
   const report = join(dir, 'report.json');
-  const ok = run(title, 'vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args], extraEnv);
+  const sleeps = join(dir, 'sleeps');
+  const ok = run(title, 'vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...args], {
+    ...extraEnv,
+    TEST_SLEEP_LOG: sleeps,
+  });
   try {
     const summary = JSON.parse(readFileSync(report, 'utf8')) as VitestSummary;
     // A file that fails to load has no tests to count; count it as one failure.
     const failed = summary.numFailedTests + (ok || summary.numFailedTests > 0 ? 0 : Math.max(1, summary.numFailedTestSuites));
     const named = failedTests(summary);
     printSlowest(title, summary);
+    printSleeps(title, sleeps);
     if (!ok && named.length === 0) named.push('vitest failed with no failed test: an unhandled error or a file that did not load (see above)');
     for (const line of named) failedCases.push(`${title}: ${line}`);
     return { passed: summary.numPassedTests, failed };

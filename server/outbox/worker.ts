@@ -75,6 +75,7 @@ export class OutboxWorker {
   private readonly perQueue = new Map<string, number>();
   private stopped = true;
   private again = false;
+  private readonly passWaiters: (() => void)[] = [];
   /**
    * "Nothing was due outside these full queues", as of `at`. Finding that out means scanning past
    * every due entry of the full queues, which for a business with a large backlog costs far more
@@ -116,9 +117,42 @@ export class OutboxWorker {
     this.stopped = true;
     clearTimeout(this.timer);
     clearTimeout(this.retentionTimer);
+    for (const resolve of this.passWaiters.splice(0)) resolve();
     await this.filling;
     await Promise.all(this.inFlight.values());
     await this.pruning;
+  }
+
+  /**
+   * Resolves once this worker has nothing to do now: no entry due and claimable, no delivery in
+   * flight and no look at the outbox under way. "Now" is the point: an entry whose next attempt is
+   * scheduled for later (a retry's back-off, a deferral) does not hold it up, so after a failure it
+   * resolves with that entry still pending. Entries leased by another worker are not waited for
+   * either. For tests and tools that assert "nothing more is sent" without waiting out a guess.
+   * Rejects if the worker is (or gets) stopped first.
+   */
+  async drained(): Promise<void> {
+    for (;;) {
+      if (this.stopped) throw new Error('the outbox worker is stopped');
+      if (this.filling || this.inFlight.size > 0) {
+        await this.filling;
+        await Promise.all(this.inFlight.values());
+        continue;
+      }
+      const due = await listClaimable(this.db, { limit: 1 });
+      // A pass may have started (and claimed what was listed) while that query ran.
+      if (this.filling || this.inFlight.size > 0) continue;
+      if (due.length === 0) return;
+      await this.nextPass();
+    }
+  }
+
+  /** Resolves when the next pass over the outbox has claimed what it could (or the worker stopped). */
+  private nextPass(): Promise<void> {
+    return new Promise((resolve) => {
+      this.passWaiters.push(resolve);
+      this.nudge();
+    });
   }
 
   /** How many deliveries are under way, in all and for one business's channel (for tests and logs). */
@@ -137,6 +171,7 @@ export class OutboxWorker {
     })();
     await this.filling;
     this.filling = undefined;
+    for (const resolve of this.passWaiters.splice(0)) resolve();
     if (this.stopped) return;
     const delay = this.again ? 0 : this.options.pollMs;
     this.again = false;

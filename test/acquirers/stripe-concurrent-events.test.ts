@@ -41,7 +41,7 @@ async function post(event: StandinEvent) {
 /** Lets any webhook a duplicate might have enqueued reach the receiver before counting. */
 async function settled(): Promise<void> {
   await s.standin.idle();
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  await s.t.service.worker!.drained();
 }
 
 /** A payment link paid by card on Stripe, the payer back on our thank-you page; its id and PaymentIntent. */

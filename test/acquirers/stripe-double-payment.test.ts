@@ -49,7 +49,8 @@ describe('one payment link, several checkouts paid at Stripe at once', () => {
         const mine = s.events().filter((e) => ids.has((e.data as { payment_id: string }).payment_id));
         return mine.filter((e) => e.event === 'refund.succeeded').length === PAYERS - 1 && mine;
       });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await s.standin.idle();
+      await s.t.service.worker!.drained();
       const mine = s.events().filter((e) => ids.has((e.data as { payment_id: string }).payment_id));
       expect(mine.filter((e) => e.event === 'payment.created').map((e) => (e.data as { payment_id: string }).payment_id)).toEqual([kept[0]!._id]);
       expect(mine.filter((e) => e.event === 'refund.succeeded')).toHaveLength(announced.filter((e) => e.event === 'refund.succeeded').length);

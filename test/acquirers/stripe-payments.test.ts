@@ -55,7 +55,7 @@ describe('a payment link paid on Stripe', () => {
     await s.standin.idle();
     const created = await waitFor('payment.created', () => eventsOf(id).find((e): e is PaymentCreatedEvent => e.event === 'payment.created'));
     expect(created.data).toMatchObject({ payment_provider: 'stripe', payment_method: 'card', payment_status: 1, payment_amount: 5000 });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await s.t.service.worker!.drained();
     expect(eventsOf(id).map((e) => e.event)).toEqual(['payment.created']);
   });
 
@@ -164,7 +164,7 @@ describe('refunds of a Stripe payment', () => {
     expect(await payment(id)).toMatchObject({ status: 'refunded', amount_refunded: 8000 });
     // Stripe's charge.refunded events come back too: they find both refunds already settled.
     await s.standin.idle();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await s.t.service.worker!.drained();
     expect(eventsOf(id).filter((e) => e.event === 'refund.succeeded')).toHaveLength(2);
     const stripe = new Stripe(s.secretKey, s.standin.sdkOptions);
     const atStripe = await stripe.refunds.list({ payment_intent: (await payment(id)).provider_reference! });
@@ -182,7 +182,7 @@ describe('refunds of a Stripe payment', () => {
     const refunds = await s.t.a.client.GET('/payments/{payment_id}/refunds', { params: { path: { payment_id: id } } });
     expect(refunds.data!.data.map((r) => [r.status, r.failure_code])).toEqual([['failed', 'expired_or_canceled_card']]);
     await s.standin.idle();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await s.t.service.worker!.drained();
     expect(
       eventsOf(id)
         .filter((e) => e.event.startsWith('refund.'))
@@ -233,7 +233,7 @@ describe('Stripe’s webhooks at /stripe/webhooks/{business}', () => {
       expect(await s.standin.deliver(completed.event.id)).toBe(200);
       expect(await payment(id)).toMatchObject({ status: 'paid' });
       await waitFor('payment.created', () => eventsOf(id).find((e) => e.event === 'payment.created'));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await s.t.service.worker!.drained();
       expect(eventsOf(id).map((e) => e.event)).toEqual(['payment.created']);
       const noted = await s.t.sql('provider_events').where({ event_id: completed.event.id });
       expect(noted).toHaveLength(1);

@@ -40,7 +40,7 @@ describe('the pending sweep with Stripe', () => {
     expect(swept.reduce((sum, one) => sum + one.settledPayments, 0)).toBe(1);
     expect(await payment(id)).toMatchObject({ status: 'failed', failure_code: 'expired', payment_status: 3 });
     await waitFor('payment.failed', () => eventsOf(id).find((e) => e.event === 'payment.failed'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await s.t.service.worker!.drained();
     expect(eventsOf(id).map((e) => e.event)).toEqual(['payment.failed']);
   });
 
@@ -58,7 +58,7 @@ describe('the pending sweep with Stripe', () => {
     await Promise.all([sweep(), sweep()]);
     expect(await payment(id)).toMatchObject({ status: 'paid', payment_status: 1 });
     await waitFor('payment.created', () => eventsOf(id).find((e) => e.event === 'payment.created'));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await s.t.service.worker!.drained();
     expect(eventsOf(id).map((e) => e.event)).toEqual(['payment.created']);
   });
 });

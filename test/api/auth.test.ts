@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { capturedLog } from '../support/log.js';
 import { useService, withService } from '../support/service.js';
 import { PASSWORD, call, member, sessionCookieOf, signIn, totpCode } from '../support/members.js';
+import { sessionCaller } from '../../server/usecases/members/auth.js';
 
 const t = useService();
 
@@ -110,33 +111,44 @@ describe('logs', () => {
 });
 
 describe('session expiry', () => {
+  // The clock is the one sessionCaller (the use case behind the session cookie) takes: the tests move it
+  // rather than wait it out, then find the session refused over HTTP too (an ended session is deleted).
+  const me = (short: typeof t, session: { cookie: string }) => call(short, 'GET', '/api/auth/me', { cookie: session.cookie });
+
   it('ends a session left idle past the idle timeout', async () => {
-    await withService({ sessions: { idleMs: 1_500 } }, async (short) => {
+    const idleMs = 60_000;
+    await withService({ sessions: { idleMs } }, async (short) => {
       const { email } = await member(short, short.a.business.id, 'viewer');
       const session = await signIn(short, email);
-      expect((await call(short, 'GET', '/api/auth/me', { cookie: session.cookie })).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 1_800));
-      expect((await call(short, 'GET', '/api/auth/me', { cookie: session.cookie })).status).toBe(401);
+      expect((await me(short, session)).status).toBe(200);
+      // Used just before its idle timeout, which starts it again from there.
+      const usedAt = Date.now() + idleMs - 1_000;
+      expect(await sessionCaller(short.service.context, session.cookie, new Date(usedAt))).toBeDefined();
+      expect(await sessionCaller(short.service.context, session.cookie, new Date(usedAt + idleMs - 1_000))).toBeDefined();
+      // Then left idle for the whole of it.
+      expect(await sessionCaller(short.service.context, session.cookie, new Date(usedAt + 2 * idleMs - 1_000))).toBeUndefined();
+      expect((await me(short, session)).status).toBe(401);
     });
   });
 
   it('ends a session at its absolute lifetime however busy it is', async () => {
-    const lifetimeMs = 4_000;
-    await withService({ sessions: { idleMs: 60_000, lifetimeMs } }, async (short) => {
+    const idleMs = 60_000;
+    const lifetimeMs = 600_000;
+    await withService({ sessions: { idleMs, lifetimeMs } }, async (short) => {
       const { email } = await member(short, short.a.business.id, 'viewer');
       const session = await signIn(short, email);
       // At or after the session's start, which the server set before answering.
       const signedInAt = Date.now();
-      // Busy throughout (each use renews an idle timer), with a margin for a loaded machine before the end.
+      // Busy throughout: used every 50 s (well within the idle timeout) until just before the end.
       let uses = 0;
-      while (Date.now() - signedInAt < lifetimeMs - 1_500) {
-        expect((await call(short, 'GET', '/api/auth/me', { cookie: session.cookie })).status).toBe(200);
+      for (let at = signedInAt; at < signedInAt + lifetimeMs - 1_000; at += 50_000) {
+        expect(await sessionCaller(short.service.context, session.cookie, new Date(at)), `at ${at - signedInAt} ms`).toBeDefined();
         uses += 1;
-        await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      expect(uses).toBeGreaterThan(0);
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, signedInAt + lifetimeMs + 200 - Date.now())));
-      expect((await call(short, 'GET', '/api/auth/me', { cookie: session.cookie })).status).toBe(401);
+      expect(uses).toBe(12);
+      expect((await me(short, session)).status).toBe(200);
+      expect(await sessionCaller(short.service.context, session.cookie, new Date(signedInAt + lifetimeMs))).toBeUndefined();
+      expect((await me(short, session)).status).toBe(401);
     });
   });
 });

@@ -10,7 +10,7 @@ import { assertSchema } from '../support/contract.js';
 import { GOOD_CARD, Payer, submitPage } from '../support/payer.js';
 import { raw, useServicePerTest } from '../support/service.js';
 import { useWebhookService } from '../support/webhook-service.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import * as create from '../support/factories.js';
 
 const MASTERCARD = { card_number: '5555 5555 5555 4444', expiry: '12/39', cvc: '123' };
@@ -63,7 +63,7 @@ describe('DELETE /api/tokenizations/{token_id}/card', () => {
     const again = await removeCard(token._id);
     expect(again.response.status).toBe(200);
     expect(again.data!.data).toEqual({ ...body, updated_at: body.updated_at });
-    await sleep(300);
+    await t.service.worker!.drained();
     expect(removals(token._id)).toHaveLength(1);
     const read = await t.a.client.GET('/tokenizations/{token_id}', { params: { path: { token_id: token._id } } });
     expect(read.data!.data).toEqual(body);
@@ -127,7 +127,7 @@ describe('DELETE /api/tokenizations/{token_id}/card', () => {
 });
 
 describe('DELETE /api/tokenizations/{token_id}/card when the acquirer does not let go', () => {
-  const startService = useServicePerTest();
+  const serviceWith = useServicePerTest();
 
   it('answers 502 and changes nothing: the card stays saved', async () => {
     class Unreachable extends SandboxAcquirer {
@@ -135,7 +135,7 @@ describe('DELETE /api/tokenizations/{token_id}/card when the acquirer does not l
         throw new Error('connect ETIMEDOUT');
       }
     }
-    const down = await startService({ provider: new Unreachable() });
+    const down = await serviceWith({ provider: new Unreachable() });
     const created = await create.token(down.a, { title: 'Plan', description: 'Plan' });
     expect((await submitPage(down.url, created.activation_url, { name: 'Aisyah', ...GOOD_CARD })).status).toBe(303);
     const failed = await down.a.client.DELETE('/tokenizations/{token_id}/card', { params: { path: { token_id: created._id } } });

@@ -5,7 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { plantPayments } from '../support/bulk.js';
 import { raw, useService } from '../support/service.js';
-import { waitFor } from '../support/wait.js';
+import { sleep, waitFor } from '../support/wait.js';
 
 const PAYMENTS = 30_000;
 // One PostgreSQL connection: anything an export held would be every other request's wait.
@@ -58,7 +58,7 @@ describe('payments exports leave room for everyone else', () => {
     const stalled = await unreadExport();
     expect(stalled.response.status).toBe(200);
     // Long enough for the export to fill every buffer between it and the unread socket.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(500);
     const started = performance.now();
     const { response } = await t.b.client.GET('/payment-links');
     expect(response.status).toBe(200);
@@ -77,6 +77,7 @@ describe('payments exports leave room for everyone else', () => {
         const started = performance.now();
         expect((await fetch(`${t.url}/health`)).status).toBe(200);
         health.push(performance.now() - started);
+        // eslint-disable-next-line no-restricted-syntax -- paces the probe beside the export; the test waits on the export, not on this
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();

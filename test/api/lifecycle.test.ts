@@ -6,13 +6,14 @@
 // while a payer's card is being authorised.
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
+import { isoMicros } from '../../server/domain/time.js';
 import { expireDueLinks } from '../../server/usecases/merchant/expiry-sweep.js';
 import { assertSchema } from '../support/contract.js';
 import { HeldProvider, submitHeld } from '../support/held-provider.js';
 import { GOOD_CARD, Payer, submitPage, type PageResponse } from '../support/payer.js';
 import { raw } from '../support/service.js';
 import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
@@ -23,10 +24,22 @@ const w = useWebhookService({ expirySweepMs: 3_600_000, provider });
 const { t, receiver } = w;
 
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
-// Links that must still be live for a step or two before they expire get this much room, which a busy
-// machine needs; the test then waits until the expiry has passed, however long the steps took.
-const SOON = 1_500;
-const pastExpiry = (expiresAt: string | null | undefined) => sleep(Math.max(0, Date.parse(expiresAt!) - Date.now() + 100));
+// A link made to expire is made live for an hour, and its expires_at then moved a second into the
+// past in its row, as the clock would move it (the API takes only a future expires_at): the steps
+// before the expiry are never in a race with it, and no test waits it out. The reads, the payer's
+// page and the sweep compare it with the time as usual. The races with the expiry below ('expiry
+// against payment') set it the same way, a few hundred ms ahead once the payers' pages are open, and
+// then race the real clock.
+const LATER = 3_600_000;
+const expiresIn = async (table: 'payment_links' | 'open_payment_links', link: { _id: string }, ms: number): Promise<number> => {
+  const at = Date.now() + ms;
+  await t
+    .sql(table)
+    .where({ _id: link._id })
+    .update({ expires_at: isoMicros(new Date(at)) });
+  return at;
+};
+const pastExpiry = (table: 'payment_links' | 'open_payment_links', link: { _id: string }) => expiresIn(table, link, -1_000);
 const sweep = () => expireDueLinks(t.service.context);
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const pageOf = async (url: string) => (await new Payer(t.url).get(pathOf(url))).status;
@@ -61,14 +74,15 @@ describe('expires_at', () => {
   });
 
   it('closes the link when it passes; the sweep marks it and announces it once; a later expires_at revives it', async () => {
-    const link = await paymentLink({ expires_at: inMs(SOON), reference: 'EXP-1' });
+    const link = await paymentLink({ expires_at: inMs(LATER), reference: 'EXP-1' });
     expect(link).toMatchObject({ status: 'Active', expires_at: expect.stringMatching(/Z$/) });
     expect(await pageOf(link.payment_url)).toBe(200);
     const late = new Payer(t.url);
     const form = await late.open(new URL(link.payment_url).pathname + new URL(link.payment_url).search);
-    await pastExpiry(link.expires_at);
+    await pastExpiry('payment_links', link);
     // Read before the sweep: already shown as what it is.
-    expect((await t.a.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } })).data!.data.status).toBe('Expired');
+    const read = (await t.a.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } })).data!.data;
+    expect(read.status).toBe('Expired');
     expect(await pageOf(link.payment_url)).toBe(410);
     // A form opened before the expiry and sent after it charges nothing.
     expect((await late.submit(form, { name: 'Late', ...GOOD_CARD })).status).toBe(410);
@@ -83,8 +97,8 @@ describe('expires_at', () => {
         .filter((e) => e.event === 'payment_link.expired' && (e.data as { payment_link_id: string }).payment_link_id === link._id);
     const [event] = await waitFor('payment_link.expired', () => expiredEvents().length > 0 && expiredEvents());
     await assertSchema('PaymentLinkExpiredEvent', event);
-    expect(event!.data).toMatchObject({ payment_link_type: 'payment_link', payment_link_reference: 'EXP-1', expires_at: link.expires_at });
-    await sleep(300);
+    expect(event!.data).toMatchObject({ payment_link_type: 'payment_link', payment_link_reference: 'EXP-1', expires_at: read.expires_at });
+    await t.service.worker!.drained();
     expect(expiredEvents()).toHaveLength(1);
 
     const revived = await t.a.client.PUT('/payment-links/{payment_link_id}', {
@@ -96,9 +110,9 @@ describe('expires_at', () => {
   });
 
   it('closes an open link too, with its state', async () => {
-    const link = await openLink({ expires_at: inMs(500) });
+    const link = await openLink({ expires_at: inMs(LATER) });
     expect(link).toMatchObject({ state: 'active', status_id: 1, status: true, max_payments: null, payments_count: 0 });
-    await pastExpiry(link.expires_at);
+    await pastExpiry('open_payment_links', link);
     expect(
       (await t.a.client.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: link._id } } })).data!.data,
     ).toMatchObject({
@@ -138,9 +152,9 @@ describe('pause and resume', () => {
   });
 
   it('an expired link cannot be resumed or paused; an unknown or foreign link is 404', async () => {
-    const link = await paymentLink({ expires_at: inMs(SOON) });
+    const link = await paymentLink({ expires_at: inMs(LATER) });
     expect((await t.a.client.POST('/payment-links/{payment_link_id}/pause', { params: { path: { payment_link_id: link._id } } })).response.status).toBe(200);
-    await pastExpiry(link.expires_at);
+    await pastExpiry('payment_links', link);
     const resumed = await t.a.client.POST('/payment-links/{payment_link_id}/resume', { params: { path: { payment_link_id: link._id } } });
     expect(resumed.response.status).toBe(409);
     expect(resumed.error).toEqual({ message: 'The payment link has expired; give it a later expires_at with PUT first.' });
@@ -173,11 +187,11 @@ describe('a pause outlives the expiry', () => {
     ((await t.sql('outbox').where({ topic: 'payment_link.expired' }).select('payload')) as { payload: string }[]).filter((row) => row.payload.includes(id));
 
   it('a paused payment link past its expires_at stays Paused and unannounced; a later expires_at keeps it paused until resumed', async () => {
-    const link = await paymentLink({ expires_at: inMs(SOON), reference: 'PAUSE-EXP' });
+    const link = await paymentLink({ expires_at: inMs(LATER), reference: 'PAUSE-EXP' });
     expect((await t.a.client.POST('/payment-links/{payment_link_id}/pause', { params: { path: { payment_link_id: link._id } } })).data!.data.status).toBe(
       'Paused',
     );
-    await pastExpiry(link.expires_at);
+    await pastExpiry('payment_links', link);
     const read = async () => (await t.a.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } })).data!.data;
     expect((await read()).status).toBe('Paused');
     await sweep();
@@ -209,11 +223,11 @@ describe('a pause outlives the expiry', () => {
   });
 
   it('so does a paused open link, and one whose max_payments a PUT has reached cannot be resumed until it is raised', async () => {
-    const link = await openLink({ expires_at: inMs(SOON) });
+    const link = await openLink({ expires_at: inMs(LATER) });
     expect(
       (await t.a.client.POST('/open-payment-links/{open_payment_link_id}/pause', { params: { path: { open_payment_link_id: link._id } } })).response.status,
     ).toBe(200);
-    await pastExpiry(link.expires_at);
+    await pastExpiry('open_payment_links', link);
     const read = async () =>
       (await t.a.client.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: link._id } } })).data!.data;
     expect(await read()).toMatchObject({ state: 'paused', status_id: 2, status: false });
@@ -289,13 +303,13 @@ describe('max_payments', () => {
 
 describe('expiry against payment', () => {
   it('no payment is recorded after the expiry, however close the payers come to it', async () => {
-    const expiresAt = Date.now() + 2_000;
-    const link = await openLink({ expires_at: new Date(expiresAt).toISOString() });
+    const link = await openLink({ expires_at: inMs(LATER) });
     const path = new URL(link.payment_url).pathname + new URL(link.payment_url).search;
     const payers = Array.from({ length: 6 }, () => new Payer(t.url));
     const forms = await Promise.all(payers.map((payer) => payer.open(path)));
-    // The payers start 400 ms before the expiry however long the pages took to open on a busy machine.
-    await sleep(Math.max(0, expiresAt - 400 - Date.now()));
+    // The payers start 400 ms before the expiry however long the pages took to open on a busy machine:
+    // the expiry is set once they are open.
+    const expiresAt = await expiresIn('open_payment_links', link, 400);
     const statuses: number[] = [];
     // Each payer submits again and again across the moment of expiry.
     await Promise.all(
@@ -325,13 +339,12 @@ describe('expiry against payment', () => {
     const outcomes: string[] = [];
     // Each round starts its payers at another distance from the expiry, from well before to just after.
     for (const lead of [300, 120, 60, 30, 10, 0, -20]) {
-      // Room for the pages to open first on a busy machine, so each round keeps its distance from the expiry.
-      const expiresAt = Date.now() + 1_000;
-      const link = await paymentLink({ expires_at: new Date(expiresAt).toISOString() });
+      const link = await paymentLink({ expires_at: inMs(LATER) });
       const path = new URL(link.payment_url).pathname + new URL(link.payment_url).search;
       const payers = Array.from({ length: 8 }, () => new Payer(t.url));
       const forms = await Promise.all(payers.map((payer) => payer.open(path)));
-      await sleep(Math.max(0, expiresAt - lead - Date.now()));
+      // The expiry set once the pages are open, however long that took on a busy machine: each round keeps its distance.
+      const expiresAt = await expiresIn('payment_links', link, lead);
       let n = 0;
       await Promise.all(
         payers.map(async (payer, i) => {
@@ -373,14 +386,11 @@ describe('a change while the acquirer authorises', () => {
     expect(provider.captured).not.toContain(authorization);
   }
 
-  const untilPassed = (at: number) => sleep(at - Date.now() + 50);
-
   it('a payment link that expires meanwhile takes no payment, and reads expired', async () => {
-    const expiresAt = Date.now() + 2_000;
-    const link = await paymentLink({ expires_at: new Date(expiresAt).toISOString() });
+    const link = await paymentLink({ expires_at: inMs(LATER) });
     const payer = new Payer(t.url);
     const held = await submitHeld(provider, payer, await payer.open(pathOf(link.payment_url)), { name: 'Payer', ...GOOD_CARD });
-    await untilPassed(expiresAt);
+    await pastExpiry('payment_links', link);
     await expectLostClaim(held, await held.finish(), 'Payment link expired');
     expect(await t.sql('payments').where({ payment_link_id: link._id, status_id: 1 })).toHaveLength(0);
     const read = await t.a.client.GET('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: link._id } } });
@@ -389,11 +399,10 @@ describe('a change while the acquirer authorises', () => {
   });
 
   it('an open link that expires meanwhile takes no payment, and reads expired', async () => {
-    const expiresAt = Date.now() + 2_000;
-    const link = await openLink({ expires_at: new Date(expiresAt).toISOString() });
+    const link = await openLink({ expires_at: inMs(LATER) });
     const payer = new Payer(t.url);
     const held = await submitHeld(provider, payer, await payer.open(pathOf(link.payment_url)), OPEN_FIELDS);
-    await untilPassed(expiresAt);
+    await pastExpiry('open_payment_links', link);
     await expectLostClaim(held, await held.finish(), 'Payment link expired');
     expect(await t.sql('payments').where({ open_payment_link_id: link._id, status_id: 1 })).toHaveLength(0);
     const read = await t.a.client.GET('/open-payment-links/{open_payment_link_id}', { params: { path: { open_payment_link_id: link._id } } });

@@ -39,6 +39,7 @@ const slowPost = (url: string, key: string) =>
       socket,
       `POST /api/payment-links HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${64 * MiB}\r\n\r\n`,
       async () => {
+        // eslint-disable-next-line no-restricted-syntax -- the slow client's pace is the scenario; the test waits for the server to close on it
         await new Promise((resolve) => setTimeout(resolve, 20));
         return Buffer.alloc(1024, 'a');
       },

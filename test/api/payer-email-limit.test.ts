@@ -7,7 +7,7 @@ import { listOutbox } from '../../server/store/outbox.js';
 import { useServicePerTest, type TestService } from '../support/service.js';
 
 let t: TestService | undefined;
-const startService = useServicePerTest();
+const serviceWith = useServicePerTest();
 
 const LIMIT = 3;
 const linkBody = { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 1001' };
@@ -29,7 +29,7 @@ async function turnTheDay(t: TestService): Promise<void> {
 
 describe('payer e-mails per business and day', () => {
   it('refuses the request past the cap with a 422 on send_email saying the limit and when it resets, and writes nothing', async () => {
-    t = await startService({ payerEmailsPerDay: LIMIT });
+    t = await serviceWith({ payerEmailsPerDay: LIMIT });
     for (let i = 0; i < LIMIT; i += 1) {
       const { response } = await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
       expect(response.status).toBe(200);
@@ -59,7 +59,7 @@ describe('payer e-mails per business and day', () => {
   });
 
   it('refuses an update that asks for the e-mail past the cap, leaving the link as it was', async () => {
-    t = await startService({ payerEmailsPerDay: 1 });
+    t = await serviceWith({ payerEmailsPerDay: 1 });
     const { data } = await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
     const id = data!.data._id;
     const refused = await t.a.client.PUT('/payment-links/{payment_link_id}', {
@@ -75,7 +75,7 @@ describe('payer e-mails per business and day', () => {
 
   it('lets exactly the cap through when requests race', async () => {
     const limit = 5;
-    t = await startService({ payerEmailsPerDay: limit });
+    t = await serviceWith({ payerEmailsPerDay: limit });
     const service = t;
     const answers = await Promise.all(
       Array.from({ length: 24 }, (_, i) => service.a.client.POST('/payment-links', { body: { ...linkBody, title: `Race ${i}`, send_email: true } })),
@@ -88,7 +88,7 @@ describe('payer e-mails per business and day', () => {
   });
 
   it('opens again when the UTC day turns, and keeps no refusal under an Idempotency-Key', async () => {
-    t = await startService({ payerEmailsPerDay: 1 });
+    t = await serviceWith({ payerEmailsPerDay: 1 });
     await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
     const key = 'b7f1c0de-5a1e-4c3b-9d2e-1f0a2b3c4d5e';
     const body = { ...linkBody, title: 'Tomorrow', send_email: true };

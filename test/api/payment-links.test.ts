@@ -6,6 +6,7 @@ import type { PaymentLink } from '../../client/index.js';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { withService, type Tenant, useService } from '../support/service.js';
+import { sleep } from '../support/wait.js';
 
 const t = useService();
 
@@ -34,7 +35,6 @@ const replace = (id: string, body: Body, tenant: Tenant = t.a) =>
   tenant.client.PUT('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: id } }, body: body as never });
 const remove = (id: string, tenant: Tenant = t.a) => tenant.client.DELETE('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: id } } });
 const row = (id: string) => t.sql('payment_links').where({ _id: id }).first();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function createLink(body: Body = {}, tenant: Tenant = t.a): Promise<PaymentLink> {
   const result = await create({ ...REQUIRED, ...body }, tenant);

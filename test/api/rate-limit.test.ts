@@ -10,6 +10,7 @@ import { knexFor, openDatabase, type Database } from '../../server/store/databas
 import { assertErrorBody } from '../support/contract.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { raw, useService } from '../support/service.js';
+import { sleep } from '../support/wait.js';
 
 const LIMIT = 5;
 const t = useService({ rateLimit: { perSecond: LIMIT } });
@@ -17,7 +18,7 @@ const t = useService({ rateLimit: { perSecond: LIMIT } });
 /** Waits for the start of a fresh one-second window, so a burst lands in one window. */
 async function atWindowStart(): Promise<void> {
   const ms = Date.now() % 1000;
-  await new Promise((resolve) => setTimeout(resolve, 1000 - ms + 5));
+  await sleep(1000 - ms + 5);
 }
 
 /**

@@ -11,6 +11,7 @@ import * as create from '../support/factories.js';
 class JitteryRefunds extends SandboxAcquirer {
   refunded = 0;
   override async refund(request: RefundRequest) {
+    // eslint-disable-next-line no-restricted-syntax -- the acquirer answering late, at random, is the scenario; the test waits on the refunds, not on this
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
     const answer = await super.refund(request);
     if (answer.outcome === 'succeeded') this.refunded += request.amount;

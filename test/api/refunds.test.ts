@@ -6,7 +6,7 @@ import { assertSchema } from '../support/contract.js';
 import { DECLINED_CARD, GOOD_CARD, REFUND_FAILS_CARD, submitPage } from '../support/payer.js';
 import { raw } from '../support/service.js';
 import { useWebhookService, WEBHOOK_SECRET } from '../support/webhook-service.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import * as create from '../support/factories.js';
 
 const SECRET = WEBHOOK_SECRET;
@@ -66,7 +66,7 @@ describe('POST /api/payments/{payment_id}/refunds', () => {
     expect(await ids('paid')).toEqual([]);
 
     const events = await waitFor('two refund webhooks', () => refundEvents(paymentId).length >= 2 && refundEvents(paymentId));
-    await sleep(200);
+    await t.service.worker!.drained();
     expect(refundEvents(paymentId)).toHaveLength(2);
     for (const event of events) await assertSchema('RefundEvent', event);
     expect(events.map((event) => [event.event, event.data.refund_amount, event.data.payment_amount_refunded]).sort()).toEqual([

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startChild, type ChildService } from '../support/child.js';
 import { useService } from '../support/service.js';
+import { waitFor } from '../support/wait.js';
 
 const VALID = { email: 'payer@example.com', currency: 'MYR', amount: 1000, title: 'Invoice 1001', reference: 'INV-1001' };
 const INVALID = [
@@ -71,12 +72,13 @@ describe.each(['express', 'fastify'])('the %s peer of the bench', (peer) => {
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
 
     // One access line with the service's fields, through the service's logger, which writes no key.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const lines = server
-      .output()
-      .split('\n')
-      .filter((line) => line.includes(`"request_id":"${requestId}"`))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const linesOf = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(`"request_id":"${requestId}"`))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = await waitFor('the access line', () => linesOf().length > 0 && linesOf());
     expect(lines).toEqual([
       expect.objectContaining({
         service: 'payment-collection',

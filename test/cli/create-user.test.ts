@@ -5,18 +5,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../server/start.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
-import { silentLogger } from '../../server/logger.js';
 import { ROOT } from '../support/child.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { PASSWORD, submitSetupPage } from '../support/members.js';
-import { secretsEnv, secretsSettings } from '../support/secrets.js';
+import { secretsEnv } from '../support/secrets.js';
+import { useServiceOver } from '../support/service.js';
 
 const SLOW = 90_000;
 let dir: string;
 let database: TestDatabase;
-let service: RunningService;
 let businessId: number;
 
 function createUser(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -48,21 +46,15 @@ async function login(email: string, password: string): Promise<number> {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'create-user-'));
   database = await createTestDatabase(dir);
-  service = await startService({
-    databaseUrl: database.url,
-    port: 0,
-    host: '127.0.0.1',
-    logger: silentLogger(),
-    secrets: secretsSettings(database.url),
-    mail: { mailDir: join(dir, 'mail') },
-  });
-  businessId = (await findOrCreateBusiness(service.db, 'Acme Sdn Bhd')).id;
 }, SLOW);
-
 afterAll(async () => {
-  await service?.close();
   await database?.drop();
   rmSync(dir, { recursive: true, force: true });
+});
+// Registered after the hooks above: started over the database they make, closed before it is dropped.
+const service = useServiceOver(() => ({ databaseUrl: database.url, mail: { mailDir: join(dir, 'mail') } }), SLOW);
+beforeAll(async () => {
+  businessId = (await findOrCreateBusiness(service.db, 'Acme Sdn Bhd')).id;
 });
 
 it(

@@ -43,6 +43,7 @@ function npm(args: string[], timeoutMs = SLOW - 5_000): Promise<Run> {
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
+    // eslint-disable-next-line no-restricted-syntax -- a deadline for the child, cleared when it ends
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`npm ${args.join(' ')} did not finish in ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));

@@ -10,11 +10,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { issueKey } from '../../server/store/api-keys.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
-import { silentLogger } from '../../server/logger.js';
-import { startService } from '../../server/start.js';
 import { openDatabase } from '../../server/store/database.js';
 import { freePort, startChild, type ChildService } from '../support/child.js';
-import { secretsSettings } from '../support/secrets.js';
+import { withServiceOver } from '../support/service.js';
 import { sleep, waitFor } from '../support/wait.js';
 import { Ledger, Life, mulberry32, worker } from './load.js';
 import { Findings, verifyFile, verifyThroughApi } from './verify.js';
@@ -122,16 +120,7 @@ describe('SIGKILL under load on the embedded database', () => {
 
     // What the kills cut short does not stay pending: the pending sweep fails each such attempt as
     // abandoned (the sandbox captures only in the transaction that records a payment paid, so none took money).
-    const sweeper = await startService({
-      databaseUrl: env.DATABASE_URL,
-      port: 0,
-      host: '127.0.0.1',
-      logger: silentLogger(),
-      mail: { mailDir: env.MAIL_DIR },
-      secrets: secretsSettings(env.DATABASE_URL),
-      pendingSweep: { everyMs: 50, graceMs: 0 },
-    });
-    try {
+    await withServiceOver(env.DATABASE_URL, { mail: { mailDir: env.MAIL_DIR }, pendingSweep: { everyMs: 50, graceMs: 0 } }, async (sweeper) => {
       const states = async () => {
         const rows = await sweeper.db.all<{ status_id: number; failure_code: string | null; n: number }>(
           sweeper.db.sql('payments').select('status_id', 'failure_code').count({ n: '*' }).groupBy('status_id', 'failure_code'),
@@ -142,9 +131,7 @@ describe('SIGKILL under load on the embedded database', () => {
       const abandoned = (await states()).find((row) => row.status_id === 3 && row.failure_code === 'abandoned')?.n ?? 0;
       console.log(`crash: the pending sweep failed ${abandoned} attempts as abandoned; none is left pending`);
       expect(abandoned).toBe(figures.pending);
-    } finally {
-      await sweeper.close();
-    }
+    });
     // A keyed create commits with its stored answer or not at all, so no retry can create it twice.
     expect(figures.keyedCommittedInFlight).toBe(0);
     // Enough of every kind of write was acknowledged for the checks above to mean something.

@@ -15,7 +15,7 @@ import { GOOD_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { secretsKeyFor } from '../support/secrets.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const dir = mkdtempSync(join(tmpdir(), 'payments-crash-'));
@@ -70,7 +70,8 @@ describe('a crash between commit and delivery', () => {
     const second = await startChild(env, port);
     children.push(second);
     await waitFor('both e-mails and the webhook', () => smtp.messages.length === 2 && receiver.requests.length === 1, 20_000);
-    await sleep(1_500);
+    // Nothing left to send (the restarted process is another process: its outbox is read, not awaited).
+    await waitFor('every entry settled', async () => (await listOutbox(db, { status: 'pending' })).length === 0);
     expect(smtp.messages.map((m) => m.subject).sort()).toEqual([
       'Payment request from Demo Business: Crash test (MYR 25.00)',
       'Receipt: MYR 25.00 to Demo Business',

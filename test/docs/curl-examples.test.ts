@@ -116,6 +116,7 @@ class Terminal {
     const [outFrom, errFrom] = [this.stdout.length, this.stderr.length];
     const done = () => this.stdout.includes(end, outFrom) && this.stderr.includes(end, errFrom);
     const finished = new Promise<void>((resolve, reject) => {
+      // eslint-disable-next-line no-restricted-syntax -- a deadline for the script, cleared when it ends
       const timer = setTimeout(() => reject(new Error(`still running after 30 s: ${script}`)), 30_000);
       this.wake = () => {
         if (done()) resolve();

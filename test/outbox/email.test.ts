@@ -9,7 +9,7 @@ import { capturedLog } from '../support/log.js';
 import { GOOD_CARD, Payer } from '../support/payer.js';
 import { useServicePerTest, type TestService } from '../support/service.js';
 import { startSmtp, type TestSmtp } from '../support/smtp.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import * as create from '../support/factories.js';
 
 let t: TestService | undefined;
@@ -19,13 +19,13 @@ afterEach(async () => {
   t = smtp = undefined;
 });
 // Registered after the hook above, so each test's service closes before what it delivered to.
-const startService = useServicePerTest();
+const serviceWith = useServicePerTest();
 
 const FAST_RETRY = { baseMs: 40, capMs: 200, maxAttempts: 4 };
 
 async function withSmtp(refuse?: (attempt: number) => boolean) {
   smtp = await startSmtp(refuse);
-  t = await startService({ mail: { smtpUrl: smtp.url, from: 'Acme Payments <billing@acme.test>' }, outbox: { retry: FAST_RETRY } });
+  t = await serviceWith({ mail: { smtpUrl: smtp.url, from: 'Acme Payments <billing@acme.test>' }, outbox: { retry: FAST_RETRY } });
   return { smtp, t };
 }
 
@@ -45,7 +45,7 @@ describe('payment link e-mail over SMTP', () => {
     expect(mail!.html).toContain(link.payment_url.replace(/&/g, '&amp;'));
     expect(mail!.html).toContain('Pay MYR 1,234.56');
     expect(mail!.messageId).toMatch(/payment_link\.sent@payment-collection-service/);
-    await sleep(300);
+    await t.service.worker!.drained();
     expect(smtp.messages).toHaveLength(1);
     const [entry] = await listOutbox(t.service.db, { channel: 'email' });
     expect(entry).toMatchObject({ status: 'delivered', attempts: 1, topic: 'payment_link.sent' });
@@ -55,7 +55,7 @@ describe('payment link e-mail over SMTP', () => {
     const { smtp, t } = await withSmtp();
     await t.a.client.POST('/payment-links', { body: linkBody });
     await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: false } });
-    await sleep(300);
+    await t.service.worker!.drained();
     expect(smtp.messages).toHaveLength(0);
     expect(await listOutbox(t.service.db)).toHaveLength(0);
   });
@@ -89,7 +89,7 @@ describe('payment link e-mail over SMTP', () => {
     const { smtp, t } = await withSmtp((attempt) => attempt <= 2);
     await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
     await waitFor('the e-mail', () => smtp.messages.length);
-    await sleep(400);
+    await t.service.worker!.drained();
     expect(smtp.messages).toHaveLength(1);
     expect(smtp.attempts).toBe(3);
     const [entry] = await listOutbox(t.service.db, { channel: 'email' });
@@ -114,7 +114,7 @@ describe('payment link e-mail over SMTP', () => {
     expect(entry).toMatchObject({ attempts: FAST_RETRY.maxAttempts, last_error: expect.stringMatching(/451/) });
     expect(smtp.attempts).toBe(FAST_RETRY.maxAttempts);
     expect(await listAttempts(t.service.db, entry!.id)).toHaveLength(FAST_RETRY.maxAttempts);
-    await sleep(400);
+    await t.service.worker!.drained();
     expect(smtp.attempts).toBe(FAST_RETRY.maxAttempts);
   });
 
@@ -124,7 +124,7 @@ describe('payment link e-mail over SMTP', () => {
       () => true,
       (recipient) => ({ code: 550, message: `<${recipient}>: Recipient address rejected` }),
     );
-    t = await startService({ mail: { smtpUrl: smtp.url }, outbox: { retry: FAST_RETRY }, logger });
+    t = await serviceWith({ mail: { smtpUrl: smtp.url }, outbox: { retry: FAST_RETRY }, logger });
     await t.a.client.POST('/payment-links', { body: { ...linkBody, send_email: true } });
     const [entry] = await waitFor('the entry to die', async () => {
       const entries = await listOutbox(t!.service.db, { status: 'dead' });
@@ -161,7 +161,7 @@ describe('payment link e-mail over SMTP', () => {
 
 describe('payment link e-mail without SMTP_URL (the embedded default)', () => {
   it('writes each message as an .eml file a developer can open', async () => {
-    t = await startService();
+    t = await serviceWith();
     const link = await create.paymentLink(t.a, { ...linkBody, send_email: true });
     const mailDir = join(t.dir, 'mail');
     const [file] = await waitFor('the .eml file', () => {

@@ -8,7 +8,7 @@ import { assertSchema } from '../support/contract.js';
 import { DECLINED_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer } from '../support/payer.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { useServicePerTest, type TestService } from '../support/service.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
@@ -19,7 +19,7 @@ afterEach(async () => {
   t = receiver = undefined;
 });
 // Registered after the hook above, so each test's service closes before what it delivered to.
-const startService = useServicePerTest();
+const serviceWith = useServicePerTest();
 
 async function attempt(service: TestService, paymentUrl: string, fields: Record<string, string>) {
   const url = new URL(paymentUrl);
@@ -30,7 +30,7 @@ async function attempt(service: TestService, paymentUrl: string, fields: Record<
 describe('payment.failed webhook', () => {
   it('announces each declined attempt once, with the reason, then payment.created for the success', async () => {
     receiver = await startReceiver();
-    t = await startService();
+    t = await serviceWith();
     await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, t.service.secretsKey);
     const { data } = await t.a.client.POST('/payment-links', {
       body: { email: 'payer@example.com', currency: 'MYR', amount: 1050, title: 'Invoice 9', reference: 'INV-9' },
@@ -42,7 +42,7 @@ describe('payment.failed webhook', () => {
     expect((await attempt(t, link.payment_url, { name: 'Ali', ...GOOD_CARD })).status).toBe(303);
 
     const requests = await waitFor('three webhooks', () => receiver!.requests.length >= 3 && receiver!.requests);
-    await sleep(300);
+    await t.service.worker!.drained();
     expect(receiver.requests).toHaveLength(3);
     const events = requests.map((request) => verifyWebhook(request.raw, request.headers as Record<string, string>, SECRET));
     const failed = events.filter((event): event is PaymentFailedEvent => event.event === 'payment.failed');
@@ -73,7 +73,7 @@ describe('payment.failed webhook', () => {
 
   it('is also sent for an open link, and not at all for a business without a webhook', async () => {
     receiver = await startReceiver();
-    t = await startService();
+    t = await serviceWith();
     await setWebhook(t.service.db, t.a.business.id, { url: receiver.url, secret: SECRET }, t.service.secretsKey);
     for (const client of [t.a.client, t.b.client]) {
       const { data } = await client.POST('/open-payment-links', { body: { currency: 'MYR', minimum_amount: 5, title: 'Donations' } });

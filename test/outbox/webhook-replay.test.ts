@@ -86,12 +86,12 @@ afterEach(async () => {
   t = capture = undefined;
 });
 // Registered after the hook above, so each test's service closes before what it delivered to.
-const startService = useServicePerTest();
+const serviceWith = useServicePerTest();
 
 /** A real payment.created delivery from the service, as it arrived on the wire. */
 async function deliveredEvent(): Promise<ReceivedRequest> {
   capture = await startReceiver();
-  t = await startService();
+  t = await serviceWith();
   await setWebhook(t.service.db, t.a.business.id, { url: capture.url, secret: SECRET }, t.service.secretsKey);
   const link = await create.paymentLink(t.a, { amount: 1050, title: 'Invoice 9' });
   const url = new URL(link.payment_url);

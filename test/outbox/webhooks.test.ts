@@ -12,7 +12,7 @@ import { GOOD_CARD, Payer } from '../support/payer.js';
 import { SWIPE_PAYMENT_FIELDS } from '../support/swipe-receiver.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
 import { useServicePerTest, type TestService } from '../support/service.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 import * as create from '../support/factories.js';
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
@@ -25,7 +25,7 @@ afterEach(async () => {
   t = receiver = undefined;
 });
 // Registered after the hook above, so each test's service closes before what it delivered to.
-const startService = useServicePerTest();
+const serviceWith = useServicePerTest();
 
 /**
  * A receiver that hangs is given up on after 300 ms; the others get as long as production gives, so
@@ -34,7 +34,7 @@ const startService = useServicePerTest();
 async function setup(respond?: (n: number) => number | 'hang', url?: (receiver: Receiver) => string) {
   receiver = await startReceiver(respond);
   const hangs = respond ? [1, 2, 3].some((n) => respond(n) === 'hang') : false;
-  t = await startService({ outbox: { retry: FAST_RETRY, webhookTimeoutMs: hangs ? 300 : 10_000 } });
+  t = await serviceWith({ outbox: { retry: FAST_RETRY, webhookTimeoutMs: hangs ? 300 : 10_000 } });
   await setWebhook(t.service.db, t.a.business.id, { url: url ? url(receiver) : receiver.url, secret: SECRET }, t.service.secretsKey);
   return { receiver, t };
 }
@@ -78,7 +78,7 @@ describe('payment.created webhook', () => {
     expect(Object.keys(event.data)).toEqual([...PAYMENT_FIELDS, 'hash']);
     expect(request!.headers['webhook-id']).toMatch(/^evt_[0-9a-f]{24}$/);
     expect(request!.headers['content-type']).toBe('application/json');
-    await sleep(300);
+    await t.service.worker!.drained();
     expect(receiver.requests).toHaveLength(1);
   });
 
@@ -101,7 +101,7 @@ describe('payment.created webhook', () => {
     const { receiver, t } = await setup((n) => (n <= 2 ? 500 : 204));
     await pay(t);
     await waitFor('three requests', () => receiver.requests.length >= 3);
-    await sleep(300);
+    await t.service.worker!.drained();
     expect(receiver.requests).toHaveLength(3);
     expect(new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
     const [entry] = await listOutbox(t.service.db, { channel: 'webhook' });
@@ -153,7 +153,7 @@ describe('payment.created webhook', () => {
     const { receiver, t } = await setup();
     await setWebhook(t.service.db, t.a.business.id, null, t.service.secretsKey);
     await pay(t);
-    await sleep(300);
+    await t.service.worker!.drained();
     expect(receiver.requests).toHaveLength(0);
     expect(await listOutbox(t.service.db, { channel: 'webhook' })).toHaveLength(0);
   });

@@ -6,7 +6,7 @@ import { OutboxWorker } from '../../server/outbox/worker.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { claimDue, enqueue, listOutbox, type OutboxEntry } from '../../server/store/outbox.js';
 import { useMigratedDatabase } from '../support/store.js';
-import { sleep, waitFor } from '../support/wait.js';
+import { waitFor } from '../support/wait.js';
 
 const store = useMigratedDatabase('worker');
 let businessId: number;
@@ -22,7 +22,8 @@ describe('outbox workers', () => {
     const deliveries = new Map<number, number>();
     const slow = async (entry: OutboxEntry) => {
       deliveries.set(entry.id, (deliveries.get(entry.id) ?? 0) + 1);
-      await sleep(Math.random() * 5);
+      // eslint-disable-next-line no-restricted-syntax -- a receiver answering late, at random, is the scenario; the test waits on the deliveries, not on this
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
     };
     const workers = Array.from(
       { length: 4 },

@@ -15,6 +15,7 @@ import * as create from '../support/factories.js';
 class JitteryProvider extends SandboxAcquirer {
   captured: string[] = [];
   voided: string[] = [];
+  // eslint-disable-next-line no-restricted-syntax -- the acquirer answering late, at random, is the scenario; the test waits on the payers, not on this
   private jitter = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
   override async authorize(request: AuthorizeRequest) {
     await this.jitter();

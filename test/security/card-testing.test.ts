@@ -14,6 +14,7 @@ import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { DECLINED_CARD, ERROR_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer, type PageResponse } from '../support/payer.js';
 import { useService, withService, type TestService, type TestServiceOptions } from '../support/service.js';
 import * as create from '../support/factories.js';
+import { sleep } from '../support/wait.js';
 
 const WINDOW_SECONDS = 3_600;
 /** A card that passes Luhn but is no sandbox test card: declined as test_card_required. */
@@ -38,7 +39,7 @@ class CountingProvider extends SandboxAcquirer {
 /** Burst tests must not straddle a window boundary: start them with a minute of the window left at least. */
 async function awayFromWindowEnd(): Promise<void> {
   const left = WINDOW_SECONDS * 1000 - (Date.now() % (WINDOW_SECONDS * 1000));
-  if (left < 60_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+  if (left < 60_000) await sleep(left + 100);
 }
 
 async function withCountingService(options: TestServiceOptions, work: (t: TestService, provider: CountingProvider) => Promise<void>): Promise<void> {

@@ -90,6 +90,7 @@ export async function runEdges(
         report.healthMaxMs = Math.max(report.healthMaxMs, result);
         if (result > HEALTH_LIMIT_MS) report.problems.push(`/health took ${Math.round(result)} ms${waitingOn()}`);
       }
+      // eslint-disable-next-line no-restricted-syntax -- paces the health probe beside the requests; the run waits on the requests, not on this
       await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS));
     }
   })();

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import type { Knex } from 'knex';
 import { newId } from '../../server/domain/ids.js';
+import { isoMicros } from '../../server/domain/time.js';
 import { setWebhook } from '../../server/store/businesses.js';
 import { expireDueLinks } from '../../server/usecases/merchant/expiry-sweep.js';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
@@ -203,7 +204,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
     amount: 1300,
     title: `Expired ${tag}`,
     reference: `LATE-${tag}`,
-    expires_at: new Date(Date.now() + 1_500).toISOString(),
+    expires_at: new Date(Date.now() + 3_600_000).toISOString(),
   });
   const paymentIds = [
     await payThroughPage(t, paid.payment_url as string, {}),
@@ -257,12 +258,17 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
   expect((await api(t, tenant.key, 'POST', `/api/webhook-endpoints/${endpoint._id}/rotate-secret`)).status).toBe(200);
   expect((await api(t, tenant.key, 'DELETE', `/api/payment-links/${deleted._id}`)).status).toBe(200);
   expect((await api(t, tenant.key, 'DELETE', `/api/open-payment-links/${openDeleted._id}`)).status).toBe(200);
-  // Expired and announced (payment_link.expired) before anything looks at the tenant: the sweep is
-  // run here rather than waited for, so no event can appear part-way through a suite.
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, Date.parse(expiring.expires_at as string) - Date.now() + 10)));
+  // Expired and announced (payment_link.expired) before anything looks at the tenant: the API takes
+  // only a future expires_at, so the row's is moved a second into the past rather than waited for,
+  // and the sweep is run here rather than waited for, so no event can appear part-way through a suite.
+  await t
+    .sql('payment_links')
+    .where({ _id: expiring._id })
+    .update({ expires_at: isoMicros(new Date(Date.now() - 1_000)) });
   await expireDueLinks(t.service.context);
   const expired = (await api(t, tenant.key, 'GET', `/api/payment-links/${expiring._id}`)).body as { data: Json };
   expect(expired.data.status).toBe('Expired');
+  expiring.expires_at = expired.data.expires_at;
 
   const attemptIds = (await t.sql('payments').whereIn('_id', paymentIds).pluck('attempt_id')) as string[];
   const eventIds = (await t.sql('outbox').where({ business_id: tenant.business.id, channel: 'webhook' }).orderBy('id').pluck('event_id')) as string[];

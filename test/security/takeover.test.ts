@@ -4,11 +4,8 @@
 // and dies with their membership; a child key cannot outlive its parent; an invitation never
 // changes a membership; and the team's rules hold when two owners act at once.
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../server/logger.js';
-import { startService } from '../../server/start.js';
-import { secretsSettings } from '../support/secrets.js';
 import { PASSWORD, accountLinkMailedTo, call, linkToken, member, signIn, totpCode, type Session } from '../support/members.js';
-import { raw, useService } from '../support/service.js';
+import { raw, useService, withServiceOver } from '../support/service.js';
 
 const t = useService();
 
@@ -287,38 +284,32 @@ describe('a revoked key on other instances', () => {
         }
       })
       .catch(() => false);
-    const start = (redis: boolean) =>
-      startService({
-        databaseUrl: t.databaseUrl,
-        port: 0,
-        host: '127.0.0.1',
-        migrateOnStart: false,
-        apiKeyCacheMs: 60_000,
-        logger: silentLogger(),
-        outbox: { worker: false },
-        rateLimit: { perSecond: 1_000_000, ...(redis ? { redisUrl } : {}) },
-        secrets: secretsSettings(t.databaseUrl),
-      });
+    // Two more instances on the fixture's database, as a deployment runs them.
+    const instance = (redis: boolean) => ({
+      migrateOnStart: false,
+      apiKeyCacheMs: 60_000,
+      outbox: { worker: false },
+      rateLimit: { perSecond: 1_000_000, ...(redis ? { redisUrl } : {}) },
+    });
     const owner = await signedIn('owner');
     const cases = redisUp ? [true, false] : [false];
     for (const redis of cases) {
-      const [one, two] = [await start(redis), await start(redis)];
-      try {
-        const key = await keyMadeBy(owner.session, { name: `spread-${redis}`, permissions: ['payments:read'] });
-        const at = (url: string) => raw(`${url}/api/payments`, { key: key.secret });
-        expect((await at(one.url)).status).toBe(200);
-        expect((await at(two.url)).status).toBe(200);
-        // Revoked through the first instance, the API's own way.
-        const session = await signIn({ ...t, url: one.url } as typeof t, owner.email);
-        const revoked = await call({ ...t, url: one.url } as typeof t, 'DELETE', `/api/api-keys/${key._id}`, { cookie: session.cookie, csrf: session.csrf });
-        expect(revoked.status).toBe(200);
-        expect((await at(one.url)).status).toBe(401);
-        if (redis) await expect.poll(async () => (await at(two.url)).status, { timeout: 2_000 }).toBe(401);
-        // Without Redis the other instance holds its lookup for its cache's lifetime (60 s here).
-        else expect((await at(two.url)).status).toBe(200);
-      } finally {
-        await Promise.all([one.close(), two.close()]);
-      }
+      await withServiceOver(t.databaseUrl, instance(redis), (one) =>
+        withServiceOver(t.databaseUrl, instance(redis), async (two) => {
+          const key = await keyMadeBy(owner.session, { name: `spread-${redis}`, permissions: ['payments:read'] });
+          const at = (url: string) => raw(`${url}/api/payments`, { key: key.secret });
+          expect((await at(one.url)).status).toBe(200);
+          expect((await at(two.url)).status).toBe(200);
+          // Revoked through the first instance, the API's own way.
+          const session = await signIn({ ...t, url: one.url } as typeof t, owner.email);
+          const revoked = await call({ ...t, url: one.url } as typeof t, 'DELETE', `/api/api-keys/${key._id}`, { cookie: session.cookie, csrf: session.csrf });
+          expect(revoked.status).toBe(200);
+          expect((await at(one.url)).status).toBe(401);
+          if (redis) await expect.poll(async () => (await at(two.url)).status, { timeout: 2_000 }).toBe(401);
+          // Without Redis the other instance holds its lookup for its cache's lifetime (60 s here).
+          else expect((await at(two.url)).status).toBe(200);
+        }),
+      );
     }
   });
 });

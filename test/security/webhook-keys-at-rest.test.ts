@@ -9,18 +9,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
-import { silentLogger } from '../../server/logger.js';
 import { MasterKey } from '../../server/secrets/master-key.js';
 import { SecretUnreadableError } from '../../server/secrets/seal.js';
-import { startService } from '../../server/start.js';
 import { findOrCreateBusiness, findWebhook, setWebhook } from '../../server/store/businesses.js';
 import { knexFor, openDatabase } from '../../server/store/database.js';
 import { migrateUpTo } from '../../server/store/migrate.js';
 import { listAttempts, listOutbox } from '../../server/store/outbox.js';
 import { createTestDatabase } from '../support/database.js';
 import { startReceiver, type Receiver } from '../support/receiver.js';
-import { secretsSettings } from '../support/secrets.js';
-import { offlineResolver, useServicePerTest, type Tenant, type TestService } from '../support/service.js';
+import { offlineResolver, useServicePerTest, withServiceOver, type Tenant, type TestService } from '../support/service.js';
 import { waitFor } from '../support/wait.js';
 import * as create from '../support/factories.js';
 
@@ -210,15 +207,7 @@ describe('webhook keys stored in clear by an earlier version', () => {
         await store.close();
       }
 
-      const service = await startService({
-        databaseUrl: database.url,
-        port: 0,
-        host: '127.0.0.1',
-        logger: silentLogger(),
-        mail: { mailDir: join(dir, 'mail') },
-        secrets: secretsSettings(database.url),
-      });
-      try {
+      await withServiceOver(database.url, { mail: { mailDir: join(dir, 'mail') } }, async (service) => {
         // Each business's key moved into its first endpoint, sealed there; the old columns hold nothing.
         const rows = await service.db.all<{ id: number; name: string; webhook_url: string | null; webhook_secret: string | null; secret: string | null }>(
           service.db
@@ -236,9 +225,7 @@ describe('webhook keys stored in clear by an earlier version', () => {
           expect(await findWebhook(service.db, rows[i]!.id, service.secretsKey)).toEqual({ url: 'https://old.example.com/hooks', secret });
         }
         if (database.kind === 'sqlite') for (const { secret } of legacy) expectNotInFiles(database.url, secret);
-      } finally {
-        await service.close();
-      }
+      });
     } finally {
       await database.drop();
       rmSync(dir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ const onPostgres = Boolean(process.env.TEST_POSTGRES_URL);
 /** Resolves with what `work` answered, or 'waited' when it had not answered after `ms`. */
 async function withinMs<T>(work: Promise<T>, ms: number): Promise<T | 'waited'> {
   let timer: NodeJS.Timeout | undefined;
+  // eslint-disable-next-line no-restricted-syntax -- a deadline raced against the work, cleared when the work answers first
   const late = new Promise<'waited'>((resolve) => (timer = setTimeout(() => resolve('waited'), ms)));
   try {
     return await Promise.race([work, late]);

@@ -68,6 +68,7 @@ export async function startChild(env: Record<string, string>, port: number, scri
     },
     async stop(graceMs = 10_000) {
       if (!gone) child.kill('SIGTERM');
+      // eslint-disable-next-line no-restricted-syntax -- a deadline for the child, cleared when it ends
       const timer = setTimeout(() => {
         if (!gone) child.kill('SIGKILL');
       }, graceMs);

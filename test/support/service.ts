@@ -199,6 +199,35 @@ export function withService<R>(options: TestServiceOptions, work: (t: TestServic
   return withStarted(() => startTestService(options), work);
 }
 
+/** What start.ts takes for the service over a database a test made itself, less what is the same for all of them. */
+export type OverDatabaseOptions = Omit<StartOptions, 'databaseUrl' | 'port' | 'host'>;
+
+/**
+ * The service as main.ts starts it, over a database a test made or a child process wrote (a restart
+ * after a crash, a migration from an old schema, what a CLI stored, a second instance beside the
+ * fixture's): on 127.0.0.1:0, silent, with the suites' secrets, and nothing of the fixture's own
+ * (no businesses added, no limits raised) unless `options` says so.
+ */
+function startServiceOver(databaseUrl: string, options: OverDatabaseOptions = {}): Promise<RunningService> {
+  return startService({ databaseUrl, port: 0, host: '127.0.0.1', logger: silentLogger(), secrets: secretsSettings(databaseUrl), ...options });
+}
+
+/** The service over `databaseUrl` for one test's `work`, closed when it is done. */
+export function withServiceOver<R>(databaseUrl: string, options: OverDatabaseOptions, work: (service: RunningService) => Promise<R>): Promise<R> {
+  return withStarted(() => startServiceOver(databaseUrl, options), work);
+}
+
+/**
+ * The service over a database that an earlier beforeAll of the file made (its url and options read
+ * when this one starts), started before the tests of the file (or describe block) and closed after them.
+ */
+export function useServiceOver(options: () => OverDatabaseOptions & { databaseUrl: string }, timeoutMs?: number): RunningService {
+  return useStarted(async () => {
+    const { databaseUrl, ...rest } = options();
+    return startServiceOver(databaseUrl, rest);
+  }, timeoutMs);
+}
+
 /** Raw HTTP for what the typed client cannot send (bad JSON, wrong methods, odd headers). */
 export async function raw(
   url: string,
