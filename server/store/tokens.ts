@@ -123,7 +123,9 @@ export async function listTokens(db: Executor, businessId: number, filters: Toke
     db,
     `tokens list ${set.join(',')}${dated ? ' dated' : ''}`,
     (_sql, param) => {
-      const query = listedThrough(db, 'tokens', index).where({ business_id: param('businessId') }).select(COLUMNS);
+      const query = listedThrough(db, 'tokens', index)
+        .where({ business_id: param('businessId') })
+        .select(COLUMNS);
       for (const name of set) query.where(name, param(name));
       if (dated) query.where('created_at', '>=', param('createdFrom')).andWhere('created_at', '<=', param('createdTo'));
       return query;
