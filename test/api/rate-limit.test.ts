@@ -2,13 +2,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import type { RateLimiter } from '../../server/rate-limits/limiter.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, RedisRateLimiter } from '../../server/rate-limits/backends.js';
 import { knexFor, openDatabase, type Database } from '../../server/store/database.js';
 import { assertErrorBody } from '../support/contract.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { REDIS_URL, redisAnswers } from '../support/redis.js';
 import { raw, useService } from '../support/service.js';
 import { sleep } from '../support/wait.js';
 
@@ -209,19 +209,7 @@ describe('database rate limiter sweep', () => {
   });
 });
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisReachable = await (async () => {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-})();
+const redisReachable = await redisAnswers();
 if (!redisReachable) console.warn(`!! Redis rate limiter tests SKIPPED: no Redis at ${REDIS_URL}`);
 describe.skipIf(!redisReachable)('redis', () => {
   limiterContract('redis', async () => {

@@ -9,7 +9,7 @@ import { createSetupLink } from '../../server/usecases/members/accounts.js';
 import { PASSWORD, member, signIn } from '../support/members.js';
 import { mailTo } from '../support/member-mail.js';
 import { raw, useService } from '../support/service.js';
-import { api, oneOfEach } from './fixture.js';
+import { api, oneOfEach, teamRecords } from './fixture.js';
 import { HTTP_METHODS, apiPath } from './spec.js';
 
 interface Operation {
@@ -54,16 +54,7 @@ const ids: Record<string, string> = {};
 const BODIES: Record<string, unknown> = { updateTeamSettings: { require_two_factor: false } };
 
 beforeAll(async () => {
-  Object.assign(ids, await oneOfEach(t));
-  ids.user_id = (await member(t, t.a.business.id, 'viewer')).userId;
-  const owner = await signIn(t, (await member(t, t.a.business.id, 'owner')).email);
-  const invited = await raw(`${t.url}/api/team/invitations`, {
-    method: 'POST',
-    headers: { Cookie: `pcs_session=${owner.cookie}`, 'X-CSRF-Token': owner.csrf, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'invitee@example.com', role: 'support' }),
-  });
-  expect(invited.status, invited.text).toBe(200);
-  ids.invitation_id = (invited.body as { data: { _id: string } }).data._id;
+  Object.assign(ids, await oneOfEach(t), await teamRecords(t));
   // Sign-in, and the one-time account links, with a member and links that exist.
   BODIES.login = { email: (await member(t, t.a.business.id, 'viewer')).email, password: PASSWORD };
   const linkToken = async (email: string) => {

@@ -10,6 +10,7 @@ import { newId } from '../../server/domain/ids.js';
 import { isoMicros } from '../../server/domain/time.js';
 import { setWebhook } from '../../server/store/businesses.js';
 import { expireDueLinks } from '../../server/usecases/merchant/expiry-sweep.js';
+import { member, signIn } from '../support/members.js';
 import { DECLINED_CARD, GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, type Tenant, type TestService } from '../support/service.js';
 import { apiPath, loadSpec, queryString, type SpecOperation } from './spec.js';
@@ -63,6 +64,22 @@ async function created(t: TestService, tenant: Tenant, path: string, body: Json,
 }
 
 /** Pays through the hosted page, as a payer would; returns the payment id from the redirect. */
+/**
+ * What the team operations' paths name, in business A: a viewer they may change and remove
+ * (`user_id`), and an invitation an owner sent that they may revoke (`invitation_id`).
+ */
+export async function teamRecords(t: TestService): Promise<{ user_id: string; invitation_id: string }> {
+  const user_id = (await member(t, t.a.business.id, 'viewer')).userId;
+  const owner = await signIn(t, (await member(t, t.a.business.id, 'owner')).email);
+  const invited = await raw(`${t.url}/api/team/invitations`, {
+    method: 'POST',
+    headers: { Cookie: `pcs_session=${owner.cookie}`, 'X-CSRF-Token': owner.csrf, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: 'invitee@example.com', role: 'support' }),
+  });
+  expect(invited.status, invited.text).toBe(200);
+  return { user_id, invitation_id: (invited.body as { data: { _id: string } }).data._id };
+}
+
 /**
  * One record of each kind for a tenant (A unless told), by the path parameter that names it
  * (`payment_link_id`, ...): the token has a saved card, so it can be charged, and the payment is

@@ -9,7 +9,7 @@ import { loadContract } from '../../server/http/contract.js';
 import { assertConforms } from '../support/contract.js';
 import { member, signIn } from '../support/members.js';
 import { raw, useService } from '../support/service.js';
-import { api, oneOfEach } from './fixture.js';
+import { api, oneOfEach, teamRecords } from './fixture.js';
 import { apiPath, loadSpec, type SpecOperation } from './spec.js';
 
 const t = useService();
@@ -26,17 +26,7 @@ async function restrictedKey(permissions: readonly Permission[]): Promise<string
 
 beforeAll(async () => {
   required = new Map((await loadContract()).operations.map((operation) => [operation.operationId, operation.permission]));
-  Object.assign(ids, await oneOfEach(t));
-  // A member the team operations may change and remove, and an invitation they may revoke.
-  ids.user_id = (await member(t, t.a.business.id, 'viewer')).userId;
-  const owner = await signIn(t, (await member(t, t.a.business.id, 'owner')).email);
-  const invited = await raw(`${t.url}/api/team/invitations`, {
-    method: 'POST',
-    headers: { Cookie: `pcs_session=${owner.cookie}`, 'X-CSRF-Token': owner.csrf, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: 'invitee@example.com', role: 'support' }),
-  });
-  expect(invited.status, invited.text).toBe(200);
-  ids.invitation_id = (invited.body as { data: { _id: string } }).data._id;
+  Object.assign(ids, await oneOfEach(t), await teamRecords(t));
 });
 
 // Bodies that would change how the members of this test sign in are sent as harmless ones.

@@ -6,26 +6,14 @@
 // Redis at TEST_REDIS_URL or 127.0.0.1:6379). Check-then-count let every request in flight through.
 // Attempts that pass are given back in each store.
 import { randomInt } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import type { RateLimitConfig } from '../../server/rate-limits/backends.js';
 import { PASSWORD, call, member, sessionCookieOf, signIn, totpCode } from '../support/members.js';
 import { useService, type TestService } from '../support/service.js';
+import { REDIS_URL, redisAnswers } from '../support/redis.js';
 import { clearOfWindowEdge } from '../support/window-edge.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisReachable = await (async () => {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 });
-  try {
-    await probe.connect();
-    await probe.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-})();
+const redisReachable = await redisAnswers();
 if (!redisReachable) console.warn(`!! Redis secret-attempt race tests SKIPPED: no Redis at ${REDIS_URL}`);
 
 const PER_ACCOUNT = 10;
