@@ -1,7 +1,10 @@
 // ESLint over our TypeScript (`npm run lint:code`, and a check of `npm test`). The regexp plugin is here
 // for one reason above all: a pattern that backtracks or moves super-linearly on text a visitor can
-// send stalls the event loop for every tenant, so those two rules are errors everywhere.
+// send stalls the event loop for every tenant, so those two rules are errors everywhere. The console's
+// React code also gets eslint-plugin-react-hooks' recommended rules: the rules of hooks, their
+// dependencies, and the React Compiler's checks (state set during render, refs read in render, impure calls).
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
@@ -11,6 +14,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.strict,
   regexp.configs['flat/recommended'],
+  { ...reactHooks.configs.flat.recommended, files: ['console/**/*.ts', 'console/**/*.tsx'] },
   // The consumer app of the client package's test: plain JavaScript run by Node.js.
   { files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
   {

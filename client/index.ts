@@ -16,7 +16,8 @@ export type ValidationErrorBody = components['schemas']['ValidationError'];
 export type ErrorBody = components['schemas']['Error'];
 /** A 403: the key (or role) lacks `required_permission`. */
 export type PermissionDeniedBody = components['schemas']['PermissionDenied'];
-export type Permission = components['schemas']['Permission'];
+export { isPermission, PERMISSION_DESCRIPTIONS, PERMISSIONS, ROLE_DESCRIPTIONS, ROLE_PERMISSIONS, ROLES, type Permission, type Role } from './permissions.js';
+export { FIELD_LIMITS } from './limits.js';
 export type ApiKey = components['schemas']['ApiKey'];
 /** A key as made: with its secret, shown this once. */
 export type ApiKeyCreated = components['schemas']['ApiKeyCreated'];

@@ -17,10 +17,12 @@ export type TokenCardRemovedEvent = components['schemas']['TokenCardRemovedEvent
 /** `refund.succeeded` and `refund.failed`. */
 export type RefundEvent = components['schemas']['RefundEvent'];
 export type PaymentLinkExpiredEvent = components['schemas']['PaymentLinkExpiredEvent'];
+/** `payout.created`, `payout.paid`, `payout.failed` and `payout.reconciliation_failed`. */
+export type PayoutEvent = components['schemas']['PayoutEvent'];
 /** Sent to one endpoint on request (POST /api/webhook-endpoints/{id}/test). */
 export type PingEvent = components['schemas']['PingEvent'];
 export type WebhookEvent =
-  PaymentCreatedEvent | PaymentFailedEvent | RefundEvent | PaymentLinkExpiredEvent | TokenActivatedEvent | TokenCardRemovedEvent | PingEvent;
+  PaymentCreatedEvent | PaymentFailedEvent | RefundEvent | PaymentLinkExpiredEvent | TokenActivatedEvent | TokenCardRemovedEvent | PayoutEvent | PingEvent;
 export { WebhookVerificationError };
 
 export { eventHash };

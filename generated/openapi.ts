@@ -187,7 +187,8 @@ export interface paths {
         /**
          * List open payment links
          * @description A page of the business's open payment links (deleted ones excluded), newest first unless
-         *     `sort=created_at`. All filters are exact, case-sensitive matches and combine with AND.
+         *     `sort=created_at`. Filters are exact, case-sensitive matches, but
+         *     `filter[title]`, and combine with AND.
          *
          *     Requires `open_payment_links:read`.
          */
@@ -427,7 +428,8 @@ export interface paths {
         /**
          * List payment links
          * @description A page of the business's payment links (deleted ones excluded), newest first unless
-         *     `sort=created_at`. All filters are exact, case-sensitive matches and combine with AND.
+         *     `sort=created_at`. Filters are exact, case-sensitive matches, but
+         *     `filter[title]`, and combine with AND.
          *
          *     Requires `payment_links:read`.
          */
@@ -600,8 +602,8 @@ export interface paths {
          * List payments
          * @description A page of the business's payments: every attempt a payer made on its payment links and open
          *     links and every charge on a saved card, paid (refunded or not), pending or failed, newest
-         *     first unless `sort=created_at`. Filters are exact matches and combine with AND. The
-         *     `payment_id` a webhook or a redirect carries is the `_id`.
+         *     first unless `sort=created_at`. Filters are exact matches, but `filter[search]`, and combine
+         *     with AND. The `payment_id` a webhook or a redirect carries is the `_id`.
          *
          *     **Reconciliation export.** With `Accept: text/csv` the answer is every matching payment (the
          *     same filters; `page`, `per_page` and `sort` do not apply), oldest first, as CSV (RFC 4180,
@@ -616,7 +618,10 @@ export interface paths {
          *     decimals; `net` is what the business keeps of a payment: amount less refunded when paid,
          *     0 otherwise, so the sum of `net` over payment lines is what was collected),
          *     `card_brand`, `card_last4`, `failure_code`, `failure_message`, `reason` (a refund line: the
-         *     refund's reason; empty on a payment line). Text a payer or merchant typed (`reference`,
+         *     refund's reason; empty on a payment line), `fee` (what the acquirer kept of a paid payment),
+         *     `net_after_fee` (the payment's `net` in the API: amount less fee, what it added to the
+         *     balance; refunds are entries of their own, see `GET /balance-transactions`) and
+         *     `balance_transaction_id` (its `charge` entry); the three are empty until the fee is known. Text a payer or merchant typed (`reference`,
          *     `description`, `payer_name`, `payer_email`, `failure_message`, `reason`) is made inert for
          *     spreadsheets: wherever a cell could start, at the start of the text or after a comma,
          *     semicolon, pipe, tab or line end inside it (a spreadsheet told to split on `;` cuts
@@ -781,9 +786,10 @@ export interface paths {
         };
         /**
          * List webhook events
-         * @description The webhook events sent to the business, newest first unless `sort=created_at`, with how
-         *     their delivery went: `delivery_success=false` lists the ones that have not arrived (failed at
-         *     least once and not delivered since, or given up). Events are kept for `OUTBOX_RETENTION_DAYS`
+         * @description The business's events, newest first unless `sort=created_at`, with how their delivery went:
+         *     `delivery_success=false` lists the ones that have not arrived (failed at least once and not
+         *     delivered since, or given up). An event is recorded whether or not an endpoint wanted it:
+         *     one that went to no endpoint is `delivered` with no attempt. Events are kept for `OUTBOX_RETENTION_DAYS`
          *     (30 by default) after they are delivered or given up, then pruned.
          *
          *     Requires `events:read`.
@@ -851,9 +857,10 @@ export interface paths {
          * Send a webhook event again
          * @description Delivers the event again now, whatever became of it: delivered, given up, or waiting for a
          *     retry (it is brought forward), to every endpoint it went to, or with `webhook_endpoint_id`
-         *     to that one endpoint alone (even one the event never went to, e.g. registered since). It
-         *     carries the same `webhook-id`, so a receiver that already processed it can tell. An event
-         *     being delivered at this moment is a 409.
+         *     to that one endpoint alone (even one the event never went to, e.g. registered since); an
+         *     event that went to no endpoint goes to those that want it now. It carries the same
+         *     `webhook-id`, so a receiver that already processed it can tell. An event being delivered at
+         *     this moment, or one no endpoint wants, is a 409.
          *
          *     Requires `events:write`.
          */
@@ -1572,6 +1579,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/totp/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the recovery codes
+         * @description Answers ten new recovery codes, shown only now, and the earlier ones stop working at once (a
+         *     member who used some, or fears they were seen, starts again with ten). Given the member's
+         *     current `password` and a current code (`totp_code`) or a recovery code, as turning two-factor
+         *     off is: one attempt at the account's secrets, limited as the tag Users and sessions says (429
+         *     with `Retry-After`); a wrong password is said on `password`, a wrong code on `totp_code`. The
+         *     member's sessions stay signed in; the member is e-mailed that a new set of codes was made.
+         *
+         *     Requires `authenticated`.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/team/members": {
         parameters: {
             query?: never;
@@ -1656,6 +1690,8 @@ export interface paths {
          *     address has one open invitation at a time: a new one replaces it (the earlier link stops working).
          *     A business sends at most `INVITATIONS_PER_DAY` invitations (100 by default) a UTC day (422 on
          *     `email` past it; nothing is sent).
+         *     Without an SMTP server (`mail_folder` of `GET /api/auth/me` is set) the e-mail is only a file on
+         *     the server, so the answer also carries the link as `url`, for the inviter to pass on.
          *
          *     Requires `team:write`.
          */
@@ -1829,6 +1865,281 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show the balance
+         * @description What the business is owed and has not been paid out yet, by currency: `available` (funds
+         *     available on or before today, the business's day in its time zone, which the next payout
+         *     takes) and `pending` (available on a later day). Each equals the sum of `net` of the ledger's
+         *     entries not yet paid out (`GET /balance-transactions?filter[payout_id]=...` lists a payout's),
+         *     by status; a currency is listed while some of its entries are not paid out yet (then with both
+         *     statuses, one of them 0 where nothing is in it), and not once everything in it was paid out. An
+         *     amount can be negative: refunds above collections are owed back.
+         *
+         *     Requires `payouts:read`.
+         */
+        get: operations["getBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/balance-transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the ledger's entries
+         * @description A page of the business's ledger: one entry for every movement of its funds, newest first
+         *     unless `sort=created_at`. Every succeeded payment has one `charge` entry (its amount, the
+         *     acquirer's `fee`, and `net`, what the business keeps), every refund one `refund` entry
+         *     (negative, written when the refund is made), a refund that fails a `refund_failure` entry
+         *     (the money back), a payout its `payout` entry (the sum leaving the balance) and a payout that
+         *     fails a `payout_failure` entry (the sum back, joining the next payout). A correction is an
+         *     `adjustment`. Entries never change, except that `payout_id` is set once, when a payout takes
+         *     the entry. Filters combine with AND.
+         *
+         *     Requires `payouts:read`.
+         */
+        get: operations["listBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/balance-transactions/{balance_transaction_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a ledger entry
+         * @description One entry of the ledger (see `GET /balance-transactions`).
+         *
+         *     Requires `payouts:read`.
+         */
+        get: operations["getBalanceTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payouts
+         * @description A page of the business's payouts, the sums sent to its bank account, newest first unless
+         *     `sort=created_at`. Each is the sum of `net` of the ledger entries it took
+         *     (`GET /balance-transactions?filter[payout_id]={_id}`), checked to the sen whenever the payout
+         *     is made or synced: `reconciliation.status` is `mismatched` when it does not balance (or its
+         *     entries are not all known after two syncs), `matched` once its deposit was found on a bank
+         *     statement (`POST /bank-statements`), `expected` until then, and `mismatched` again when no
+         *     statement shows it within the business days the operator allows (PAYOUT_DEPOSIT_GRACE_DAYS).
+         *     A negative `amount` is a debit from the bank account (refunds above collections).
+         *
+         *     Requires `payouts:read`.
+         */
+        get: operations["listPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payouts/{payout_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a payout, or its itemized report
+         * @description A payout (see `GET /payouts`). **The itemized report:** with `Accept: text/csv` the answer is
+         *     the payout's entries as CSV (RFC 4180, CRLF line ends, a header line), oldest first, one line
+         *     each: `balance_transaction_id`, `type`, `created_at`, `available_on` (the business's day, in
+         *     the time zone of the last column), `source_type`, `source_id`, `payment_id`, `reference`
+         *     (the payment's), `payer_name`, `payer_email`, `method`, `currency`, `gross`, `fee`, `net`
+         *     (currency units with two decimals), `time_zone` (the business's, as `GET /business` has it),
+         *     then a `total` line whose `net` equals the payout's amount. Text a payer or merchant typed is made inert for spreadsheets as in the payments'
+         *     export.
+         *
+         *     Requires `payouts:read`.
+         */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test-helpers/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the sandbox's payout schedule as of a day
+         * @description For a business on the sandbox acquirer only (Stripe's test helpers are the model): runs the
+         *     sandbox's schedule as if today were `as_of`, the business's day: funds become available
+         *     `SANDBOX_AVAILABLE_AFTER_DAYS` business days after a payment (Malaysian public holidays and
+         *     weekends skipped), and on each business day one payout takes, per currency, every entry
+         *     available on or before it and not yet paid out, arriving the same day. The answer is the
+         *     payouts it made; none twice (running it again for the same day makes nothing), none on a
+         *     weekend or public holiday, and none of entries that add up to nothing (a refund and its failure),
+         *     which wait for a later payout. Each payout is checked as it is made (its entries add up to it)
+         *     and announced (`payout.created`, `payout.paid`). A business whose payments go through
+         *     another acquirer gets 403 saying so.
+         *
+         *     Requires `payouts:write`.
+         */
+        post: operations["runTestPayouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/test-helpers/payouts/{payout_id}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fail a sandbox payout
+         * @description For a business on the sandbox acquirer only: the bank returned a payout that was `paid` (or
+         *     still `in_transit`), as Stripe warns happens. It becomes `failed` (`failure_code`
+         *     `account_closed`), a `payout_failure` entry gives its amount back to the balance, where the
+         *     next payout takes it, and `payout.failed` is sent. A payout already failed answers 409.
+         *
+         *     Requires `payouts:write`.
+         */
+        post: operations["failTestPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Match a bank statement against payouts
+         * @description Takes a bank statement exported as CSV (`csv`, at most 2,000 lines) and matches its lines
+         *     against the business's payouts: a line matches a payout when the amounts are equal to the
+         *     sen (a negative payout matches a debit), the line's date is within 3 Malaysian business days
+         *     of the payout's `arrival_date`, and, where both have one, the line's reference or
+         *     description contains the payout's `bank_reference` (a line with the reference is preferred,
+         *     then the nearest date; a line matches one payout at most). A matched payout's
+         *     reconciliation becomes `matched`. `format` picks the layout: `generic` with `columns` (each a
+         *     header's name or a 1-based column number) and `date_order`, or a preset of a bank's export
+         *     (`maybank`, `cimb`, `public_bank`; their assumed layouts are in the console's guide). Lines
+         *     that cannot be read are answered with their line number and why, never dropped silently.
+         *
+         *     Requires `bank_statements:write`.
+         */
+        post: operations["createBankStatement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bank-statements/{bank_statement_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a bank statement and its matches
+         * @description A statement uploaded with `POST /bank-statements`, each line with the payout it matched (or
+         *     why none).
+         *
+         *     Requires `payouts:read`.
+         */
+        get: operations["getBankStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balance report for a range of days
+         * @description For each currency: the balance at the start of the first day (`opening`), the movements of
+         *     the range summed by type (`charge`, `refund`, `refund_failure`, `adjustment`, `payout`,
+         *     `payout_failure`: count, gross, fee, net), and the balance at the end of the last day
+         *     (`closing`), read from the ledger on its own and checked against `opening` plus the
+         *     movements: `balanced` is false, and `difference` says by how much, if they ever disagree.
+         *     Days are the business's, in its time zone (`time_zone`). Without `filter[date_between]`:
+         *     the last 30 days up to today. At most 366 days.
+         *
+         *     Requires `payouts:read`.
+         */
+        get: operations["getBalanceReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "payment.created": {
@@ -1953,6 +2264,93 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was made
+         * @description Sent when a payout is made (the sandbox's schedule, or one synced from the acquirer), after its
+         *     entries were checked to add up to it. Signed and retried like `payment.created`.
+         */
+        post: operations["payoutCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout was paid
+         * @description Sent when a payout reaches the bank account (`paid`). A sandbox payout is made paid, so
+         *     `payout.paid` follows its `payout.created` at once. Signed and retried like `payment.created`.
+         */
+        post: operations["payoutPaidWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout failed
+         * @description Sent when a payout fails, also after it was `paid` (the bank returned it): its amount is back in
+         *     the balance as a `payout_failure` entry, which the next payout takes. Signed and retried like
+         *     `payment.created`.
+         */
+        post: operations["payoutFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.reconciliation_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout does not reconcile
+         * @description Sent once when a payout becomes `mismatched`: its entries do not add up to it, they are not all
+         *     known after two syncs with the acquirer, or no uploaded bank statement showed its deposit within
+         *     `PAYOUT_DEPOSIT_GRACE_DAYS` business days of its arrival (`reconciliation_reason` says which).
+         *     Signed and retried like `payment.created`.
+         */
+        post: operations["payoutReconciliationFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "token.activated": {
         parameters: {
             query?: never;
@@ -2068,7 +2466,7 @@ export interface components {
             required_credential?: "session" | "api_key";
         };
         /** @enum {string} */
-        Permission: "payment_links:read" | "payment_links:write" | "open_payment_links:read" | "open_payment_links:write" | "tokenizations:read" | "tokenizations:write" | "charges:write" | "payments:read" | "refunds:write" | "exports:read" | "events:read" | "events:write" | "webhooks:read" | "webhooks:write" | "api_keys:read" | "api_keys:write" | "team:read" | "team:write" | "settings:read" | "settings:write" | "audit:read";
+        Permission: "payment_links:read" | "payment_links:write" | "open_payment_links:read" | "open_payment_links:write" | "tokenizations:read" | "tokenizations:write" | "charges:write" | "payments:read" | "refunds:write" | "exports:read" | "events:read" | "events:write" | "webhooks:read" | "webhooks:write" | "api_keys:read" | "api_keys:write" | "team:read" | "team:write" | "settings:read" | "settings:write" | "audit:read" | "payouts:read" | "payouts:write" | "bank_statements:write";
         ApiKeyCreate: {
             /**
              * Format: storable-text
@@ -2593,6 +2991,244 @@ export interface components {
             errors: null;
             meta: components["schemas"]["Meta"];
         };
+        /**
+         * Format: date
+         * @description A day `YYYY-MM-DD` in the business's time zone (its profile's `time_zone`).
+         */
+        LocalDate: string;
+        /**
+         * Format: date-range
+         * @description Two days `YYYY-MM-DD,YYYY-MM-DD` of the business's time zone, the first not after the second;
+         *     both included. That the dates exist and come in order only the service checks (422).
+         */
+        LocalDateRange: string;
+        /**
+         * Format: int64
+         * @description In sen (100 = RM 1.00), signed.
+         */
+        SignedSen: number;
+        /** @enum {string} */
+        BalanceTransactionType: "charge" | "refund" | "refund_failure" | "adjustment" | "payout" | "payout_failure";
+        /** @description One movement of the business's funds. Entries never change, except `payout_id`, set once. */
+        BalanceTransaction: {
+            _id: components["schemas"]["ObjectId"];
+            type: components["schemas"]["BalanceTransactionType"];
+            amount: components["schemas"]["SignedSen"];
+            /**
+             * Format: int64
+             * @description What the acquirer kept, in sen (0 for refunds and payouts).
+             */
+            fee: number;
+            net: components["schemas"]["SignedSen"];
+            currency: string;
+            /**
+             * @description `available` from `available_on` (the business's day) on; the next payout takes it.
+             * @enum {string}
+             */
+            status: "pending" | "available";
+            available_on: components["schemas"]["LocalDate"];
+            /** @enum {string} */
+            source_type: "payment" | "refund" | "payout";
+            source_id: components["schemas"]["ObjectId"];
+            /** @description The acquirer's reference of the movement (Stripe's `txn_...`), or of the payment or refund where it gives none. */
+            acquirer_reference: string | null;
+            /** @description The payout that took the entry, or null until one does. */
+            payout_id: components["schemas"]["ObjectId"] | null;
+            description: string | null;
+            created_at: components["schemas"]["Timestamp"];
+        };
+        BalanceTransactionEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["BalanceTransaction"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        BalanceTransactionPage: components["schemas"]["Paginator"] & {
+            data: components["schemas"]["BalanceTransaction"][];
+        };
+        BalanceTransactionPageEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["BalanceTransactionPage"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        BalanceAmount: {
+            currency: string;
+            amount: components["schemas"]["SignedSen"];
+        };
+        Balance: {
+            available: components["schemas"]["BalanceAmount"][];
+            pending: components["schemas"]["BalanceAmount"][];
+            today: components["schemas"]["LocalDate"];
+            time_zone: string;
+        };
+        BalanceEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Balance"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        /** @enum {string} */
+        PayoutStatus: "pending" | "in_transit" | "paid" | "failed" | "canceled";
+        /** @description A sum sent to (or, when negative, taken from) the business's bank account. */
+        Payout: {
+            _id: components["schemas"]["ObjectId"];
+            amount: components["schemas"]["SignedSen"];
+            currency: string;
+            status: components["schemas"]["PayoutStatus"];
+            arrival_date: components["schemas"]["LocalDate"];
+            /** @description The acquirer that made it (`sandbox` or `stripe`). */
+            provider: string;
+            /** @description The acquirer's id of the payout (Stripe's `po_...`). */
+            acquirer_reference: string;
+            /** @description The reference the bank statement shows for the deposit, where the acquirer gives one. */
+            bank_reference: string | null;
+            /**
+             * Format: int32
+             * @description The ledger entries it took (its own `payout` entry not counted).
+             */
+            transaction_count: number;
+            reconciliation: {
+                /**
+                 * @description `expected` while its entries add up and its deposit is not yet on a bank statement;
+                 *     `matched` once it is; `mismatched` when its entries do not add up to it, are not all
+                 *     known after two syncs, or no statement shows its deposit in time; `explained` when the
+                 *     difference has a known cause (a payout the bank returned).
+                 * @enum {string}
+                 */
+                status: "matched" | "mismatched" | "expected" | "explained";
+                reason: string | null;
+                checked_at: components["schemas"]["Timestamp"] | null;
+            };
+            failure_code: string | null;
+            failure_message: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        PayoutEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Payout"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        PayoutListEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Payout"][];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        PayoutPage: components["schemas"]["Paginator"] & {
+            data: components["schemas"]["Payout"][];
+        };
+        PayoutPageEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["PayoutPage"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        TestPayoutRun: {
+            as_of: components["schemas"]["LocalDate"];
+        };
+        BankStatementCreate: {
+            /**
+             * @description The layout of the file; `generic` unless given.
+             * @enum {string}
+             */
+            format?: "generic" | "maybank" | "cimb" | "public_bank";
+            /** Format: storable-text */
+            file_name?: string | null;
+            /** @description The statement as its bank exported it, CSV text with a header line (at most 250,000 characters, so any text fits the 1 MiB body limit). */
+            csv: string;
+            /** @description For `generic`, which column holds what, by its header's name or its 1-based number; `amount`, or `credit` and `debit`. */
+            columns?: {
+                date?: components["schemas"]["StatementColumn"];
+                amount?: components["schemas"]["StatementColumn"];
+                credit?: components["schemas"]["StatementColumn"];
+                debit?: components["schemas"]["StatementColumn"];
+                reference?: components["schemas"]["StatementColumn"];
+                description?: components["schemas"]["StatementColumn"];
+            };
+            /**
+             * @description For `generic`, the order of day, month and year in the date column (`23/05/2022` is `DMY`, the default); the month may be a number or a name.
+             * @enum {string}
+             */
+            date_order?: "DMY" | "MDY" | "YMD";
+            /**
+             * @description For `generic`, what separates the columns; a comma unless given.
+             * @enum {string}
+             */
+            delimiter?: "," | ";" | "\t";
+        };
+        StatementColumn: string | number;
+        BankStatementLine: {
+            /**
+             * Format: int32
+             * @description The line's number in the file (the header is line 1).
+             */
+            line: number;
+            date: components["schemas"]["LocalDate"] | null;
+            /** @description In sen, a deposit positive; null on a line that could not be read. */
+            amount: components["schemas"]["SignedSen"] | null;
+            reference: string | null;
+            description: string | null;
+            /** @enum {string} */
+            outcome: "matched" | "unmatched" | "unreadable";
+            payout_id: components["schemas"]["ObjectId"] | null;
+            reason: string | null;
+        };
+        BankStatement: {
+            _id: components["schemas"]["ObjectId"];
+            /** @enum {string} */
+            format: "generic" | "maybank" | "cimb" | "public_bank";
+            file_name: string | null;
+            /** Format: int32 */
+            line_count: number;
+            /** Format: int32 */
+            matched_count: number;
+            lines: components["schemas"]["BankStatementLine"][];
+            created_at: components["schemas"]["Timestamp"];
+        };
+        BankStatementEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["BankStatement"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
+        BalanceReport: {
+            time_zone: string;
+            from: components["schemas"]["LocalDate"];
+            to: components["schemas"]["LocalDate"];
+            currencies: {
+                currency: string;
+                opening: components["schemas"]["SignedSen"];
+                movements: {
+                    type: components["schemas"]["BalanceTransactionType"];
+                    /** Format: int64 */
+                    count: number;
+                    amount: components["schemas"]["SignedSen"];
+                    fee: components["schemas"]["SignedSen"];
+                    net: components["schemas"]["SignedSen"];
+                }[];
+                closing: components["schemas"]["SignedSen"];
+                /** @description Whether `closing` equals `opening` plus the movements' `net`. */
+                balanced: boolean;
+                difference: components["schemas"]["SignedSen"];
+            }[];
+        };
+        BalanceReportEnvelope: {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["BalanceReport"];
+            errors: null;
+            meta: components["schemas"]["Meta"];
+        };
         /** @description One attempt a payer made to pay a payment link or an open payment link, or a charge on a token's saved card. */
         Payment: {
             _id: components["schemas"]["ObjectId"];
@@ -2657,6 +3293,18 @@ export interface components {
              */
             failure_code: string | null;
             failure_message: string | null;
+            /**
+             * Format: int64
+             * @description What the acquirer kept of the payment, in cents; null until known (a payment not paid has none).
+             */
+            fee: number | null;
+            /**
+             * Format: int64
+             * @description `amount` less `fee`, what the payment adds to the balance; null until the fee is known. Refunds are entries of their own.
+             */
+            net: number | null;
+            /** @description The payment's `charge` entry in the ledger (`GET /balance-transactions/{balance_transaction_id}`), or null until it has one. */
+            balance_transaction_id: components["schemas"]["ObjectId"] | null;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -2677,7 +3325,7 @@ export interface components {
             errors: null;
             meta: components["schemas"]["Meta"];
         };
-        /** @description A webhook event the service sent (or is sending) to the business, and how its delivery went. */
+        /** @description An event of the business, as its webhook endpoints get it (or would have, when none wanted it), and how its delivery went. */
         Event: {
             /** @description The event's id, the `webhook-id` header of its deliveries. */
             id: string;
@@ -2689,8 +3337,9 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description Over every endpoint the event went to: `delivered` once delivered to each, `dead` once
-             *     one of them used up its retries (or was deleted or disabled), `pending` otherwise.
+             * @description Over every endpoint the event went to: `delivered` once delivered to each (at once when
+             *     it went to none), `dead` once one of them used up its retries (or was deleted or
+             *     disabled), `pending` otherwise.
              * @enum {string}
              */
             status: "pending" | "delivered" | "dead";
@@ -2986,6 +3635,31 @@ export interface components {
                 hash: string;
             };
         };
+        PayoutEvent: {
+            trigger_at: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            event: "payout.created" | "payout.paid" | "payout.failed" | "payout.reconciliation_failed";
+            /** @description The fields appear in this order, which is the order `hash` is computed in. */
+            data: {
+                payout_id: components["schemas"]["ObjectId"];
+                payout_amount: components["schemas"]["SignedSen"];
+                payout_currency: string;
+                payout_status: components["schemas"]["PayoutStatus"];
+                arrival_date: components["schemas"]["LocalDate"];
+                acquirer_reference: string;
+                bank_reference: string | null;
+                /** Format: int32 */
+                transaction_count: number;
+                /** @enum {string} */
+                reconciliation_status: "matched" | "mismatched" | "expected" | "explained";
+                reconciliation_reason: string | null;
+                failure_code: string | null;
+                failure_message: string | null;
+                payout_time_iso: components["schemas"]["Timestamp"];
+                /** @description The legacy seed signature, computed as for `payment.created`. */
+                hash: string;
+            };
+        };
         TokenActivatedEvent: {
             trigger_at: components["schemas"]["Timestamp"];
             /** @constant */
@@ -3035,7 +3709,7 @@ export interface components {
          * @description An event name, or `*` for every event (including ones added later).
          * @enum {string}
          */
-        EventType: "*" | "payment.created" | "payment.failed" | "refund.succeeded" | "refund.failed" | "payment_link.expired" | "token.activated" | "token.card_removed";
+        EventType: "*" | "payment.created" | "payment.failed" | "refund.succeeded" | "refund.failed" | "payment_link.expired" | "token.activated" | "token.card_removed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.reconciliation_failed";
         /** @description The events the endpoint receives; `["*"]` for all. */
         EnabledEvents: components["schemas"]["EventType"][];
         /**
@@ -3386,6 +4060,14 @@ export interface components {
                 require_two_factor: boolean;
             }[];
             two_factor_setup_required: boolean;
+            /**
+             * @description Where the service writes the e-mails it sends, as `.eml` files, when no SMTP server is configured
+             *     (`SMTP_URL` unset): the operator's `MAIL_DIR` (`./data/mail` by default), relative to the
+             *     directory the service runs in. Null when e-mail goes out by SMTP. While it is set, invitations and
+             *     password-reset links reach no one's inbox: `POST /api/team/invitations` answers the invitation's
+             *     link (`url`) for the inviter to pass on.
+             */
+            mail_folder?: string | null;
             session_id: string;
             /** @description Send it as `X-CSRF-Token` with every unsafe request made with the session cookie. */
             csrf_token: string;
@@ -3416,6 +4098,13 @@ export interface components {
             invited_by: string | null;
             created_at: string;
             expires_at: string;
+            /**
+             * @description The invitation's link, for the inviter to pass on: only in the answer to
+             *     `POST /api/team/invitations`, and only while e-mail goes to the mail folder (`mail_folder` of
+             *     `GET /api/auth/me`), where the e-mail with it reaches no one. Absent otherwise: the link is in
+             *     the e-mail only.
+             */
+            url?: string;
         };
         SignInError: {
             message: string;
@@ -3709,6 +4398,12 @@ export interface components {
             button_text_color: string | null;
             support_email: string | null;
             support_phone: string | null;
+            /**
+             * @description The merchant's website: the thank-you page and the receipt e-mail lead the payer back to it
+             *     ("Back to <name>") when the link has no `redirect_url` of its own (a link's own site comes
+             *     first). Null when not set.
+             */
+            website_url: string | null;
             /** @description The IANA time zone of times in receipts. */
             time_zone: string;
             default_locale: components["schemas"]["Locale"];
@@ -3726,6 +4421,11 @@ export interface components {
             brand_color?: string | null;
             support_email?: string | null;
             support_phone?: string | null;
+            /**
+             * @description The merchant's website, an absolute `http` or `https` URL of at most 2048 characters
+             *     (`https://kedai.example.com/`); `null` removes it.
+             */
+            website_url?: string | null;
             /** @description An IANA time zone, e.g. `Asia/Kuala_Lumpur`. */
             time_zone?: string | null;
             default_locale?: components["schemas"]["Locale"] | null;
@@ -4034,6 +4734,118 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No ledger entry of this business has this id. */
+        BalanceTransactionNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Balance transaction not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No payout of this business has this id. */
+        PayoutNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Payout not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No bank statement of this business has this id. */
+        BankStatementNotFound: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Bank statement not found."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The payout is not in a state this action applies to. */
+        PayoutConflict: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This payout has already failed."
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Validation failed. */
+        TestPayoutInvalid: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The given data was invalid.",
+                 *       "errors": {
+                 *         "as_of": [
+                 *           "The as of is not a valid date."
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description Validation failed, or the file could not be read as the format says. */
+        BankStatementInvalid: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "X-Request-Id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The given data was invalid.",
+                 *       "errors": {
+                 *         "csv": [
+                 *           "The csv has no column named \"Amount\" (its header line names: Date, Description, Reference, Credit)."
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
             };
         };
         /** @description No payment of this business has this id. */
@@ -4410,6 +5222,56 @@ export interface components {
          */
         OpenPaymentLinkId: string;
         /**
+         * @description The entry's `_id`. Anything that is not one of the business's entries is a 404.
+         * @example 6284ff16d4b1c2a3e4f50090
+         */
+        BalanceTransactionId: string;
+        /**
+         * @description The payout's `_id`. Anything that is not one of the business's payouts is a 404.
+         * @example 6284ff16d4b1c2a3e4f500a0
+         */
+        PayoutId: string;
+        /**
+         * @description The statement's `_id`. Anything that is not one of the business's statements is a 404.
+         * @example 6284ff16d4b1c2a3e4f500b0
+         */
+        BankStatementId: string;
+        /**
+         * @description Only entries of this type.
+         * @example charge
+         */
+        BalanceTransactionTypeFilter: components["schemas"]["BalanceTransactionType"];
+        /**
+         * @description Only the entries this payout took, its own `payout` entry included (an id that is not one of the business's payouts matches nothing).
+         * @example 6284ff16d4b1c2a3e4f500a0
+         */
+        PayoutIdFilter: string;
+        /**
+         * @description Only the entries of this payment, refund or payout (an id that is not one of the business's matches nothing).
+         * @example 6284ff16d4b1c2a3e4f50020
+         */
+        SourceIdFilter: string;
+        /**
+         * @description Only entries available on these days (the business's, in its time zone), both included. With this filter the list comes by `available_on` first and by creation within a day, both in the direction `sort` asks (`-created_at`: the latest day first): the order an index of the days holds, so a page of a year's entries comes as quickly as a page of one day's.
+         * @example 2022-05-01,2022-05-31
+         */
+        AvailableOnBetweenFilter: components["schemas"]["LocalDateRange"];
+        /**
+         * @description Only payouts in this state.
+         * @example paid
+         */
+        PayoutStatusFilter: components["schemas"]["PayoutStatus"];
+        /**
+         * @description Only payouts arriving on these days (the business's, in its time zone), both included.
+         * @example 2022-05-01,2022-05-31
+         */
+        ArrivalDateBetweenFilter: components["schemas"]["LocalDateRange"];
+        /**
+         * @description The days reported (the business's, in its time zone), both included; at most 366.
+         * @example 2022-05-01,2022-05-31
+         */
+        ReportDateBetweenFilter: components["schemas"]["LocalDateRange"];
+        /**
          * @description The `_id` of the payment (the `payment_id` of webhooks and redirects). Anything that is not one of the business's payments is a 404.
          * @example 6284ff16d4b1c2a3e4f50020
          */
@@ -4458,6 +5320,17 @@ export interface components {
          */
         CardLast4Filter: string;
         /**
+         * @description Only payments found by this term: those whose payer's e-mail (`payer_email`), payer's name
+         *     (`payer_name`) or `reference` holds it, in any case (`aisyah` finds `Aisyah Rahman` and
+         *     `AISYAH@example.com`), and, when the term reads as an amount in ringgit (`15`, `15.00`,
+         *     `RM 15.50`, `1,500`: an optional `RM`, commas between thousands, up to two decimals), those of
+         *     that amount (`15` finds payments of 1500 sen). A term of one or two characters is taken only
+         *     as an amount and must be one (digits); anything else shorter than 3 characters is a 422
+         *     (`The filter.search must be at least 3 characters.`). Combines with the other filters, the
+         *     paging and the order like them.
+         */
+        PaymentSearchFilter: string;
+        /**
          * @description The `_id` of the payment link. Anything that is not one of the business's live links is a 404.
          * @example 6284ff16d4b1c2a3e4f50003
          */
@@ -4497,6 +5370,11 @@ export interface components {
          */
         Reference2Filter: string;
         /**
+         * @description Only links whose `title` holds this text, in any case (`surau` finds `Tabung Surau`). At least 3 characters (`The filter.title must be at least 3 characters.`).
+         * @example surau
+         */
+        TitleFilter: string;
+        /**
          * @description Only payment links addressed to exactly this e-mail (case-sensitive).
          * @example payer@example.com
          */
@@ -4535,7 +5413,7 @@ export interface components {
          * @description Only events of this type.
          * @example payment.created
          */
-        EventTypeFilter: "payment.created" | "payment.failed" | "refund.succeeded" | "refund.failed" | "payment_link.expired" | "token.activated" | "token.card_removed" | "ping";
+        EventTypeFilter: "payment.created" | "payment.failed" | "refund.succeeded" | "refund.failed" | "payment_link.expired" | "token.activated" | "token.card_removed" | "payout.created" | "payout.paid" | "payout.failed" | "payout.reconciliation_failed" | "ping";
         /**
          * @description `true` for events delivered to every endpoint, `false` for those with a delivery that failed and has not succeeded since (retrying or given up); a first attempt still under way is neither.
          * @example false
@@ -4966,6 +5844,9 @@ export interface operations {
                      *         "tokenization_id": "6284ff16d4b1c2a3e4f50001",
                      *         "amount": 4990,
                      *         "amount_refunded": 0,
+                     *         "fee": 125,
+                     *         "net": 4865,
+                     *         "balance_transaction_id": "6284ff16d4b1c2a3e4f50090",
                      *         "currency": "MYR",
                      *         "status": "paid",
                      *         "payment_status": 1,
@@ -5014,6 +5895,9 @@ export interface operations {
                      *         "tokenization_id": "6284ff16d4b1c2a3e4f50001",
                      *         "amount": 4990,
                      *         "amount_refunded": 0,
+                     *         "fee": null,
+                     *         "net": null,
+                     *         "balance_transaction_id": null,
                      *         "currency": "MYR",
                      *         "status": "pending",
                      *         "payment_status": 2,
@@ -5065,6 +5949,9 @@ export interface operations {
                      *         "tokenization_id": "6284ff16d4b1c2a3e4f50001",
                      *         "amount": 4990,
                      *         "amount_refunded": 0,
+                     *         "fee": null,
+                     *         "net": null,
+                     *         "balance_transaction_id": null,
                      *         "currency": "MYR",
                      *         "status": "failed",
                      *         "payment_status": 3,
@@ -5290,6 +6177,11 @@ export interface operations {
                  * @example campaign-may
                  */
                 "filter[reference_2]"?: components["parameters"]["Reference2Filter"];
+                /**
+                 * @description Only links whose `title` holds this text, in any case (`surau` finds `Tabung Surau`). At least 3 characters (`The filter.title must be at least 3 characters.`).
+                 * @example surau
+                 */
+                "filter[title]"?: components["parameters"]["TitleFilter"];
                 /**
                  * @description Only records created on these UTC days, both included.
                  * @example 2022-05-01,2022-05-31
@@ -5823,6 +6715,11 @@ export interface operations {
                  */
                 "filter[email]"?: components["parameters"]["EmailFilter"];
                 /**
+                 * @description Only links whose `title` holds this text, in any case (`surau` finds `Tabung Surau`). At least 3 characters (`The filter.title must be at least 3 characters.`).
+                 * @example surau
+                 */
+                "filter[title]"?: components["parameters"]["TitleFilter"];
+                /**
                  * @description Only records created on these UTC days, both included.
                  * @example 2022-05-01,2022-05-31
                  */
@@ -6230,6 +7127,17 @@ export interface operations {
                  */
                 "filter[card_last4]"?: components["parameters"]["CardLast4Filter"];
                 /**
+                 * @description Only payments found by this term: those whose payer's e-mail (`payer_email`), payer's name
+                 *     (`payer_name`) or `reference` holds it, in any case (`aisyah` finds `Aisyah Rahman` and
+                 *     `AISYAH@example.com`), and, when the term reads as an amount in ringgit (`15`, `15.00`,
+                 *     `RM 15.50`, `1,500`: an optional `RM`, commas between thousands, up to two decimals), those of
+                 *     that amount (`15` finds payments of 1500 sen). A term of one or two characters is taken only
+                 *     as an amount and must be one (digits); anything else shorter than 3 characters is a 422
+                 *     (`The filter.search must be at least 3 characters.`). Combines with the other filters, the
+                 *     paging and the order like them.
+                 */
+                "filter[search]"?: components["parameters"]["PaymentSearchFilter"];
+                /**
                  * @description Only records created on these UTC days, both included.
                  * @example 2022-05-01,2022-05-31
                  */
@@ -6264,6 +7172,9 @@ export interface operations {
                      *             "tokenization_id": null,
                      *             "amount": 1000,
                      *             "amount_refunded": 0,
+                     *             "fee": 25,
+                     *             "net": 975,
+                     *             "balance_transaction_id": "6284ff16d4b1c2a3e4f50090",
                      *             "currency": "MYR",
                      *             "status": "paid",
                      *             "payment_status": 1,
@@ -6302,9 +7213,9 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["PaymentPageEnvelope"];
                     /**
-                     * @example line,id,payment_id,created_at,updated_at,status,payment_status,method,provider,provider_reference,payment_link_id,open_payment_link_id,tokenization_id,reference,description,payer_name,payer_email,currency,amount,refunded,net,card_brand,card_last4,failure_code,failure_message,reason
-                     *     payment,6284ff16d4b1c2a3e4f50020,6284ff16d4b1c2a3e4f50020,2022-05-19T08:38:01.120000Z,2022-05-20T09:00:00.180000Z,partially_refunded,1,card,sandbox,sbx_auth_3f2a9c0d6b1e4f7a8c5d2e9b,6284ff16d4b1c2a3e4f50003,,,INV-1001,Invoice 1001,Aisyah Rahman,payer@example.com,MYR,10.00,5.00,5.00,visa,4242,,,
-                     *     refund,6284ff16d4b1c2a3e4f50040,6284ff16d4b1c2a3e4f50020,2022-05-20T09:00:00.120000Z,2022-05-20T09:00:00.180000Z,succeeded,,,sandbox,sbx_re_7c9e6679f4c1d9b2a3e4f501,6284ff16d4b1c2a3e4f50003,,,INV-1001,,,,MYR,5.00,,,,,,,Returned one item
+                     * @example line,id,payment_id,created_at,updated_at,status,payment_status,method,provider,provider_reference,payment_link_id,open_payment_link_id,tokenization_id,reference,description,payer_name,payer_email,currency,amount,refunded,net,card_brand,card_last4,failure_code,failure_message,reason,fee,net_after_fee,balance_transaction_id
+                     *     payment,6284ff16d4b1c2a3e4f50020,6284ff16d4b1c2a3e4f50020,2022-05-19T08:38:01.120000Z,2022-05-20T09:00:00.180000Z,partially_refunded,1,card,sandbox,sbx_auth_3f2a9c0d6b1e4f7a8c5d2e9b,6284ff16d4b1c2a3e4f50003,,,INV-1001,Invoice 1001,Aisyah Rahman,payer@example.com,MYR,10.00,5.00,5.00,visa,4242,,,,0.25,9.75,6284ff16d4b1c2a3e4f50090
+                     *     refund,6284ff16d4b1c2a3e4f50040,6284ff16d4b1c2a3e4f50020,2022-05-20T09:00:00.120000Z,2022-05-20T09:00:00.180000Z,succeeded,,,sandbox,sbx_re_7c9e6679f4c1d9b2a3e4f501,6284ff16d4b1c2a3e4f50003,,,INV-1001,,,,MYR,5.00,,,,,,,Returned one item,,,
                      */
                     "text/csv": string;
                 };
@@ -6352,6 +7263,9 @@ export interface operations {
                      *         "tokenization_id": null,
                      *         "amount": 2500,
                      *         "amount_refunded": 0,
+                     *         "fee": null,
+                     *         "net": null,
+                     *         "balance_transaction_id": null,
                      *         "currency": "MYR",
                      *         "status": "failed",
                      *         "payment_status": 3,
@@ -8302,6 +9216,49 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "plum-orbit-kettle-42",
+                 *       "totp_code": "492039"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TotpDisableRequest"];
+            };
+        };
+        responses: {
+            /** @description The new recovery codes; the earlier ones no longer work. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodesEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["AuthConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["AuthInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     listTeamMembers: {
         parameters: {
             query?: never;
@@ -8463,7 +9420,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The invitation (its link is in the e-mail only). */
+            /** @description The invitation (its link is in the e-mail only, or also in `url` while e-mail goes to the mail folder). */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -8608,6 +9565,7 @@ export interface operations {
                  *       "brand_color": "#0b6e4f",
                  *       "support_email": "hello@ahseng.example.com",
                  *       "support_phone": "+60 3-1234 5678",
+                 *       "website_url": "https://ahseng.example.com/",
                  *       "default_locale": "ms"
                  *     }
                  */
@@ -8796,6 +9754,790 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BusinessEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "available": [
+                     *           {
+                     *             "currency": "MYR",
+                     *             "amount": 243117
+                     *           }
+                     *         ],
+                     *         "pending": [
+                     *           {
+                     *             "currency": "MYR",
+                     *             "amount": 48750
+                     *           }
+                     *         ],
+                     *         "today": "2022-05-20",
+                     *         "time_zone": "Asia/Kuala_Lumpur"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-20 09:00:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listBalanceTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. A page past the last is an empty page. A list reaches its first 10000
+                 *     records: the first record of a page must be among them (`(page - 1) * per_page < 10000`,
+                 *     so at most page 667 at 15 per page, page 100 at 100 per page), beyond which the answer is a
+                 *     422 saying how far the list reaches. Narrow a longer list with `filter[created_at_between]`,
+                 *     or use `sort=created_at` to start from the oldest records.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Records per page.
+                 * @example 15
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `-created_at` (newest first, the default) or `created_at` (oldest first).
+                 * @example -created_at
+                 */
+                sort?: components["parameters"]["Sort"];
+                /**
+                 * @description Only entries of this type.
+                 * @example charge
+                 */
+                "filter[type]"?: components["parameters"]["BalanceTransactionTypeFilter"];
+                /**
+                 * @description Only the entries this payout took, its own `payout` entry included (an id that is not one of the business's payouts matches nothing).
+                 * @example 6284ff16d4b1c2a3e4f500a0
+                 */
+                "filter[payout_id]"?: components["parameters"]["PayoutIdFilter"];
+                /**
+                 * @description Only the entries of this payment, refund or payout (an id that is not one of the business's matches nothing).
+                 * @example 6284ff16d4b1c2a3e4f50020
+                 */
+                "filter[source_id]"?: components["parameters"]["SourceIdFilter"];
+                /**
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description Only entries available on these days (the business's, in its time zone), both included. With this filter the list comes by `available_on` first and by creation within a day, both in the direction `sort` asks (`-created_at`: the latest day first): the order an index of the days holds, so a page of a year's entries comes as quickly as a page of one day's.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[available_on_between]"?: components["parameters"]["AvailableOnBetweenFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of ledger entries. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "current_page": 1,
+                     *         "data": [
+                     *           {
+                     *             "_id": "6284ff16d4b1c2a3e4f50090",
+                     *             "type": "charge",
+                     *             "amount": 1000,
+                     *             "fee": 25,
+                     *             "net": 975,
+                     *             "currency": "MYR",
+                     *             "status": "available",
+                     *             "available_on": "2022-05-23",
+                     *             "source_type": "payment",
+                     *             "source_id": "6284ff16d4b1c2a3e4f50020",
+                     *             "acquirer_reference": "sbx_auth_3f2a9c0d6b1e4f7a8c5d2e9b",
+                     *             "payout_id": null,
+                     *             "description": "Invoice 1001",
+                     *             "created_at": "2022-05-19T08:38:01.450000Z"
+                     *           }
+                     *         ],
+                     *         "first_page_url": "http://localhost:3000/api/balance-transactions?page=1",
+                     *         "from": 1,
+                     *         "last_page": 1,
+                     *         "last_page_url": "http://localhost:3000/api/balance-transactions?page=1",
+                     *         "next_page_url": null,
+                     *         "path": "http://localhost:3000/api/balance-transactions",
+                     *         "per_page": 15,
+                     *         "prev_page_url": null,
+                     *         "to": 1,
+                     *         "total": 1
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-19 08:41:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceTransactionPageEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getBalanceTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The entry's `_id`. Anything that is not one of the business's entries is a 404.
+                 * @example 6284ff16d4b1c2a3e4f50090
+                 */
+                balance_transaction_id: components["parameters"]["BalanceTransactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f50091",
+                     *         "type": "refund",
+                     *         "amount": -500,
+                     *         "fee": 0,
+                     *         "net": -500,
+                     *         "currency": "MYR",
+                     *         "status": "available",
+                     *         "available_on": "2022-05-20",
+                     *         "source_type": "refund",
+                     *         "source_id": "6284ff16d4b1c2a3e4f50040",
+                     *         "acquirer_reference": "sbx_re_7c9e6679f4c1d9b2a3e4f501",
+                     *         "payout_id": "6284ff16d4b1c2a3e4f500a0",
+                     *         "description": "Returned one item",
+                     *         "created_at": "2022-05-20T09:00:00.120000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-20 09:00:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceTransactionEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["BalanceTransactionNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1. A page past the last is an empty page. A list reaches its first 10000
+                 *     records: the first record of a page must be among them (`(page - 1) * per_page < 10000`,
+                 *     so at most page 667 at 15 per page, page 100 at 100 per page), beyond which the answer is a
+                 *     422 saying how far the list reaches. Narrow a longer list with `filter[created_at_between]`,
+                 *     or use `sort=created_at` to start from the oldest records.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Records per page.
+                 * @example 15
+                 */
+                per_page?: components["parameters"]["PerPage"];
+                /**
+                 * @description `-created_at` (newest first, the default) or `created_at` (oldest first).
+                 * @example -created_at
+                 */
+                sort?: components["parameters"]["Sort"];
+                /**
+                 * @description Only payouts in this state.
+                 * @example paid
+                 */
+                "filter[status]"?: components["parameters"]["PayoutStatusFilter"];
+                /**
+                 * @description Only payouts arriving on these days (the business's, in its time zone), both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[arrival_date_between]"?: components["parameters"]["ArrivalDateBetweenFilter"];
+                /**
+                 * @description Only records created on these UTC days, both included.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of payouts. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "current_page": 1,
+                     *         "data": [
+                     *           {
+                     *             "_id": "6284ff16d4b1c2a3e4f500a0",
+                     *             "amount": 243117,
+                     *             "currency": "MYR",
+                     *             "status": "paid",
+                     *             "arrival_date": "2022-05-23",
+                     *             "provider": "sandbox",
+                     *             "acquirer_reference": "po_sandbox_20220523",
+                     *             "bank_reference": "SBX20220523A0",
+                     *             "transaction_count": 12,
+                     *             "reconciliation": {
+                     *               "status": "matched",
+                     *               "reason": "Deposit found on the bank statement of 2022-05-24, line 7.",
+                     *               "checked_at": "2022-05-24T02:10:00.000000Z"
+                     *             },
+                     *             "failure_code": null,
+                     *             "failure_message": null,
+                     *             "created_at": "2022-05-23T00:05:00.000000Z",
+                     *             "updated_at": "2022-05-24T02:10:00.000000Z"
+                     *           }
+                     *         ],
+                     *         "first_page_url": "http://localhost:3000/api/payouts?page=1",
+                     *         "from": 1,
+                     *         "last_page": 1,
+                     *         "last_page_url": "http://localhost:3000/api/payouts?page=1",
+                     *         "next_page_url": null,
+                     *         "path": "http://localhost:3000/api/payouts",
+                     *         "per_page": 15,
+                     *         "prev_page_url": null,
+                     *         "to": 1,
+                     *         "total": 1
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-24 02:11:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutPageEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payout's `_id`. Anything that is not one of the business's payouts is a 404.
+                 * @example 6284ff16d4b1c2a3e4f500a0
+                 */
+                payout_id: components["parameters"]["PayoutId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout, or its itemized report. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f500a0",
+                     *         "amount": 475,
+                     *         "currency": "MYR",
+                     *         "status": "paid",
+                     *         "arrival_date": "2022-05-23",
+                     *         "provider": "sandbox",
+                     *         "acquirer_reference": "po_sandbox_20220523",
+                     *         "bank_reference": "SBX20220523A0",
+                     *         "transaction_count": 2,
+                     *         "reconciliation": {
+                     *           "status": "expected",
+                     *           "reason": "Its entries add up to its amount; its deposit is not on a bank statement yet.",
+                     *           "checked_at": "2022-05-23T00:05:00.000000Z"
+                     *         },
+                     *         "failure_code": null,
+                     *         "failure_message": null,
+                     *         "created_at": "2022-05-23T00:05:00.000000Z",
+                     *         "updated_at": "2022-05-23T00:05:00.000000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-23 00:06:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutEnvelope"];
+                    /**
+                     * @example balance_transaction_id,type,created_at,available_on,source_type,source_id,payment_id,reference,payer_name,payer_email,method,currency,gross,fee,net,time_zone
+                     *     6284ff16d4b1c2a3e4f50090,charge,2022-05-19T08:38:01.450000Z,2022-05-23,payment,6284ff16d4b1c2a3e4f50020,6284ff16d4b1c2a3e4f50020,INV-1001,Aisyah Rahman,payer@example.com,card,MYR,10.00,0.25,9.75,Asia/Kuala_Lumpur
+                     *     6284ff16d4b1c2a3e4f50091,refund,2022-05-20T09:00:00.120000Z,2022-05-20,refund,6284ff16d4b1c2a3e4f50040,6284ff16d4b1c2a3e4f50020,INV-1001,Aisyah Rahman,payer@example.com,card,MYR,-5.00,0.00,-5.00,Asia/Kuala_Lumpur
+                     *     total,,,,,,,,,,,MYR,5.00,0.25,4.75,Asia/Kuala_Lumpur
+                     */
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PayoutNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    runTestPayouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "as_of": "2022-05-23"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TestPayoutRun"];
+            };
+        };
+        responses: {
+            /** @description The payouts made (none when there was nothing to pay out, or they were made before). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": [
+                     *         {
+                     *           "_id": "6284ff16d4b1c2a3e4f500a0",
+                     *           "amount": 475,
+                     *           "currency": "MYR",
+                     *           "status": "paid",
+                     *           "arrival_date": "2022-05-23",
+                     *           "provider": "sandbox",
+                     *           "acquirer_reference": "po_sandbox_20220523",
+                     *           "bank_reference": "SBX20220523A0",
+                     *           "transaction_count": 2,
+                     *           "reconciliation": {
+                     *             "status": "expected",
+                     *             "reason": "Its entries add up to its amount; its deposit is not on a bank statement yet.",
+                     *             "checked_at": "2022-05-23T00:05:00.000000Z"
+                     *           },
+                     *           "failure_code": null,
+                     *           "failure_message": null,
+                     *           "created_at": "2022-05-23T00:05:00.000000Z",
+                     *           "updated_at": "2022-05-23T00:05:00.000000Z"
+                     *         }
+                     *       ],
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-23 00:06:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutListEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["TestPayoutInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    failTestPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payout's `_id`. Anything that is not one of the business's payouts is a 404.
+                 * @example 6284ff16d4b1c2a3e4f500a0
+                 */
+                payout_id: components["parameters"]["PayoutId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout, failed. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f500a0",
+                     *         "amount": 475,
+                     *         "currency": "MYR",
+                     *         "status": "failed",
+                     *         "arrival_date": "2022-05-23",
+                     *         "provider": "sandbox",
+                     *         "acquirer_reference": "po_sandbox_20220523",
+                     *         "bank_reference": "SBX20220523A0",
+                     *         "transaction_count": 2,
+                     *         "reconciliation": {
+                     *           "status": "explained",
+                     *           "reason": "The bank returned the payout; its amount is back in the balance.",
+                     *           "checked_at": "2022-05-24T01:00:00.000000Z"
+                     *         },
+                     *         "failure_code": "account_closed",
+                     *         "failure_message": "The bank account has been closed.",
+                     *         "created_at": "2022-05-23T00:05:00.000000Z",
+                     *         "updated_at": "2022-05-24T01:00:00.000000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-24 01:00:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PayoutEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["PayoutNotFound"];
+            409: components["responses"]["PayoutConflict"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    createBankStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "format": "generic",
+                 *       "file_name": "statement-2022-05.csv",
+                 *       "columns": {
+                 *         "date": "Date",
+                 *         "amount": "Amount",
+                 *         "reference": "Reference",
+                 *         "description": "Description"
+                 *       },
+                 *       "date_order": "DMY",
+                 *       "csv": "Date,Description,Reference,Amount\n23/05/2022,PAYMENT COLLECTION PAYOUT,SBX20220523A0,4.75\n"
+                 *     }
+                 */
+                "application/json": components["schemas"]["BankStatementCreate"];
+            };
+        };
+        responses: {
+            /** @description The statement, each line with its match. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f500b0",
+                     *         "format": "generic",
+                     *         "file_name": "statement-2022-05.csv",
+                     *         "line_count": 1,
+                     *         "matched_count": 1,
+                     *         "lines": [
+                     *           {
+                     *             "line": 2,
+                     *             "date": "2022-05-23",
+                     *             "amount": 475,
+                     *             "reference": "SBX20220523A0",
+                     *             "description": "PAYMENT COLLECTION PAYOUT",
+                     *             "outcome": "matched",
+                     *             "payout_id": "6284ff16d4b1c2a3e4f500a0",
+                     *             "reason": null
+                     *           }
+                     *         ],
+                     *         "created_at": "2022-05-24T02:10:00.000000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-24 02:10:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankStatementEnvelope"];
+                };
+            };
+            400: components["responses"]["BadJson"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyInFlight"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["BankStatementInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getBankStatement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The statement's `_id`. Anything that is not one of the business's statements is a 404.
+                 * @example 6284ff16d4b1c2a3e4f500b0
+                 */
+                bank_statement_id: components["parameters"]["BankStatementId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "_id": "6284ff16d4b1c2a3e4f500b0",
+                     *         "format": "generic",
+                     *         "file_name": "statement-2022-05.csv",
+                     *         "line_count": 1,
+                     *         "matched_count": 0,
+                     *         "lines": [
+                     *           {
+                     *             "line": 2,
+                     *             "date": "2022-05-23",
+                     *             "amount": 900,
+                     *             "reference": "TRF 88812",
+                     *             "description": "TRANSFER FROM A CUSTOMER",
+                     *             "outcome": "unmatched",
+                     *             "payout_id": null,
+                     *             "reason": "No payout of this amount arrives within 3 business days of this date."
+                     *           }
+                     *         ],
+                     *         "created_at": "2022-05-24T02:10:00.000000Z"
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-05-24 02:11:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BankStatementEnvelope"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["BankStatementNotFound"];
+            414: components["responses"]["UriTooLong"];
+            422: components["responses"]["QueryInvalid"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    getBalanceReport: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The days reported (the business's, in its time zone), both included; at most 366.
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[date_between]"?: components["parameters"]["ReportDateBetweenFilter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "time_zone": "Asia/Kuala_Lumpur",
+                     *         "from": "2022-05-01",
+                     *         "to": "2022-05-31",
+                     *         "currencies": [
+                     *           {
+                     *             "currency": "MYR",
+                     *             "opening": 10000,
+                     *             "movements": [
+                     *               {
+                     *                 "type": "charge",
+                     *                 "count": 3,
+                     *                 "amount": 4500,
+                     *                 "fee": 113,
+                     *                 "net": 4387
+                     *               },
+                     *               {
+                     *                 "type": "refund",
+                     *                 "count": 1,
+                     *                 "amount": -500,
+                     *                 "fee": 0,
+                     *                 "net": -500
+                     *               },
+                     *               {
+                     *                 "type": "payout",
+                     *                 "count": 1,
+                     *                 "amount": -13887,
+                     *                 "fee": 0,
+                     *                 "net": -13887
+                     *               }
+                     *             ],
+                     *             "closing": 0,
+                     *             "balanced": true,
+                     *             "difference": 0
+                     *           }
+                     *         ]
+                     *       },
+                     *       "errors": null,
+                     *       "meta": {
+                     *         "timestamp": "2022-06-01 00:00:00 UTC",
+                     *         "timezone": "UTC"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceReportEnvelope"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
@@ -9020,6 +10762,182 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["PaymentLinkExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event; anything else, a timeout (10 s) or a refused connection is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-05-23T00:05:00.120000Z",
+                 *       "event": "payout.created",
+                 *       "data": {
+                 *         "payout_id": "6284ff16d4b1c2a3e4f500a0",
+                 *         "payout_amount": 475,
+                 *         "payout_currency": "MYR",
+                 *         "payout_status": "paid",
+                 *         "arrival_date": "2022-05-23",
+                 *         "acquirer_reference": "po_sandbox_20220523_myr",
+                 *         "bank_reference": "SBX20220523A0",
+                 *         "transaction_count": 2,
+                 *         "reconciliation_status": "expected",
+                 *         "reconciliation_reason": "Its entries add up to its amount; its deposit is not on a bank statement yet.",
+                 *         "failure_code": null,
+                 *         "failure_message": null,
+                 *         "payout_time_iso": "2022-05-23T00:05:00.110000Z",
+                 *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event; anything else, a timeout (10 s) or a refused connection is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutPaidWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-05-23T00:05:00.120000Z",
+                 *       "event": "payout.paid",
+                 *       "data": {
+                 *         "payout_id": "6284ff16d4b1c2a3e4f500a0",
+                 *         "payout_amount": 475,
+                 *         "payout_currency": "MYR",
+                 *         "payout_status": "paid",
+                 *         "arrival_date": "2022-05-23",
+                 *         "acquirer_reference": "po_sandbox_20220523_myr",
+                 *         "bank_reference": "SBX20220523A0",
+                 *         "transaction_count": 2,
+                 *         "reconciliation_status": "expected",
+                 *         "reconciliation_reason": "Its entries add up to its amount; its deposit is not on a bank statement yet.",
+                 *         "failure_code": null,
+                 *         "failure_message": null,
+                 *         "payout_time_iso": "2022-05-23T00:05:00.110000Z",
+                 *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event; anything else, a timeout (10 s) or a refused connection is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutFailedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-05-23T00:05:00.120000Z",
+                 *       "event": "payout.failed",
+                 *       "data": {
+                 *         "payout_id": "6284ff16d4b1c2a3e4f500a0",
+                 *         "payout_amount": 475,
+                 *         "payout_currency": "MYR",
+                 *         "payout_status": "failed",
+                 *         "arrival_date": "2022-05-23",
+                 *         "acquirer_reference": "po_sandbox_20220523_myr",
+                 *         "bank_reference": "SBX20220523A0",
+                 *         "transaction_count": 2,
+                 *         "reconciliation_status": "explained",
+                 *         "reconciliation_reason": "The bank returned the payout; its amount is back in the balance.",
+                 *         "failure_code": "account_closed",
+                 *         "failure_message": "The bank account has been closed.",
+                 *         "payout_time_iso": "2022-05-23T00:05:00.110000Z",
+                 *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx status acknowledges the event; anything else, a timeout (10 s) or a refused connection is retried. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutReconciliationFailedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "trigger_at": "2022-05-23T00:05:00.120000Z",
+                 *       "event": "payout.reconciliation_failed",
+                 *       "data": {
+                 *         "payout_id": "6284ff16d4b1c2a3e4f500a0",
+                 *         "payout_amount": 475,
+                 *         "payout_currency": "MYR",
+                 *         "payout_status": "paid",
+                 *         "arrival_date": "2022-05-23",
+                 *         "acquirer_reference": "po_sandbox_20220523_myr",
+                 *         "bank_reference": "SBX20220523A0",
+                 *         "transaction_count": 2,
+                 *         "reconciliation_status": "mismatched",
+                 *         "reconciliation_reason": "Its entries add up to 474 sen, not its amount of 475 sen.",
+                 *         "failure_code": null,
+                 *         "failure_message": null,
+                 *         "payout_time_iso": "2022-05-23T00:05:00.110000Z",
+                 *         "hash": "5d41402abc4b2a76b9719d911017c592ae1a8f0e5d3b2a76b9719d911017c592"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["PayoutEvent"];
             };
         };
         responses: {

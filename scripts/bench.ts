@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--rows N] | --scale-ratios] [--scale-on sqlite|postgres|both] [--contention] [--console]`
+// `npm run bench [-- --quick] [--runs N] [--connections N] [--duration S] [--scale [--rows N] [--scale-only TEXT] | --scale-ratios] [--scale-on sqlite|postgres|both] [--contention] [--console]`
 // Measures the hot paths (create, get and list payment links) of the real service on its embedded
 // default against a bare Koa ceiling, on loopback, in the same run with the same load, and reports
 // the ratio service/ceiling. The validated ceiling (bare Koa plus the service's routes and
@@ -6,7 +6,9 @@
 // (express + express-openapi-validator, fastify with schemas from openapi.yaml) do the service's own
 // work behind the stacks a team would pick instead. Writes bench/results.json; the last line is
 //   bench create=<ratio> get=<ratio> list=<ratio> vs-fastify create=<ratio> get=<ratio> list=<ratio>
-// (the service of the ceiling, then the service of the fastify peer, each the best of the runs).
+// (the service of the ceiling, then the service of the fastify peer, each the best of the runs); the line
+// before it, `bench metrics create=<ratio> get=<ratio> list=<ratio>`, is the service with METRICS_TOKEN
+// set (its metrics on) of the same service without, measured in the same run: what the metrics cost.
 // --scale instead measures, for every heavy query of one business over 1,000,000 records (--rows),
 // the longest event-loop stall of the service and another business's p99 latency meanwhile;
 // --scale-ratios how reads grow from 10,000 to 1,000,000 records (see bench/scale.ts); both on the
@@ -37,6 +39,8 @@ const { values } = parseArgs({
     // sqlite, postgres or both; both when a PostgreSQL server is named for it (SCALE_POSTGRES_URL, TEST_POSTGRES_URL).
     'scale-on': { type: 'string' },
     rows: { type: 'string', default: '1000000' },
+    // Only the scale run's queries whose name holds this text (e.g. "ledger"), to check one change quickly.
+    'scale-only': { type: 'string' },
     contention: { type: 'boolean', default: false },
     console: { type: 'boolean', default: false },
     connections: { type: 'string', default: '20' },
@@ -235,6 +239,12 @@ async function main(): Promise<void> {
       },
       { name: 'service', title: 'service (embedded SQLite)', script: SERVICE, env: serviceEnv },
       {
+        name: 'metrics',
+        title: 'service with its metrics on (METRICS_TOKEN set; embedded SQLite)',
+        script: SERVICE,
+        env: { ...serviceEnv, METRICS_TOKEN: 'bench-metrics-token-0123456789abcdef' },
+      },
+      {
         name: 'express',
         title: "express peer (express 5 + express-openapi-validator + pino-http, the service's gate, handlers and store)",
         script: 'scripts/bench/peer-express.ts',
@@ -255,7 +265,7 @@ async function main(): Promise<void> {
       Object.entries(r)
         .map(([s, v]) => `${s}=${v.toFixed(2)}`)
         .join(' ');
-    const kinds = ['service', 'validated', 'express', 'fastify', 'serviceOfExpress', 'serviceOfFastify'] as const;
+    const kinds = ['service', 'validated', 'express', 'fastify', 'serviceOfExpress', 'serviceOfFastify', 'metricsOn'] as const;
     const runResults: { measured: Record<Name, Record<string, Measured>>; ratios: Record<(typeof kinds)[number], Record<Scenario, number>> }[] = [];
     for (let run = 1; run <= runs; run += 1) {
       log(`run ${run} of ${runs}`);
@@ -264,7 +274,7 @@ async function main(): Promise<void> {
         const started = await startProcess(server.script, server.env);
         // The peers compile their validators before they listen; the service compiles those no request
         // has needed yet just after (start-up < 1 s): each is measured warm.
-        if (server.name === 'service') await waitForLine(started, 'request validators compiled');
+        if (server.name === 'service' || server.name === 'metrics') await waitForLine(started, 'request validators compiled');
         measured[server.name] = await measureAll(server.title, started.url);
         await started.stop();
       }
@@ -283,10 +293,11 @@ async function main(): Promise<void> {
         fastify: ratio(measured.fastify, measured.ceiling),
         serviceOfExpress: ratio(measured.service, measured.express),
         serviceOfFastify: ratio(measured.service, measured.fastify),
+        metricsOn: ratio(measured.metrics, measured.service),
       };
       runResults.push({ measured, ratios });
       log(
-        `run ${run}, of the ceiling: validated ${line(ratios.validated)} | service ${line(ratios.service)} | express ${line(ratios.express)} | fastify ${line(ratios.fastify)} | service/express ${line(ratios.serviceOfExpress)} | service/fastify ${line(ratios.serviceOfFastify)}`,
+        `run ${run}, of the ceiling: validated ${line(ratios.validated)} | service ${line(ratios.service)} | express ${line(ratios.express)} | fastify ${line(ratios.fastify)} | service/express ${line(ratios.serviceOfExpress)} | service/fastify ${line(ratios.serviceOfFastify)} | metrics on/off ${line(ratios.metricsOn)}`,
       );
     }
     const best = (kind: (typeof kinds)[number]) =>
@@ -299,6 +310,7 @@ async function main(): Promise<void> {
       { what: 'service list >= 0.35', met: bestOf.service.list >= 0.35 },
       ...Object.keys(scenarios).map((s) => ({ what: `service ${s} >= 0.85 of fastify`, met: bestOf.serviceOfFastify[s as Scenario] >= 0.85 })),
       { what: 'start-up < 1000 ms', met: startupMs < 1000 },
+      ...Object.keys(scenarios).map((s) => ({ what: `metrics on ${s} >= 0.97 of off`, met: bestOf.metricsOn[s as Scenario] >= 0.97 })),
     ];
     const results = {
       at: new Date().toISOString(),
@@ -315,9 +327,10 @@ async function main(): Promise<void> {
     writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     log(`results: bench/results.json`);
     log(
-      `best of ${runs}, of the ceiling: validated ${line(bestOf.validated)} | service ${line(bestOf.service)} | express ${line(bestOf.express)} | fastify ${line(bestOf.fastify)} | service/express ${line(bestOf.serviceOfExpress)} | service/fastify ${line(bestOf.serviceOfFastify)}`,
+      `best of ${runs}, of the ceiling: validated ${line(bestOf.validated)} | service ${line(bestOf.service)} | express ${line(bestOf.express)} | fastify ${line(bestOf.fastify)} | service/express ${line(bestOf.serviceOfExpress)} | service/fastify ${line(bestOf.serviceOfFastify)} | metrics on/off ${line(bestOf.metricsOn)}`,
     );
     log(`targets: ${targets.map((t) => `${t.what} ${t.met ? 'met' : 'NOT MET'}`).join('; ')}`);
+    log(`bench metrics ${line(bestOf.metricsOn)}`);
     log(`bench ${line(bestOf.service)} vs-fastify ${line(bestOf.serviceOfFastify)}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -331,7 +344,15 @@ const scaleDatabases: ('sqlite' | 'postgres')[] = scaleOn === 'both' ? ['sqlite'
 if (values.scale) {
   let pass = true;
   for (const on of scaleDatabases)
-    pass = (await runScale({ log, root, on, rows: Number(values.rows), ...(values.duration && { duration: Number(values.duration) }) })) && pass;
+    pass =
+      (await runScale({
+        log,
+        root,
+        on,
+        rows: Number(values.rows),
+        ...(values.duration && { duration: Number(values.duration) }),
+        ...(values['scale-only'] && { only: values['scale-only'] }),
+      })) && pass;
   process.exitCode = pass ? 0 : 1;
 } else if (values['scale-ratios']) {
   for (const on of scaleDatabases) await runScaleRatios({ log, root, on });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { DEFAULT_HTTP_TIMEOUTS, type HttpTimeouts } from './http/server.js';
 import type { RateLimitConfig } from './rate-limits/backends.js';
 import { LOG_LEVELS, type LogLevel } from './logger.js';
@@ -5,6 +6,7 @@ import type { BreakerSettings } from './outbox/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './outbox/schedule.js';
 import { DEFAULT_PAGE_LIMITS, type PageLimits } from './rate-limits/payer-forms.js';
 import { DEFAULT_NOTIFICATION_LIMITS, type NotificationLimits } from './rate-limits/acquirer-notifications.js';
+import type { BackupSchedule } from './backup/recorded.js';
 import { POSTGRES_NEEDS_KEY, type SecretsSettings } from './secrets/key-source.js';
 import { MasterKey, MasterKeyFormatError, parseMasterKey } from './secrets/master-key.js';
 import { DEFAULT_RETENTION, type RetentionOptions } from './outbox/worker.js';
@@ -16,6 +18,11 @@ import { DEFAULT_SESSION_SETTINGS, type SessionSettings } from './domain/session
 import { DEFAULT_SIGN_IN_LIMITS, type SignInLimits } from './rate-limits/secret-attempts.js';
 import { DEFAULT_PASSWORD_RESETS, type PasswordResetSettings } from './rate-limits/password-resets.js';
 import { DEFAULT_DATABASE_URL, DEFAULT_STATEMENT_TIMEOUT_MS, type DatabaseOptions } from './store/database.js';
+import { parseHolidayFile, parseHolidayList, parseWeekend } from './domain/business-days.js';
+import { DEFAULT_CALENDAR_SETTINGS, type CalendarSettings } from './domain/malaysian-holidays.js';
+import { DEFAULT_SANDBOX_SETTLEMENT, parseFeeSchedule, type SandboxSettlementSettings } from './domain/settlement-fees.js';
+import { SettingError } from './domain/setting-error.js';
+import { DEFAULT_DEPOSIT_GRACE_DAYS } from './domain/deposit-matching.js';
 
 export interface OutboxConfig {
   /** Off for API-only instances; some instance on the database must run a worker. */
@@ -40,6 +47,15 @@ export interface MailSettings {
   smtpUrl: string | undefined;
   from: string;
   mailDir: string;
+}
+
+export interface SettlementConfig {
+  /** The business days settlement counts in: the weekend, the built-in national holidays, the configured ones. */
+  calendar: CalendarSettings;
+  /** The sandbox acquirer's fees and when a payment's money is available. */
+  sandbox: SandboxSettlementSettings;
+  /** Business days after a payout's arrival its deposit may take to show on a bank statement before it is mismatched. */
+  depositGraceDays: number;
 }
 
 export interface Config {
@@ -83,6 +99,31 @@ export interface Config {
   signInLimits: SignInLimits;
   /** Password resets by e-mail: requests per account and per address, and how long a link works. */
   passwordResets: PasswordResetSettings;
+  settlement: SettlementConfig;
+  /** GET /metrics for Prometheus: off without a token; on a port of its own when one is given. */
+  metrics: MetricsSettings;
+  /** Scheduled backups (BACKUP_DIR), made and verified by one instance of several; none when BACKUP_DIR is unset. */
+  backup: BackupSchedule | undefined;
+}
+
+export interface MetricsSettings {
+  /** METRICS_TOKEN: the bearer token a scrape must send; no /metrics without it. */
+  token: string | undefined;
+  /** METRICS_PORT: where /metrics listens alone (on HOST), off the service's own port. */
+  port: number | undefined;
+}
+
+/** A token short enough to guess is refused, as a password would be. */
+const METRICS_TOKEN_MIN_LENGTH = 16;
+
+function metricsSettings(env: NodeJS.ProcessEnv, servicePort: number): MetricsSettings {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token !== undefined && (token.length < METRICS_TOKEN_MIN_LENGTH || token.length > 512 || /\s/.test(token)))
+    throw new ConfigError(`METRICS_TOKEN must be ${METRICS_TOKEN_MIN_LENGTH} to 512 characters without spaces`);
+  const port = optionalInteger(env, 'METRICS_PORT', 1, 65535);
+  if (port !== undefined && !token) throw new ConfigError('METRICS_PORT needs METRICS_TOKEN');
+  if (port !== undefined && port === servicePort) throw new ConfigError('METRICS_PORT must differ from PORT');
+  return { token, port };
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, store: 'auto', redisUrl: undefined };
@@ -112,6 +153,19 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   return value;
 }
 
+/** An integer setting that is off when unset. */
+function optionalInteger(env: NodeJS.ProcessEnv, name: string, min: number, max: number): number | undefined {
+  return env[name] ? integer(env, name, min, min, max) : undefined;
+}
+
+function backupSchedule(env: NodeJS.ProcessEnv): BackupSchedule | undefined {
+  const everyMs = integer(env, 'BACKUP_INTERVAL_HOURS', 24, 1, 24 * 31) * 3_600_000;
+  const keep = integer(env, 'BACKUP_KEEP', 7, 1, 1_000);
+  const passphrase = env.BACKUP_PASSPHRASE || undefined;
+  if (passphrase && passphrase.length < 8) throw new ConfigError('BACKUP_PASSPHRASE must be at least 8 characters');
+  return env.BACKUP_DIR ? { dir: env.BACKUP_DIR, everyMs, keep, passphrase } : undefined;
+}
+
 function logLevel(env: NodeJS.ProcessEnv): LogLevel {
   const text = env.LOG_LEVEL?.toLowerCase() || 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(text))
@@ -138,6 +192,50 @@ function portRanges(env: NodeJS.ProcessEnv, name: string, fallback: readonly Por
     if (from < 1 || to > 65535 || from > to) throw new ConfigError(problem);
     return [from, to];
   });
+}
+
+/** A setting a domain rule parses; what it finds wrong is put under the variable's name. */
+function setting<T>(env: NodeJS.ProcessEnv, name: string, fallback: T, parse: (text: string) => T): T {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  try {
+    return parse(text);
+  } catch (error) {
+    if (error instanceof SettingError) throw new ConfigError(`${name}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A holiday file is a few lines a year: one much larger is not the file meant. */
+const MAX_HOLIDAY_FILE_BYTES = 1024 * 1024;
+
+function holidayFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new SettingError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  if (Buffer.byteLength(text) > MAX_HOLIDAY_FILE_BYTES) throw new SettingError(`${path} is larger than ${MAX_HOLIDAY_FILE_BYTES} bytes`);
+  return text;
+}
+
+function settlement(env: NodeJS.ProcessEnv): SettlementConfig {
+  return {
+    calendar: {
+      weekend: setting(env, 'SETTLEMENT_WEEKEND', DEFAULT_CALENDAR_SETTINGS.weekend, parseWeekend),
+      holidays: [
+        ...setting(env, 'SETTLEMENT_HOLIDAYS', [], parseHolidayList),
+        ...setting(env, 'SETTLEMENT_HOLIDAYS_FILE', [], (path) => parseHolidayFile(holidayFile(path))),
+      ],
+      builtIn: flag(env, 'SETTLEMENT_BUILT_IN_HOLIDAYS', DEFAULT_CALENDAR_SETTINGS.builtIn),
+    },
+    sandbox: {
+      fees: setting(env, 'SANDBOX_FEES', DEFAULT_SANDBOX_SETTLEMENT.fees, parseFeeSchedule),
+      availableAfterDays: integer(env, 'SANDBOX_AVAILABLE_AFTER_DAYS', DEFAULT_SANDBOX_SETTLEMENT.availableAfterDays, 0, 30),
+    },
+    depositGraceDays: integer(env, 'PAYOUT_DEPOSIT_GRACE_DAYS', DEFAULT_DEPOSIT_GRACE_DAYS, 1, 60),
+  };
 }
 
 function absoluteUrl(env: NodeJS.ProcessEnv, name: string, scheme: 'http' | 'smtp'): string | undefined {
@@ -197,13 +295,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got ${JSON.stringify(redisUrl)}`);
   if (store === 'redis' && !redisUrl) throw new ConfigError('RATE_LIMIT_STORE=redis needs REDIS_URL');
   const databaseUrl = env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const port = integer(env, 'PORT', 3000, 0, 65535);
   return {
     databaseUrl,
     database: {
       statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_STATEMENT_TIMEOUT_MS, 100, 3_600_000),
       poolMax: integer(env, 'DATABASE_POOL_MAX', 10, 1, 1_000),
     },
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host: env.HOST || '0.0.0.0',
     publicUrl: absoluteUrl(env, 'PUBLIC_URL', 'http'),
     mail: {
@@ -276,6 +375,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       },
       linkMinutes: integer(env, 'PASSWORD_RESET_LINK_MINUTES', DEFAULT_PASSWORD_RESETS.linkMinutes, 5, 24 * 60),
     },
+    settlement: settlement(env),
+    metrics: metricsSettings(env, port),
+    backup: backupSchedule(env),
   };
 }
 

@@ -28,8 +28,8 @@ export const CONSOLE_CSP = [
 /** Vite names every file it puts in assets/ after its content's hash. */
 const HASHED_ASSET = /^\/assets\/[\w.-]{1,200}$/;
 
-function setHeaders(ctx: Koa.Context): void {
-  ctx.set({
+function setHeaders(koa: Koa.Context): void {
+  koa.set({
     'Content-Security-Policy': CONSOLE_CSP,
     'X-Content-Type-Options': 'nosniff',
     'X-Frame-Options': 'DENY',
@@ -50,45 +50,45 @@ export const loadSend = () => import('@koa/send');
 /** `/` and everything under /console; other paths go on to the payer pages. */
 export function consoleRoutes(options: { root: string }): Koa.Middleware {
   const index = join(options.root, 'index.html');
-  return async (ctx, next) => {
-    if (ctx.path === '/' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
-      ctx.redirect(`${CONSOLE_PATH}/`);
+  return async (koa, next) => {
+    if (koa.path === '/' && (koa.method === 'GET' || koa.method === 'HEAD')) {
+      koa.redirect(`${CONSOLE_PATH}/`);
       return;
     }
-    if (ctx.path !== CONSOLE_PATH && !ctx.path.startsWith(`${CONSOLE_PATH}/`)) return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.status = 405;
-      ctx.set('Allow', 'GET, HEAD');
+    if (koa.path !== CONSOLE_PATH && !koa.path.startsWith(`${CONSOLE_PATH}/`)) return next();
+    if (koa.method !== 'GET' && koa.method !== 'HEAD') {
+      koa.status = 405;
+      koa.set('Allow', 'GET, HEAD');
       return;
     }
-    setHeaders(ctx);
+    setHeaders(koa);
     if (!existsSync(index)) {
-      ctx.status = 503;
-      ctx.set('Cache-Control', 'no-store');
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = NOT_BUILT;
+      koa.status = 503;
+      koa.set('Cache-Control', 'no-store');
+      koa.type = 'text/html; charset=utf-8';
+      koa.body = NOT_BUILT;
       return;
     }
     const { send } = await loadSend();
-    const file = ctx.path.slice(CONSOLE_PATH.length) || '/';
+    const file = koa.path.slice(CONSOLE_PATH.length) || '/';
     if (HASHED_ASSET.test(file)) {
       // A hashed name changes with its content: a year, and never asked again.
-      ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-      const served = await send(ctx, file, { root: options.root, gzip: false, brotli: false }).catch((error: { status?: number }) => {
+      koa.set('Cache-Control', 'public, max-age=31536000, immutable');
+      const served = await send(koa, file, { root: options.root, gzip: false, brotli: false }).catch((error: { status?: number }) => {
         if (error.status === 404) return undefined;
         throw error;
       });
       if (served) return;
-      ctx.status = 404;
-      ctx.set('Cache-Control', 'no-store');
-      ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = 'Not found';
+      koa.status = 404;
+      koa.set('Cache-Control', 'no-store');
+      koa.type = 'text/plain; charset=utf-8';
+      koa.body = 'Not found';
       return;
     }
     // Any other path is one of the app's own routes (or a file of the build's root, such as its icon):
     // index.html, asked again every time so a new build is picked up at once.
     const rootFile = /^\/[\w-]+\.(?:ico|svg|png|txt|webmanifest)$/.test(file) && existsSync(join(options.root, file)) ? file : '/index.html';
-    ctx.set('Cache-Control', 'no-cache');
-    await send(ctx, rootFile, { root: options.root, gzip: false, brotli: false });
+    koa.set('Cache-Control', 'no-cache');
+    await send(koa, rootFile, { root: options.root, gzip: false, brotli: false });
   };
 }

@@ -2,6 +2,12 @@
 // use cases over the store, the API handlers and the payer pages over the use cases, the HTTP
 // adapter over both, and the outbox worker. Used by main.ts and by the tests, which start the real
 // app on 127.0.0.1:0.
+import { lastVerifiedBackupAt } from './store/backup-runs.js';
+import { countMismatchedPayouts } from './store/payouts.js';
+import { balanceHandlers } from './handlers/balance.js';
+import { bankStatementHandlers } from './handlers/bank-statements.js';
+import { payoutHandlers } from './handlers/payouts.js';
+import { settlementTerms, type SettlementSettings } from './usecases/settlement/terms.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_OUTBOX, DEFAULT_RATE_LIMIT, type MailSettings, type OutboxConfig } from './config.js';
@@ -62,6 +68,15 @@ import { toErrorResponse } from './http/errors.js';
 import type { UseCaseContext } from './usecases/platform/context.js';
 import { auditedWrites } from './usecases/platform/audited-writes.js';
 import { DEFAULT_PERIODIC_JOBS, startPeriodicJobs } from './jobs/periodic.js';
+import { ServiceMetrics, type MetricSources } from './metrics/service-metrics.js';
+import { metricsRoute, startMetricsServer } from './metrics/endpoint.js';
+import { timedAcquirers } from './metrics/timed-acquirers.js';
+import { countingRefusals } from './rate-limits/refusals.js';
+import { RedisRateLimiter } from './rate-limits/backends.js';
+import { PostgresExecutor } from './store/postgres.js';
+import { outboxBacklog } from './store/outbox-backlog.js';
+import type { Executor } from './store/executor.js';
+import type { BackupSchedule } from './backup/recorded.js';
 
 /** How long after listening the validators not yet used are compiled in the background (see warmUp). */
 const VALIDATOR_WARM_UP_DELAY_MS = 1_000;
@@ -122,6 +137,16 @@ export interface StartOptions {
   signInLimits?: Partial<SignInLimits>;
   /** Password resets by e-mail: limits and how long a link works (DEFAULT_PASSWORD_RESETS for what is not given). */
   passwordResets?: Partial<PasswordResetSettings>;
+  /** The sandbox's fees and delay and the business calendar (the defaults of usecases/settlement/terms.ts for what is not given). */
+  settlement?: Partial<SettlementSettings>;
+  /** GET /metrics behind METRICS_TOKEN, on METRICS_PORT when given (port 0: any free one); off without a token. */
+  metrics?: { token?: string | undefined; port?: number | undefined };
+  /** When the last verified backup finished, for the metrics; read from backup_runs unless given. */
+  lastVerifiedBackup?: (db: Executor) => Promise<Date | undefined>;
+  /** Scheduled backups (BACKUP_DIR); none unless given. */
+  backup?: BackupSchedule | undefined;
+  /** How often an instance looks whether a scheduled backup is due; every minute unless given. */
+  backupCheckEveryMs?: number;
 }
 
 export interface RunningService {
@@ -139,6 +164,8 @@ export interface RunningService {
   worker: OutboxWorker | undefined;
   /** What the use cases run with (the database, each business's acquirer, the outbox signal). */
   context: UseCaseContext;
+  /** Where /metrics answers when it listens on a port of its own (METRICS_PORT). */
+  metricsUrl: string | undefined;
   /**
    * Graceful stop: /ready turns 503, the server stops accepting and finishes the requests under way,
    * the worker finishes its deliveries, then the database closes.
@@ -172,8 +199,15 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const localHost = options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
     const url = `http://${localHost}:${port}`;
     const publicUrl = options.publicUrl ?? url;
+    const metricsToken = options.metrics?.token;
+    const metrics = metricsToken ? new ServiceMetrics(metricSources(db, options.lastVerifiedBackup)) : undefined;
+    const metricsServer =
+      metrics && metricsToken && options.metrics?.port !== undefined
+        ? await startMetricsServer(metrics, metricsToken, options.metrics.port, options.host)
+        : undefined;
     const outboxConfig = { ...DEFAULT_OUTBOX, ...options.outbox };
-    const mailer = createMailer({ smtpUrl: undefined, from: 'Payment Collection Service <no-reply@localhost>', mailDir: './data/mail', ...options.mail });
+    const mail = { smtpUrl: undefined, from: 'Payment Collection Service <no-reply@localhost>', mailDir: './data/mail', ...options.mail };
+    const mailer = createMailer(mail);
     const webhookPolicy = {
       allowPrivate: outboxConfig.webhookAllowPrivate,
       allowedPorts: outboxConfig.webhookAllowedPorts,
@@ -187,9 +221,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
       logger,
       secretsKey: secrets.key,
     });
-    const worker = outboxConfig.worker ? new OutboxWorker(db, deliverers, { ...outboxConfig, logger }) : undefined;
+    const worker = outboxConfig.worker
+      ? new OutboxWorker(db, deliverers, { ...outboxConfig, logger, attempted: metrics && ((channel, outcome) => metrics.delivery(channel, outcome)) })
+      : undefined;
     const rateLimit = { ...DEFAULT_RATE_LIMIT, ...options.rateLimit };
-    const limiter = createRateLimiter(db, rateLimit);
+    const counting = createRateLimiter(db, rateLimit);
+    const limiter = metrics ? countingRefusals(counting, (limit) => metrics.rateLimitRefusal(limit)) : counting;
     const passwordResets = { ...DEFAULT_PASSWORD_RESETS, ...options.passwordResets };
     const callers = new CallerCache(db, options.apiKeyCacheMs ?? DEFAULT_CALLER_CACHE_MS, (error) =>
       logger.warn({ err: error }, 'noting the last use of an API key failed'),
@@ -201,22 +238,25 @@ export async function startService(options: StartOptions): Promise<RunningServic
           (error) => logger.warn({ err: error }, 'telling other instances of a change to API keys failed'),
         )
       : NO_BROADCAST;
+    const acquirerDirectory = new AcquirerDirectory(db, secrets.key, {
+      sandbox: options.sandbox ?? new SandboxAcquirer(),
+      stripeApi: options.stripeApiUrl ? stripeApiAddress(options.stripeApiUrl) : undefined,
+      publicUrl,
+    });
     const ctx: UseCaseContext = {
       db,
       publicUrl,
-      acquirers: new AcquirerDirectory(db, secrets.key, {
-        sandbox: options.sandbox ?? new SandboxAcquirer(),
-        stripeApi: options.stripeApiUrl ? stripeApiAddress(options.stripeApiUrl) : undefined,
-        publicUrl,
-      }),
+      acquirers: metrics ? timedAcquirers(acquirerDirectory, metrics) : acquirerDirectory,
+      settlement: settlementTerms(options.settlement),
       outbox: { nudge: () => worker?.nudge() },
       webhooks: { policy: webhookPolicy, log: logger },
       secretsKey: secrets.key,
       payerEmailsPerDay: options.payerEmailsPerDay ?? DEFAULT_PAYER_EMAILS_PER_DAY,
       invitationsPerDay: options.invitationsPerDay ?? DEFAULT_INVITATIONS_PER_DAY,
+      ...(!mail.smtpUrl && { mailFolder: mail.mailDir }),
       auth: {
         sessions: { ...DEFAULT_SESSION_SETTINGS, ...options.sessions },
-        throttle: new SecretAttemptLimiter(limiter, db, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits }),
+        throttle: new SecretAttemptLimiter(limiter, db, { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits }, metrics && (() => metrics.signInFailure())),
         resets: new PasswordResetLimiter(limiter, passwordResets),
         resetLinkMs: passwordResets.linkMinutes * 60_000,
       },
@@ -226,6 +266,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
           keyChanges.announce();
         },
       },
+      ...(metrics && { outcomes: metrics }),
     };
     const handlers = {
       ...tokenizationHandlers,
@@ -242,6 +283,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...passwordResetHandlers,
       ...teamHandlers,
       ...businessHandlers,
+      ...balanceHandlers,
+      ...payoutHandlers,
+      ...bankStatementHandlers,
     } satisfies Handlers<UseCaseContext>;
     let draining = false;
     const pageDeps = {
@@ -251,6 +295,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     };
     const payerPages = pageRoutes(pageDeps);
     const merchantConsole = consoleRoutes({ root: options.consoleDir ?? CONSOLE_DIST_PATH });
+    const scrapes = metrics && metricsToken && !metricsServer ? metricsRoute(metrics, metricsToken) : undefined;
     const acquirers = acquirerRoutes({
       ...ctx,
       notificationLimiter: new NotificationLimiter(limiter, { ...DEFAULT_NOTIFICATION_LIMITS, ...options.notificationLimits }),
@@ -259,7 +304,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
       contract,
       handlers,
       scopes: auditedWrites(ctx, toErrorResponse),
-      pages: (koa, next) => merchantConsole(koa, () => payerPages(koa, () => acquirers(koa, next))),
+      pages: (koa, next) => {
+        const rest = () => merchantConsole(koa, () => payerPages(koa, () => acquirers(koa, next)));
+        return scrapes ? scrapes(koa, rest) : rest();
+      },
       trustProxyHops: options.trustProxyHops ?? 0,
       linger: { ...DEFAULT_LINGER, ...options.linger },
       findCaller: (key) => callers.find(key),
@@ -267,7 +315,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
       publicUrl,
       limiter,
       logger,
-      ready: () => db.ping(2_000),
+      dependencies: {
+        database: () => db.ping(2_000),
+        ...(counting instanceof RedisRateLimiter && { redis: () => counting.ping() }),
+      },
+      observeRequest: metrics && ((route, method, status, seconds) => metrics.request(route, method, status, seconds)),
       draining: () => draining,
     });
     server.on('request', app.callback());
@@ -301,6 +353,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
         pendingSweep: { ...DEFAULT_PERIODIC_JOBS.pendingSweep, ...options.pendingSweep },
         housekeepingMs: DEFAULT_PERIODIC_JOBS.housekeepingMs,
         auditRetentionDays: options.auditRetentionDays ?? DEFAULT_PERIODIC_JOBS.auditRetentionDays,
+        settlementSweepMs: DEFAULT_PERIODIC_JOBS.settlementSweepMs,
+        backup: options.backup && { schedule: options.backup, databaseUrl: options.databaseUrl, checkEveryMs: options.backupCheckEveryMs },
       },
       logger,
     );
@@ -316,6 +370,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       secretsKey: secrets.key,
       worker,
       context: ctx,
+      metricsUrl: metricsServer && `http://${localHost}:${metricsServer.port}/metrics`,
       async close() {
         draining = true;
         warming.abort();
@@ -323,6 +378,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await closed;
+        await new Promise<void>((resolve) => (metricsServer ? metricsServer.server.close(() => resolve()) : resolve()));
         await worker?.stop();
         await limiter.close();
         await keyChanges.close();
@@ -334,4 +390,17 @@ export async function startService(options: StartOptions): Promise<RunningServic
     await db.close();
     throw error;
   }
+}
+
+/** What the metrics read when scraped: the outbox's backlog, payouts not reconciled, PostgreSQL's pool, the last verified backup. */
+function metricSources(db: Executor, lastVerifiedBackup: StartOptions['lastVerifiedBackup']): MetricSources {
+  const pool = db instanceof PostgresExecutor ? db.pool : undefined;
+  return {
+    outboxBacklog: () => outboxBacklog(db),
+    payoutsUnreconciled: () => countMismatchedPayouts(db),
+    ...(pool && {
+      databasePool: () => ({ max: pool.options.max ?? 0, open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    }),
+    lastVerifiedBackup: () => (lastVerifiedBackup ?? lastVerifiedBackupAt)(db),
+  };
 }

@@ -8,7 +8,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { isValidationRefusal } from './lib/errors.js';
+import { isFinalRefusal } from './lib/errors.js';
 import { router } from './routes.js';
 
 const theme = createTheme({
@@ -36,7 +36,7 @@ const resolver: CSSVariablesResolver = (theme) => ({
 });
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: (failures, error) => failures < 3 && !isValidationRefusal(error) } },
+  defaultOptions: { queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: (failures, error) => failures < 3 && !isFinalRefusal(error) } },
 });
 
 createRoot(document.getElementById('root')!).render(

@@ -1,15 +1,15 @@
 // Who is signed in, from GET /api/auth/me, and what their role lets them do: the console offers an
 // action only when the member holds its permission (the server refuses it anyway).
+import type { Permission } from '@payment-collection/client';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, type ReactNode } from 'react';
-import { fetchMe, type Me } from './api/auth.js';
+import type { Me } from './api/auth.js';
+import { meQuery } from './queries/auth.js';
 
 const SessionContext = createContext<Me | undefined>(undefined);
 
-export const ME_KEY = ['auth', 'me'] as const;
-
 export function useMeQuery() {
-  return useQuery({ queryKey: ME_KEY, queryFn: fetchMe, staleTime: 60_000, retry: false });
+  return useQuery(meQuery());
 }
 
 export function SessionProvider({ me, children }: { me: Me; children: ReactNode }) {
@@ -22,7 +22,8 @@ export function useMe(): Me {
   return me;
 }
 
-export function useCan(permission: string): boolean {
+/** Only a permission the contract names: a misspelt one fails to compile rather than hiding a button. */
+export function useCan(permission: Permission): boolean {
   return useMe().permissions.includes(permission);
 }
 
@@ -30,6 +31,6 @@ export function useForgetSession(): () => Promise<void> {
   const queryClient = useQueryClient();
   return async () => {
     queryClient.clear();
-    await queryClient.invalidateQueries({ queryKey: ME_KEY });
+    await queryClient.invalidateQueries({ queryKey: meQuery().queryKey });
   };
 }

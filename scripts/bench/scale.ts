@@ -24,9 +24,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
+import { payoutItemsSum } from '../../server/store/balance-transactions.js';
 import { openDatabase } from '../../server/store/database.js';
 import { freePort } from '../soak/server.js';
-import { OPEN_LINK_ID, seedScale, type Seeded, type SeedSizes } from './seed.js';
+import { OPEN_LINK_ID, PAYOUT_ID, seedScale, type Seeded, type SeedSizes } from './seed.js';
 
 async function measureOnce(url: string, path: string, key: string, duration: number, connections: number) {
   const result = await autocannon({ url: url + path, connections, duration, headers: { authorization: `Bearer ${key}`, accept: 'application/json' } });
@@ -312,6 +313,15 @@ function heavyQueries(seeded: Seeded): Record<string, string> {
     'report 400 days': q('/api/reports/collections', { 'filter[created_at_between]': '2020-11-01,2021-12-05', interval: 'day' }),
     'report 800 days by week+method': q('/api/reports/collections', { 'filter[created_at_between]': '2020-01-01,2022-03-10', interval: 'week', group_by: 'method' }),
     'report 120 months by status': q('/api/reports/collections', { 'filter[created_at_between]': '2020-01-01,2029-12-31', interval: 'month', group_by: 'status' }),
+    'ledger list': '/api/balance-transactions',
+    'ledger of a payout (a week)': q('/api/balance-transactions', { 'filter[payout_id]': PAYOUT_ID, per_page: 100 }),
+    'ledger type refund': q('/api/balance-transactions', { 'filter[type]': 'refund' }),
+    'ledger of a payment': q('/api/balance-transactions', { 'filter[source_id]': seeded.payment.id }),
+    'ledger available wide': q('/api/balance-transactions', { 'filter[available_on_between]': wide }),
+    'ledger deepest page': q('/api/balance-transactions', { per_page: 100, page: 100 }),
+    'payouts list': '/api/payouts',
+    balance: '/api/balance',
+    'balance report 366 days': q('/api/reports/balance', { 'filter[date_between]': '2020-06-01,2021-06-01' }),
     'payments csv export': 'csv',
   };
 }
@@ -330,6 +340,7 @@ export async function runScale({
   duration = 5,
   connections = 6,
   neighbourRate = 50,
+  only,
 }: {
   log: (line: string) => void;
   root: string;
@@ -338,6 +349,8 @@ export async function runScale({
   duration?: number;
   connections?: number;
   neighbourRate?: number;
+  /** Only the queries whose name holds this text; their results are printed, not recorded. */
+  only?: string;
 }): Promise<boolean> {
   const dir = mkdtempSync(join(tmpdir(), 'payments-scale-'));
   const sizes = { links: rows, collections: Math.ceil(rows / 10), payments: rows, events: rows };
@@ -348,6 +361,7 @@ export async function runScale({
   try {
     log(`scale ${rows.toLocaleString('en')} payment links, payments and events for one business (${on}):`);
     const seeded = await seed(database.url, sizes, log);
+    await payoutSumTime(database.url, log);
     const service = await startService(root, on, database.url, randomBytes(32).toString('hex'), dir);
     try {
       const neighbour = { authorization: `Bearer ${seeded.neighbourKey}`, accept: 'application/json' };
@@ -363,6 +377,7 @@ export async function runScale({
       );
       log(`  ${'query'.padEnd(32)} ${'rate/s'.padStart(8)} ${'stall ms'.padStart(9)} ${'other p99'.padStart(10)} ${'other max'.padStart(10)}`);
       for (const [name, path] of Object.entries(heavyQueries(seeded))) {
+        if (only !== undefined && !name.includes(only)) continue;
         service.resetLoopDelay();
         const neighbourRun = autocannon({ url: `${service.url}/api/payment-links`, connections: 1, overallRate: neighbourRate, duration, headers: neighbour });
         let rate: number;
@@ -404,7 +419,8 @@ export async function runScale({
   const worstStall = Math.max(...results.map((r) => r.stallMs));
   const worstP99 = Math.max(...results.map((r) => r.neighbourP99Ms));
   const pass = results.every((r) => r.pass);
-  writeResults(root, on === 'postgres' ? 'scaleFairnessPostgres' : 'scaleFairness', {
+  if (only === undefined)
+    writeResults(root, on === 'postgres' ? 'scaleFairnessPostgres' : 'scaleFairness', {
     at: new Date().toISOString(),
     rows,
     duration,
@@ -421,6 +437,27 @@ export async function runScale({
       .join(' ')}) ${pass ? 'PASS' : 'FAIL'}`,
   );
   return pass;
+}
+
+/**
+ * How long checking a payout's sum takes (payouts.ts sums its entries whenever it is made or synced,
+ * in the writing transaction, on SQLite in the event loop's thread), best of five, against the stall target.
+ */
+async function payoutSumTime(databaseUrl: string, log: (line: string) => void): Promise<void> {
+  const db = openDatabase(databaseUrl);
+  try {
+    let best = Infinity;
+    let sum = { net: 0, count: 0 };
+    for (let i = 0; i < 5; i += 1) {
+      const began = performance.now();
+      sum = await payoutItemsSum(db, PAYOUT_ID);
+      best = Math.min(best, performance.now() - began);
+    }
+    if (sum.count === 0) throw new Error('the seeded payout has no entries');
+    log(`  a payout's sum over its ${sum.count.toLocaleString('en')} entries: ${best.toFixed(1)} ms (stall target ${STALL_TARGET_MS} ms) ${best <= STALL_TARGET_MS ? 'PASS' : 'FAIL'}`);
+  } finally {
+    await db.close();
+  }
 }
 
 /** Adds `value` under `name` to bench/results.json, keeping what other runs wrote there. */

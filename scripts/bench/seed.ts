@@ -9,6 +9,8 @@ import type { Database } from '../../server/store/database.js';
 export const OPEN_LINK_ID = 'ffffffffffffffffffffffff';
 /** One day of collections: the density is the same at every size, the history longer. */
 export const COLLECTIONS_PER_DAY = 1_000;
+/** A seeded payout, a week's worth of entries (the second week's: about 10,000 at one payment a minute). */
+export const PAYOUT_ID = `8${(1).toString(16).padStart(23, '0')}`;
 const BASE_MS = Date.UTC(2020, 0, 1);
 /**
  * Rows per INSERT: below SQLite's 500 terms of a compound SELECT (Knex writes a multi-row insert as
@@ -225,6 +227,103 @@ export async function seedScale(db: Database, sizes: SeedSizes, log: (line: stri
         : undefined,
     log,
   );
+  // The ledger: each paid payment's charge entry (the sandbox's 2.5%) and each refund's, paid out a week
+  // at a time as a busy business's are (about 10,000 entries a payout), all but the last week's; and the
+  // daily sums the balance report reads.
+  const fee = (i: number) => Math.round(amount(i) * 0.025);
+  const dayOf = (seconds: number) => new Date(BASE_MS + seconds * 1_000).toISOString().slice(0, 10);
+  const weekOf = (i: number) => Math.floor((i * 60) / (7 * 86_400));
+  const lastWeek = weekOf(sizes.payments - 1);
+  const payoutOf = (week: number) => hex('8', 23, week);
+  const ledgerEntry = (i: number, kind: 'charge' | 'refund') => {
+    const refund = kind === 'refund';
+    const gross = refund ? -(partly(i) ? 100 : amount(i)) : amount(i);
+    const charged = refund ? 0 : fee(i);
+    const seconds = i * 60 + (refund ? 90 : 30);
+    return {
+      _id: hex(refund ? '6' : '7', 23, i),
+      business_id: business.id,
+      type: kind,
+      amount: gross,
+      fee: charged,
+      net: gross - charged,
+      currency: 'MYR',
+      available_on: dayOf(seconds + (refund ? 0 : 2 * 86_400)),
+      source_type: refund ? 'refund' : 'payment',
+      source_id: hex(refund ? 'f' : 'e', 23, i),
+      acquirer_reference: hex(refund ? 'sbx_re_' : 'sbx_auth_', 24, i),
+      payout_id: weekOf(i) < lastWeek ? payoutOf(weekOf(i)) : null,
+      description: `Invoice ${i}`,
+      created_at: at(seconds),
+    };
+  };
+  const payouts = new Map<number, { amount: number; count: number }>();
+  const daily = new Map<string, { day: string; type: string; count: number; amount: number; fee: number; net: number }>();
+  for (let i = 0; i < sizes.payments; i += 1) {
+    for (const kind of ['charge', 'refund'] as const) {
+      if (kind === 'charge' ? !paid(i) : !(partly(i) || fully(i))) continue;
+      const e = ledgerEntry(i, kind);
+      const key = `${dayOf(i * 60 + (kind === 'refund' ? 90 : 30))} ${kind}`;
+      const sum = daily.get(key) ?? { day: key.slice(0, 10), type: kind, count: 0, amount: 0, fee: 0, net: 0 };
+      daily.set(key, { ...sum, count: sum.count + 1, amount: sum.amount + e.amount, fee: sum.fee + e.fee, net: sum.net + e.net });
+      if (e.payout_id === null) continue;
+      const payout = payouts.get(weekOf(i)) ?? { amount: 0, count: 0 };
+      payouts.set(weekOf(i), { amount: payout.amount + e.net, count: payout.count + 1 });
+    }
+  }
+  const arrival = (week: number) => dayOf((week + 1) * 7 * 86_400 + 86_400);
+  await insertAll(
+    db,
+    'payouts',
+    lastWeek,
+    (week) => ({
+      _id: payoutOf(week),
+      business_id: business.id,
+      provider: 'sandbox',
+      amount: payouts.get(week)!.amount,
+      currency: 'MYR',
+      status: 'paid',
+      arrival_date: arrival(week),
+      acquirer_reference: `po_scale_${week}`,
+      bank_reference: `SBXSCALE${week}`,
+      transaction_count: payouts.get(week)!.count,
+      reconciliation_status: 'expected',
+      created_at: `${arrival(week)}T00:05:00.000000Z`,
+      updated_at: `${arrival(week)}T00:05:00.000000Z`,
+    }),
+    log,
+  );
+  await insertAll(db, 'balance_transactions', sizes.payments, (i) => (paid(i) ? ledgerEntry(i, 'charge') : undefined), log);
+  await insertAll(db, 'balance_transactions', sizes.payments, (i) => (partly(i) || fully(i) ? ledgerEntry(i, 'refund') : undefined), log);
+  await insertAll(
+    db,
+    'balance_transactions',
+    lastWeek,
+    (week) => ({
+      _id: hex('5', 23, week),
+      business_id: business.id,
+      type: 'payout',
+      amount: -payouts.get(week)!.amount,
+      fee: 0,
+      net: -payouts.get(week)!.amount,
+      currency: 'MYR',
+      available_on: arrival(week),
+      source_type: 'payout',
+      source_id: payoutOf(week),
+      acquirer_reference: `po_scale_${week}`,
+      payout_id: payoutOf(week),
+      description: null,
+      created_at: `${arrival(week)}T00:05:00.000000Z`,
+    }),
+    log,
+  );
+  for (let week = 0; week < lastWeek; week += 1) {
+    const key = `${arrival(week)} payout`;
+    const sum = daily.get(key) ?? { day: arrival(week), type: 'payout', count: 0, amount: 0, fee: 0, net: 0 };
+    daily.set(key, { ...sum, count: sum.count + 1, amount: sum.amount - payouts.get(week)!.amount, net: sum.net - payouts.get(week)!.amount });
+  }
+  const sums = [...daily.values()];
+  await insertAll(db, 'balance_daily_sums', sums.length, (k) => ({ business_id: business.id, currency: 'MYR', ...sums[k]! }), log);
   const topics = ['payment.created', 'payment.failed', 'refund.succeeded', 'payment_link.expired'];
   await insertAll(
     db,

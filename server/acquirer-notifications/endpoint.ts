@@ -49,10 +49,10 @@ function readUpTo(req: Koa.Context['req'], max: number): Promise<Buffer | undefi
   });
 }
 
-function refuse(ctx: Koa.Context, businessId: string, reason: string): void {
-  (ctx.state.log as { warn(details: object, message: string): void } | undefined)?.warn({ business_id: businessId, reason }, 'acquirer notification refused');
-  ctx.status = 400;
-  ctx.body = NOTIFICATION_REFUSED;
+function refuse(koa: Koa.Context, businessId: string, reason: string): void {
+  (koa.state.log as { warn(details: object, message: string): void } | undefined)?.warn({ business_id: businessId, reason }, 'acquirer notification refused');
+  koa.status = 400;
+  koa.body = NOTIFICATION_REFUSED;
 }
 
 /** What the endpoint is built with: the use cases' context and the limit on posts per client. */
@@ -61,29 +61,29 @@ export interface NotificationDeps extends UseCaseContext {
 }
 
 export function acquirerWebhook(deps: NotificationDeps, acquirer: 'stripe'): Koa.Middleware {
-  return async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    const retryAfter = await deps.notificationLimiter.post(ctx.ip);
+  return async (koa) => {
+    koa.set('Cache-Control', 'no-store');
+    const retryAfter = await deps.notificationLimiter.post(koa.ip);
     if (retryAfter !== undefined) {
-      ctx.set('Retry-After', String(retryAfter));
-      ctx.status = 429;
-      ctx.body = { message: `Too many notifications from this address. Retry after ${retryAfter} seconds.` };
+      koa.set('Retry-After', String(retryAfter));
+      koa.status = 429;
+      koa.body = { message: `Too many notifications from this address. Retry after ${retryAfter} seconds.` };
       return;
     }
     // Declared too large: refused unread, alike for every business id.
-    if (Number(ctx.get('content-length')) > MAX_NOTIFICATION_BYTES) {
-      ctx.status = 413;
-      ctx.body = { message: `The notification must not be larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB.` };
+    if (Number(koa.get('content-length')) > MAX_NOTIFICATION_BYTES) {
+      koa.status = 413;
+      koa.body = { message: `The notification must not be larger than ${MAX_NOTIFICATION_BYTES / 1024} KiB.` };
       return;
     }
-    const business = String(ctx.params.business);
+    const business = String(koa.params.business);
     const businessId = Number(business);
-    if (!BUSINESS_ID.test(business) || businessId < 1) return refuse(ctx, business.slice(0, 20), 'not a business id');
-    const outcome = await receiveAcquirerNotification(deps, businessId, acquirer, ctx.get('stripe-signature') || undefined, () =>
-      readUpTo(ctx.req, MAX_NOTIFICATION_BYTES),
+    if (!BUSINESS_ID.test(business) || businessId < 1) return refuse(koa, business.slice(0, 20), 'not a business id');
+    const outcome = await receiveAcquirerNotification(deps, businessId, acquirer, koa.get('stripe-signature') || undefined, () =>
+      readUpTo(koa.req, MAX_NOTIFICATION_BYTES),
     );
-    if (outcome.result === 'refused') return refuse(ctx, business, outcome.reason);
-    ctx.body = { received: true, result: outcome.result, event: outcome.eventId };
+    if (outcome.result === 'refused') return refuse(koa, business, outcome.reason);
+    koa.body = { received: true, result: outcome.result, event: outcome.eventId };
   };
 }
 

@@ -51,8 +51,21 @@ export interface ChargeRequest {
   metadata?: Record<string, string>;
 }
 
+/**
+ * What an acquirer says a payment added to the business's balance (Stripe: the charge's balance
+ * transaction), when it says so as it answers: the ledger keeps its fee and availability.
+ */
+export interface AcquirerBalance {
+  /** Sen. */
+  fee: number;
+  /** The business's local day, `YYYY-MM-DD`. */
+  availableOn: string;
+  /** The acquirer's id of the movement (Stripe: `txn_...`). */
+  acquirerReference: string;
+}
+
 export type ChargeResult =
-  | { outcome: 'paid'; chargeId: string }
+  | { outcome: 'paid'; chargeId: string; balance?: AcquirerBalance | null }
   | { outcome: 'pending'; chargeId: string }
   | { outcome: 'declined'; code: DeclineCode; message: string; chargeId: string | null };
 
@@ -147,6 +160,8 @@ export interface PaidDetails {
   paymentReference: string;
   method: PaymentMethod;
   card: { brand: string; last4: string } | null;
+  /** The payment's movement of funds, where the acquirer already knows it. */
+  balance?: AcquirerBalance | null;
 }
 
 /** How a hosted payment stands at the acquirer. */
@@ -188,6 +203,8 @@ export type AcquirerNotification = { eventId: string; type: string } & (
   | { about: 'payment'; paymentReference: string }
   /** Refunds of a payment changed (made, failed, or made in the acquirer's dashboard). */
   | { about: 'refunds'; paymentReference: string }
+  /** A payout to the merchant's bank was made or changed (in transit, paid, failed, reconciled): the settlement sync reads it back (settlement-feed.ts). */
+  | { about: 'payout'; payoutId: string }
   | { about: 'nothing' }
 );
 

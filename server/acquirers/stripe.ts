@@ -1,7 +1,8 @@
 // Stripe as a business's acquirer, through its official SDK: Checkout Sessions take payments (mode
 // `payment`: cards, FPX online banking and GrabPay where the currency allows) and save cards (mode
 // `setup`), off-session PaymentIntents charge saved cards, detaching a PaymentMethod forgets one, the
-// Refunds API gives money back, and notifications are Stripe's signed webhook events. No card data passes through the service.
+// Refunds API gives money back, notifications are Stripe's signed webhook events, and its balance
+// transactions and payouts are the settlement feed (fees, availability, payouts). No card data passes through the service.
 //
 // Every call carries an idempotency key made from our own id, so a call retried (by the SDK, or by
 // the pending sweep after a crash) never charges, refunds or opens twice.
@@ -9,6 +10,7 @@ import { createRequire } from 'node:module';
 import type Stripe from 'stripe';
 import {
   NotificationRefused,
+  type AcquirerBalance,
   type AcquirerRefund,
   type ChargeRequest,
   type ChargeResult,
@@ -23,6 +25,8 @@ import {
   type RefundRequest,
   type RefundResult,
 } from './acquirer.js';
+import type { AcquirerPayout, BalanceEntry, SettlementFeed } from './settlement-feed.js';
+import { paymentReferenceOfSource, stripeDay, toAcquirerPayout, toBalanceEntry } from './stripe-settlement.js';
 
 /**
  * The SDK, loaded when the first business on Stripe is served: it is the largest module the service
@@ -96,13 +100,20 @@ function isRefusedRequest(error: unknown): error is Stripe.errors.StripeError {
   );
 }
 
-/** A PaymentIntent (read with its latest charge and payment method) as where the payment stands. */
+/** The fee and availability Stripe booked for a paid intent, where its charge's balance transaction was read with it. */
+function balanceOf(intent: Stripe.PaymentIntent): AcquirerBalance | null {
+  const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+  const transaction = charge && typeof charge.balance_transaction === 'object' ? charge.balance_transaction : null;
+  return transaction ? { fee: transaction.fee, availableOn: stripeDay(transaction.available_on), acquirerReference: transaction.id } : null;
+}
+
+/** A PaymentIntent (read with its latest charge, its balance transaction and payment method) as where the payment stands. */
 function intentState(intent: Stripe.PaymentIntent): HostedPaymentState {
   const method = methodOf(intent);
   const details = { paymentReference: intent.id, method: method ?? 'card', card: cardOf(intent) };
   switch (intent.status) {
     case 'succeeded':
-      return { state: 'paid', amount: intent.amount_received, ...details };
+      return { state: 'paid', amount: intent.amount_received, ...details, balance: balanceOf(intent) };
     case 'processing':
       return { state: 'processing', ...details };
     case 'canceled':
@@ -172,6 +183,14 @@ const SESSION_EVENTS: readonly string[] = [
 ];
 const INTENT_EVENTS: readonly string[] = ['payment_intent.succeeded', 'payment_intent.processing', 'payment_intent.payment_failed', 'payment_intent.canceled'];
 const REFUND_EVENTS: readonly string[] = ['charge.refunded', 'charge.refund.updated', 'refund.created', 'refund.updated', 'refund.failed'];
+const PAYOUT_EVENTS: readonly string[] = [
+  'payout.created',
+  'payout.updated',
+  'payout.paid',
+  'payout.failed',
+  'payout.canceled',
+  'payout.reconciliation_completed',
+];
 
 /** The events docs/operating.md (Stripe) tells a merchant to enable on the endpoint they register at Stripe. */
 export const STRIPE_WEBHOOK_EVENTS: readonly string[] = [...SESSION_EVENTS, 'payment_intent.payment_failed', 'charge.refunded', 'charge.refund.updated'];
@@ -181,7 +200,7 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
   return typeof value === 'string' ? value : value.id;
 }
 
-export class StripeAcquirer implements HostedAcquirer {
+export class StripeAcquirer implements HostedAcquirer, SettlementFeed {
   readonly name = 'stripe';
   readonly checkout = 'hosted';
   readonly pageOrigin: string;
@@ -231,7 +250,9 @@ export class StripeAcquirer implements HostedAcquirer {
   }
 
   async paymentState(sessionId: string): Promise<HostedPaymentState> {
-    const session = await this.stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.latest_charge', 'payment_intent.payment_method'] });
+    const session = await this.stripe.checkout.sessions.retrieve(sessionId, {
+      expand: ['payment_intent.latest_charge.balance_transaction', 'payment_intent.payment_method'],
+    });
     if (session.status === 'expired') return { state: 'expired' };
     const intent = typeof session.payment_intent === 'object' ? session.payment_intent : null;
     // An open session may have seen declined attempts: the payer can still try again on Stripe's page.
@@ -307,11 +328,12 @@ export class StripeAcquirer implements HostedAcquirer {
           return_url: this.options.returnUrl,
           description: request.description,
           ...(request.metadata ? { metadata: request.metadata } : {}),
+          expand: ['latest_charge.balance_transaction'],
         },
         { idempotencyKey: `charge_${request.reference}` },
       );
       const state = intentState(intent);
-      if (state.state === 'paid') return { outcome: 'paid', chargeId: intent.id };
+      if (state.state === 'paid') return { outcome: 'paid', chargeId: intent.id, balance: state.balance ?? null };
       if (state.state === 'processing') return { outcome: 'pending', chargeId: intent.id };
       if (state.state === 'failed') return { outcome: 'declined', code: state.code, message: state.message, chargeId: intent.id };
       return { outcome: 'pending', chargeId: intent.id };
@@ -331,7 +353,7 @@ export class StripeAcquirer implements HostedAcquirer {
   }
 
   async chargeState(paymentReference: string): Promise<HostedPaymentState> {
-    return intentState(await this.stripe.paymentIntents.retrieve(paymentReference, { expand: ['latest_charge', 'payment_method'] }));
+    return intentState(await this.stripe.paymentIntents.retrieve(paymentReference, { expand: ['latest_charge.balance_transaction', 'payment_method'] }));
   }
 
   async refund(request: RefundRequest): Promise<RefundResult> {
@@ -400,6 +422,48 @@ export class StripeAcquirer implements HostedAcquirer {
       const paymentReference = idOf(object.payment_intent as string | { id: string } | null);
       if (paymentReference) return { ...base, about: 'refunds', paymentReference };
     }
+    if (PAYOUT_EVENTS.includes(event.type)) return { ...base, about: 'payout', payoutId: String(object.id) };
     return { ...base, about: 'nothing' };
+  }
+
+  async paymentBalance(paymentReference: string): Promise<BalanceEntry | null> {
+    const intent = await this.stripe.paymentIntents.retrieve(paymentReference, { expand: ['latest_charge.balance_transaction'] });
+    const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+    const transaction = typeof charge?.balance_transaction === 'object' ? charge.balance_transaction : null;
+    return transaction ? toBalanceEntry(transaction, intent.id) : null;
+  }
+
+  async refundBalance(refundId: string): Promise<BalanceEntry[]> {
+    const refund = await this.stripe.refunds.retrieve(refundId, { expand: ['balance_transaction', 'failure_balance_transaction'] });
+    const paymentReference = idOf(refund.payment_intent);
+    return [refund.balance_transaction, refund.failure_balance_transaction]
+      .filter((transaction): transaction is Stripe.BalanceTransaction => typeof transaction === 'object' && transaction !== null)
+      .map((transaction) => toBalanceEntry(transaction, paymentReference));
+  }
+
+  async payoutsCreatedSince(since: Date): Promise<AcquirerPayout[]> {
+    const found: AcquirerPayout[] = [];
+    for await (const payout of this.stripe.payouts.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100 }))
+      found.push(toAcquirerPayout(payout));
+    // Stripe lists newest first.
+    return found.reverse();
+  }
+
+  async payoutEntries(payoutId: string): Promise<BalanceEntry[]> {
+    const found: BalanceEntry[] = [];
+    // The source expanded, for the PaymentIntent each charge or refund belongs to.
+    for await (const transaction of this.stripe.balanceTransactions.list({ payout: payoutId, limit: 100, expand: ['data.source'] })) {
+      if (transaction.type !== 'payout') found.push(toBalanceEntry(transaction, paymentReferenceOfSource(transaction.source)));
+    }
+    return found;
+  }
+
+  async payout(payoutId: string): Promise<AcquirerPayout | null> {
+    try {
+      return toAcquirerPayout(await this.stripe.payouts.retrieve(payoutId));
+    } catch (error) {
+      if (error instanceof stripeSdk().errors.StripeInvalidRequestError && error.code === 'resource_missing') return null;
+      throw error;
+    }
   }
 }

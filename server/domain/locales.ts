@@ -58,17 +58,23 @@ export interface LocaleSources {
   business?: string | null;
 }
 
+/** A single tag (a link's `locale`, a `?lang=`) as one of ours: `zh-TW` is Chinese as `zh` is. */
+function asLocale(value: unknown): Locale | undefined {
+  return typeof value === 'string' && value.length <= 35 ? ourLocale(value) : undefined;
+}
+
 export function chooseLocale(sources: LocaleSources): Locale {
-  if (isLocale(sources.query)) return sources.query;
-  if (isLocale(sources.cookie)) return sources.cookie;
   return (
+    asLocale(sources.query) ??
+    (isLocale(sources.cookie) ? sources.cookie : undefined) ??
     fromAcceptLanguage(sources.acceptLanguage) ??
-    (isLocale(sources.link) ? sources.link : undefined) ??
-    (isLocale(sources.business) ? sources.business : DEFAULT_LOCALE)
+    asLocale(sources.link) ??
+    asLocale(sources.business) ??
+    DEFAULT_LOCALE
   );
 }
 
 /** What e-mails are written in: the link's language, else the business's default. */
 export function emailLocale(link: string | null | undefined, business: string | null | undefined): Locale {
-  return isLocale(link) ? link : isLocale(business) ? business : DEFAULT_LOCALE;
+  return asLocale(link) ?? asLocale(business) ?? DEFAULT_LOCALE;
 }

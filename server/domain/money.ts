@@ -74,6 +74,19 @@ export function formatUnits(cents: number | bigint): string {
   return `${value < 0n ? '-' : ''}${groupThousands((abs / 100n).toString())}.${(abs % 100n).toString().padStart(2, '0')}`;
 }
 
+/**
+ * What people read where the currency is named: the payer pages, their e-mails and the poster all
+ * write `RM 1,500.00` (Malaysians write RM, not MYR), as the console does (`console/src/lib/money.ts`,
+ * which cannot import the server). Same in every language: the amount is grouped with commas and a
+ * full stop in English, Malay and Chinese alike.
+ */
+export function formatMoney(currency: string, cents: number | bigint): string {
+  return `${CURRENCY_SYMBOLS[currency] ?? currency} ${formatUnits(cents)}`;
+}
+
+/** Where people write a symbol rather than the code; any other currency is written by its code. */
+const CURRENCY_SYMBOLS: Record<string, string> = { MYR: 'RM', SGD: 'S$', USD: 'US$' };
+
 /** "1234567" -> "1,234,567", in one pass (the lookahead pattern for this is quadratic in the digits). */
 function groupThousands(digits: string): string {
   const head = digits.length % 3 || 3;

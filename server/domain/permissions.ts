@@ -24,6 +24,9 @@ export const PERMISSIONS = [
   'settings:read',
   'settings:write',
   'audit:read',
+  'payouts:read',
+  'payouts:write',
+  'bank_statements:write',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -55,14 +58,14 @@ const READS = PERMISSIONS.filter((permission) => permission.endsWith(':read'));
 /**
  * The roles, as a table a non-technical owner can read. Owners and admins may do everything; only an
  * owner makes or removes owners (a rule of the team use case, not a permission). Developers build
- * the integration but move no money; finance moves money and reads everything; support serves
+ * the integration but move no money; finance moves money, reads everything and reconciles payouts (balances, payouts and bank statements are theirs and the owners' and admins'); support serves
  * payers (links, resending, refunds) without exports or keys; viewers read the business's records.
  */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   owner: PERMISSIONS,
   admin: PERMISSIONS,
   developer: [
-    ...READS.filter((permission) => permission !== 'audit:read'),
+    ...READS.filter((permission) => permission !== 'audit:read' && permission !== 'payouts:read'),
     'payment_links:write',
     'open_payment_links:write',
     'tokenizations:write',
@@ -70,7 +73,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'webhooks:write',
     'api_keys:write',
   ],
-  finance: [...READS, 'refunds:write', 'charges:write'],
+  finance: [...READS, 'refunds:write', 'charges:write', 'payouts:write', 'bank_statements:write'],
   support: [
     'payment_links:read',
     'payment_links:write',

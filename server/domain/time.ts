@@ -5,6 +5,22 @@ export function isoMicros(date: Date): string {
   return date.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
+let shownSecond = Number.NaN;
+let shownText = '';
+
+/**
+ * The envelope's `meta.timestamp` of now. It names the second, so every answer within one second
+ * carries the same text, made once that second rather than once an answer.
+ */
+export function metaTimestampNow(now = Date.now()): string {
+  const second = Math.floor(now / 1000);
+  if (second !== shownSecond) {
+    shownText = metaTimestamp(new Date(second * 1000));
+    shownSecond = second;
+  }
+  return shownText;
+}
+
 export function metaTimestamp(date: Date): string {
   return date
     .toISOString()

@@ -18,7 +18,7 @@ import {
 } from '../usecases/members/auth.js';
 import { ACCOUNT_LINK_GONE, completeAccountLink, describeAccountLink } from '../usecases/members/accounts.js';
 import { changePassword } from '../usecases/members/passwords.js';
-import { confirmTotp, disableTotp, offerTotp } from '../usecases/members/two-factor.js';
+import { confirmTotp, disableTotp, offerTotp, regenerateRecoveryCodes } from '../usecases/members/two-factor.js';
 import { ok } from './envelope.js';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
@@ -44,7 +44,7 @@ function cookieFor(ctx: UseCaseContext, token: string): Record<string, string> {
   return { 'Set-Cookie': sessionCookie(token, { secure: ctx.publicUrl.startsWith('https:'), maxAgeSeconds: Math.floor(lifetimeMs / 1000) }) };
 }
 
-export function presentMe(me: Me): components['schemas']['Me'] {
+export function presentMe(me: Me, ctx: UseCaseContext): components['schemas']['Me'] {
   return {
     user: { _id: me.user.id, email: me.user.email, name: me.user.name, two_factor_enabled: me.user.twoFactor, recovery_codes_left: me.user.recoveryCodesLeft },
     business: { business_id: me.business.id, name: me.business.name },
@@ -57,6 +57,7 @@ export function presentMe(me: Me): components['schemas']['Me'] {
       require_two_factor: m.requireTwoFactor,
     })),
     two_factor_setup_required: me.twoFactorSetupRequired,
+    mail_folder: ctx.mailFolder ?? null,
     session_id: me.sessionId,
     csrf_token: me.csrfToken,
   };
@@ -77,7 +78,7 @@ export const authHandlers = {
       );
       switch (outcome.kind) {
         case 'signed_in':
-          return respond.with200(ok(presentMe(outcome.me)), cookieFor(ctx, outcome.token));
+          return respond.with200(ok(presentMe(outcome.me, ctx)), cookieFor(ctx, outcome.token));
         case 'refused':
           return respond.with401(REFUSED);
         case 'two_factor_required':
@@ -101,7 +102,7 @@ export const authHandlers = {
     async handle(request, ctx, respond) {
       const session = signedIn(request);
       if (!session) return respond.with401(UNAUTHENTICATED);
-      return respond.with200(ok(presentMe(await whoAmI(ctx, session.me, session.token))));
+      return respond.with200(ok(presentMe(await whoAmI(ctx, session.me, session.token), ctx)));
     },
   },
   switchBusiness: {
@@ -110,7 +111,7 @@ export const authHandlers = {
       if (!session) return respond.with401(UNAUTHENTICATED);
       const switched = await switchBusiness(ctx, session.me, request.body.business_id, metaOf(request));
       if (!switched) return respond.with404({ message: 'You are not a member of that business.' });
-      return respond.with200(ok(presentMe(switched.me)), cookieFor(ctx, switched.token));
+      return respond.with200(ok(presentMe(switched.me, ctx)), cookieFor(ctx, switched.token));
     },
   },
   listSessions: {
@@ -240,6 +241,26 @@ export const authHandlers = {
       switch (outcome.kind) {
         case 'done':
           return respond.with200(ok({ two_factor_enabled: false }), cookieFor(ctx, outcome.value.sessionToken));
+        case 'wrong_password':
+          return respond.with422(fieldError('password', 'The password is incorrect.'));
+        case 'invalid_code':
+          return respond.with422(fieldError('totp_code', 'The code is invalid.'));
+        case 'throttled':
+          return respond.with429(TOO_MANY_ATTEMPTS, retryAfter(outcome.retryAfter));
+        default:
+          return respond.with409({ message: 'Two-factor sign-in is not on.' });
+      }
+    },
+  },
+  regenerateRecoveryCodes: {
+    async handle(request, ctx, respond) {
+      const session = signedIn(request);
+      if (!session) return respond.with401(UNAUTHENTICATED);
+      const { password, totp_code: totpCode, recovery_code: recoveryCode } = request.body;
+      const outcome = await regenerateRecoveryCodes(ctx, session.me, { password, totpCode, recoveryCode }, metaOf(request));
+      switch (outcome.kind) {
+        case 'done':
+          return respond.with200(ok({ two_factor_enabled: true as const, recovery_codes: outcome.value.recoveryCodes }));
         case 'wrong_password':
           return respond.with422(fieldError('password', 'The password is incorrect.'));
         case 'invalid_code':

@@ -37,6 +37,7 @@ function present(profile: BusinessProfile): components['schemas']['Business'] {
     button_text_color: profile.buttonTextColor,
     support_email: profile.supportEmail,
     support_phone: profile.supportPhone,
+    website_url: profile.websiteUrl,
     time_zone: profile.timeZone,
     default_locale: profile.defaultLocale,
     updated_at: profile.updatedAt,
@@ -101,6 +102,7 @@ function changedFields(body: BusinessUpdate): ProfileChange {
   if (body.brand_color !== undefined) change.brand_color = body.brand_color;
   if (body.support_email !== undefined) change.support_email = body.support_email;
   if (body.support_phone !== undefined) change.support_phone = body.support_phone;
+  if (body.website_url !== undefined) change.website_url = body.website_url;
   if (body.time_zone !== undefined) change.time_zone = body.time_zone;
   if (body.default_locale !== undefined) change.default_locale = body.default_locale;
   return change;

@@ -1,4 +1,4 @@
-import { metaTimestamp } from '../domain/time.js';
+import { metaTimestampNow } from '../domain/time.js';
 
 export interface Envelope<T> {
   success: true;
@@ -8,5 +8,5 @@ export interface Envelope<T> {
 }
 
 export function ok<T>(data: T): Envelope<T> {
-  return { success: true, data, errors: null, meta: { timestamp: metaTimestamp(new Date()), timezone: 'UTC' } };
+  return { success: true, data, errors: null, meta: { timestamp: metaTimestampNow(), timezone: 'UTC' } };
 }

@@ -90,6 +90,8 @@ export const eventHandlers = {
         return respond.with422({ message: 'The given data was invalid.', errors: { webhook_endpoint_id: ['The selected webhook endpoint id is invalid.'] } });
       if (outcome.result === 'disabled_endpoint') return respond.with409({ message: 'The webhook endpoint is disabled; enable it first.' });
       if (outcome.result === 'in_flight') return respond.with409({ message: 'This event is being delivered right now; try again in a moment.' });
+      if (outcome.result === 'no_endpoint')
+        return respond.with409({ message: 'No webhook endpoint wants this event: add one, or name one in webhook_endpoint_id.' });
       return respond.with200(ok(presentEventDetail(outcome.event)));
     },
   },

@@ -150,6 +150,7 @@ export const openPaymentLinkHandlers = {
           active: query['filter[status]'],
           reference: query['filter[reference]'],
           reference_2: query['filter[reference_2]'],
+          title: query['filter[title]'],
           createdBetween: createdBetween(query['filter[created_at_between]']),
         },
         page,

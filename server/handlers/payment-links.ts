@@ -161,6 +161,7 @@ export const paymentLinkHandlers = {
           reference: query['filter[reference]'],
           reference_2: query['filter[reference_2]'],
           email: query['filter[email]'],
+          title: query['filter[title]'],
           createdBetween: createdBetween(query['filter[created_at_between]']),
         },
         page,

@@ -36,6 +36,11 @@ export const CSV_COLUMNS = [
   'failure_message',
   // Added last, so that a reader of the earlier columns by position reads the same.
   'reason',
+  // The acquirer's fee and what the payment adds to the balance (`net` above is older and means
+  // amount less refunded), and its ledger entry.
+  'fee',
+  'net_after_fee',
+  'balance_transaction_id',
 ] as const;
 
 type Line = Partial<Record<(typeof CSV_COLUMNS)[number], string | number | null>>;
@@ -103,6 +108,9 @@ function* linesOf({ payment, refunds }: ExportedPayment): Generator<Line> {
     card_last4: payment.card_last4,
     failure_code: payment.failure_code,
     failure_message: inertCell(payment.failure_message),
+    fee: payment.fee === null ? null : units(payment.fee),
+    net_after_fee: payment.net === null ? null : units(payment.net),
+    balance_transaction_id: payment.balance_transaction_id,
   };
   for (const refund of refunds) {
     yield {

@@ -5,6 +5,7 @@ import type { UseCaseContext } from '../usecases/platform/context.js';
 import { getPayment, startPaymentsExport, listPayments, type PaymentFilters, type PaymentRecord } from '../usecases/merchant/payments.js';
 import { keepingAnswers, renderedOnce } from '../usecases/platform/idempotency.js';
 import { listPaymentRefunds, refundPayment, type RefundOutcome, type RefundRecord } from '../usecases/merchant/refunds.js';
+import { searchOf } from '../domain/search-terms.js';
 import { ok } from './envelope.js';
 import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { paymentsCsv } from './payments-csv.js';
@@ -36,6 +37,9 @@ export function presentPayment(record: PaymentRecord): Payment {
     card_last4: record.card_last4,
     failure_code: record.failure_code,
     failure_message: record.failure_message,
+    fee: record.fee,
+    net: record.net,
+    balance_transaction_id: record.balance_transaction_id,
     created_at: record.created_at,
     updated_at: record.updated_at,
   };
@@ -69,6 +73,7 @@ export function paymentFilters(query: QueryParams<'listPayments'>): PaymentFilte
     method: query['filter[method]'],
     payerEmail: query['filter[email]'],
     cardLast4: query['filter[card_last4]'],
+    search: query['filter[search]'] === undefined ? undefined : searchOf(query['filter[search]']),
     createdBetween: createdBetween(query['filter[created_at_between]']),
   };
 }

@@ -71,7 +71,8 @@ export const teamHandlers = {
       const outcome = await invite(ctx, who(request), request.business.id, { email: request.body.email, role: request.body.role }, metaOf(request));
       if (outcome.kind === 'refused') return respond.with422(refused(outcome.field, outcome.message));
       if (outcome.kind === 'not_found') throw new Error('an invitation has no record to miss');
-      return respond.with200(ok(presentInvitation(outcome.value)));
+      // Without SMTP the e-mail is a file on the server: the inviter is the one who can pass the link on.
+      return respond.with200(ok({ ...presentInvitation(outcome.value), ...(ctx.mailFolder !== undefined && { url: outcome.value.url }) }));
     },
   },
   revokeTeamInvitation: {

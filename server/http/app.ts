@@ -21,7 +21,7 @@ import { DEFAULT_LINGER, lingeringClose, type LingerLimits } from './linger.js';
 import { SESSION_COOKIE, csrfTokenMatches, isSessionToken } from '../domain/sessions.js';
 import type { Caller, Handlers } from './operations.js';
 import type { RateLimiter } from '../rate-limits/limiter.js';
-import { requestLogging } from './request-log.js';
+import { requestLogging, type RequestObserver } from './request-log.js';
 import { referencePage } from './reference-page.js';
 import { contractRoutes, type ContractRoutes, type Scopes } from './routes.js';
 
@@ -41,52 +41,77 @@ export interface HttpAppOptions<Scope> {
   publicUrl: string;
   limiter: RateLimiter;
   logger: Logger;
-  /** Resolves when the instance can serve (its database answers). */
-  ready(): Promise<void>;
+  /**
+   * What the instance needs to serve, by name (`database`, `redis` where the limits count there): each
+   * resolves when that dependency answers. /ready asks them all, and reports each with its latency.
+   */
+  dependencies: Record<string, () => Promise<void>>;
   /** True once shutdown has begun: /ready answers 503 so load balancers stop sending traffic. */
   draining(): boolean;
-  /** Proxies in front whose X-Forwarded-For entries name the client (`ctx.ip`); 0: the connection's own address. */
+  /** Proxies in front whose X-Forwarded-For entries name the client (`koa.ip`); 0: the connection's own address. */
   trustProxyHops?: number;
   /** How much of a body answered unread is read (and thrown away) before the connection closes. */
   linger?: LingerLimits;
+  /** Told of every answered request (the metrics, where they are on). */
+  observeRequest?: RequestObserver;
 }
 
 function errorMiddleware(): Koa.Middleware {
-  return async (ctx, next) => {
+  return async (koa, next) => {
     try {
       await next();
     } catch (error) {
       const response = toErrorResponse(error);
-      if (response.status >= 500) (ctx.state.log as Logger).error({ err: error }, 'request failed');
-      ctx.status = response.status;
-      ctx.set(response.headers);
-      ctx.body = response.body;
+      if (response.status >= 500) (koa.state.log as Logger).error({ err: error }, 'request failed');
+      koa.status = response.status;
+      koa.set(response.headers);
+      koa.body = response.body;
     }
   };
 }
 
-/** /health: the process answers (liveness). /ready: it can serve, i.e. its database answers (readiness). */
-export function probesMiddleware(deps: Pick<HttpAppOptions<unknown>, 'ready' | 'draining'>): Koa.Middleware {
-  return async (ctx, next) => {
-    if (ctx.path === '/health') {
-      ctx.set('Cache-Control', 'no-store');
-      ctx.body = { status: 'ok' };
+interface DependencyState {
+  status: 'up' | 'down';
+  latency_ms: number;
+}
+
+async function checkDependency(check: () => Promise<void>): Promise<DependencyState> {
+  const started = performance.now();
+  const status = await check().then(
+    () => 'up' as const,
+    () => 'down' as const,
+  );
+  return { status, latency_ms: Math.round((performance.now() - started) * 10) / 10 };
+}
+
+/**
+ * /health: the process answers (liveness), whatever its dependencies do. /ready: it can serve, i.e.
+ * every dependency it needs answers (readiness), each reported with its state and latency.
+ */
+export function probesMiddleware(deps: Pick<HttpAppOptions<unknown>, 'dependencies' | 'draining'>): Koa.Middleware {
+  return async (koa, next) => {
+    if (koa.path === '/health') {
+      koa.set('Cache-Control', 'no-store');
+      koa.body = { status: 'ok' };
       return;
     }
-    if (ctx.path !== '/ready') return next();
-    ctx.set('Cache-Control', 'no-store');
+    if (koa.path !== '/ready') return next();
+    koa.set('Cache-Control', 'no-store');
     if (deps.draining()) {
-      ctx.status = 503;
-      ctx.body = { status: 'unavailable', reason: 'shutting down' };
+      koa.status = 503;
+      koa.body = { status: 'unavailable', reason: 'shutting down' };
       return;
     }
-    try {
-      await deps.ready();
-      ctx.body = { status: 'ready' };
-    } catch {
-      ctx.status = 503;
-      ctx.body = { status: 'unavailable', reason: 'database unreachable' };
+    const names = Object.keys(deps.dependencies);
+    const states = await Promise.all(names.map((name) => checkDependency(deps.dependencies[name]!)));
+    const dependencies = Object.fromEntries(names.map((name, i) => [name, states[i]!]));
+    const down = names.filter((_, i) => states[i]!.status === 'down');
+    if (down.length === 0) {
+      koa.body = { status: 'ready', dependencies };
+      return;
     }
+    koa.status = 503;
+    koa.body = { status: 'unavailable', reason: `${down.join(', ')} unreachable`, dependencies };
   };
 }
 
@@ -94,17 +119,17 @@ export function probesMiddleware(deps: Pick<HttpAppOptions<unknown>, 'ready' | '
 function referenceMiddleware(): Koa.Middleware {
   const spec = readFileSync(SPEC_PATH, 'utf8');
   const docs = referencePage(DOCS_PATH);
-  return async (ctx, next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-    if (ctx.path === '/openapi.yaml') {
-      ctx.type = 'application/yaml';
-      ctx.body = spec;
-    } else if (ctx.path === '/docs' || ctx.path === '/docs/') {
+  return async (koa, next) => {
+    if (koa.method !== 'GET' && koa.method !== 'HEAD') return next();
+    if (koa.path === '/openapi.yaml') {
+      koa.type = 'application/yaml';
+      koa.body = spec;
+    } else if (koa.path === '/docs' || koa.path === '/docs/') {
       const page = docs();
       if (!page) throw new NotFoundError('The API reference has not been built: run `npm run generate`.');
-      ctx.set(page.headers);
-      ctx.type = 'text/html';
-      ctx.body = page.body;
+      koa.set(page.headers);
+      koa.type = 'text/html';
+      koa.body = page.body;
     } else {
       return next();
     }
@@ -134,11 +159,11 @@ const AUDITED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * /api/auth/me, and an Origin, when the browser sends one, must be the service's own. A request with
  * an API key is never a browser's forged one, and is left alone.
  */
-function csrfRefusal(ctx: Koa.Context, sessionToken: string, publicOrigin: string): RequestRefusedError | undefined {
-  if (SAFE_METHODS.has(ctx.method)) return undefined;
-  const origin = ctx.get('origin');
+function csrfRefusal(koa: Koa.Context, sessionToken: string, publicOrigin: string): RequestRefusedError | undefined {
+  if (SAFE_METHODS.has(koa.method)) return undefined;
+  const origin = koa.get('origin');
   if (origin && origin !== publicOrigin) return new RequestRefusedError('The request came from another origin.');
-  if (!csrfTokenMatches(sessionToken, ctx.get('x-csrf-token') || undefined)) return new RequestRefusedError('The CSRF token is missing or invalid.');
+  if (!csrfTokenMatches(sessionToken, koa.get('x-csrf-token') || undefined)) return new RequestRefusedError('The CSRF token is missing or invalid.');
   return undefined;
 }
 
@@ -149,32 +174,32 @@ function csrfRefusal(ctx: Koa.Context, sessionToken: string, publicOrigin: strin
  * power over the team and the member's own account comes from the person signed in, never from a key.
  */
 async function identify(
-  ctx: Koa.Context,
+  koa: Koa.Context,
   options: Pick<HttpAppOptions<unknown>, 'findCaller' | 'findSession'>,
   publicOrigin: string,
   operation: ContractOperation | undefined,
 ): Promise<{ caller?: Caller; refusal?: HttpError }> {
   const isPublic = operation !== undefined && !operation.secured;
-  const key = BEARER.exec(ctx.get('authorization'))?.[1];
+  const key = BEARER.exec(koa.get('authorization'))?.[1];
   if (key) {
     const caller = await options.findCaller(key);
     return caller && operation?.secured && !operation.credentials.key ? { caller, refusal: new WrongCredentialError('session') } : { caller };
   }
-  const token = ctx.cookies.get(SESSION_COOKIE);
+  const token = koa.cookies.get(SESSION_COOKIE);
   if (isPublic) {
-    if (token && isSessionToken(token)) ctx.state.sessionToken = token;
+    if (token && isSessionToken(token)) koa.state.sessionToken = token;
     // Signing in from another site's page (login CSRF) is refused as a session's request would be.
-    const origin = ctx.get('origin');
-    return !SAFE_METHODS.has(ctx.method) && origin && origin !== publicOrigin
+    const origin = koa.get('origin');
+    return !SAFE_METHODS.has(koa.method) && origin && origin !== publicOrigin
       ? { refusal: new RequestRefusedError('The request came from another origin.') }
       : {};
   }
   if (!token || !isSessionToken(token)) return {};
   const caller = await options.findSession(token);
   if (!caller) return {};
-  ctx.state.sessionToken = token;
+  koa.state.sessionToken = token;
   const refusal =
-    csrfRefusal(ctx, token, publicOrigin) ?? (operation?.secured && !operation.credentials.session ? new WrongCredentialError('api_key') : undefined);
+    csrfRefusal(koa, token, publicOrigin) ?? (operation?.secured && !operation.credentials.session ? new WrongCredentialError('api_key') : undefined);
   return { caller, refusal };
 }
 
@@ -189,15 +214,15 @@ function apiGate(
   const publicOrigin = new URL(options.publicUrl).origin;
   // The callers whose refused write (429) this instance recorded in the audit log, with the end of its window: one a window each.
   const throttledWritesRecorded = new LRUCache<string, number>({ max: 10_000 });
-  return async (ctx, next) => {
-    if (!isApiPath(ctx.path)) return next();
+  return async (koa, next) => {
+    if (!isApiPath(koa.path)) return next();
     // The operation as the router will match it: what is public, and which credentials it takes, is the route's, not the raw path's.
-    const operation = match(ctx.method, ctx.path);
-    const identified = await identify(ctx, options, publicOrigin, operation);
+    const operation = match(koa.method, koa.path);
+    const identified = await identify(koa, options, publicOrigin, operation);
     const caller = identified.caller;
-    ctx.state.caller = caller;
-    const limit = await options.limiter.hit(caller ? caller.rateKey : `ip:${ctx.ip}`);
-    ctx.set({ 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) });
+    koa.state.caller = caller;
+    const limit = await options.limiter.hit(caller ? caller.rateKey : `ip:${koa.ip}`);
+    koa.set({ 'X-RateLimit-Limit': String(limit.limit), 'X-RateLimit-Remaining': String(limit.remaining) });
     let refusal = identified.refusal;
     if (!limit.allowed) {
       refusal = new TooManyRequestsError(limit.retryAfter);
@@ -207,13 +232,13 @@ function apiGate(
     }
     if (refusal) {
       // A write refused to a known caller is the operation's to answer, so that its audit entry records the refusal and why.
-      if (!operation || !caller || !AUDITED_METHODS.has(ctx.method)) throw refusal;
-      ctx.state.refusal = refusal;
+      if (!operation || !caller || !AUDITED_METHODS.has(koa.method)) throw refusal;
+      koa.state.refusal = refusal;
     }
     // Filters are short; a long query is a mistake or an attack, and it would be parsed and logged.
-    if (Buffer.byteLength(ctx.querystring) > MAX_QUERY_BYTES) throw new UriTooLongError();
+    if (Buffer.byteLength(koa.querystring) > MAX_QUERY_BYTES) throw new UriTooLongError();
     // No record has an undecodable id, and the router would pass such a path parameter on undecoded.
-    if (!isDecodable(ctx.path)) throw new NotFoundError();
+    if (!isDecodable(koa.path)) throw new NotFoundError();
     return next();
   };
 }
@@ -224,8 +249,8 @@ function apiGate(
  * keeps it; an operation whose contract declares its own caching (a QR code) sets that instead.
  */
 function apiAnswersNotStored(): Koa.Middleware {
-  return (ctx, next) => {
-    if (isApiPath(ctx.path)) ctx.set('Cache-Control', 'no-store');
+  return (koa, next) => {
+    if (isApiPath(koa.path)) koa.set('Cache-Control', 'no-store');
     return next();
   };
 }
@@ -238,10 +263,10 @@ export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   // What fails once the middleware has answered (a streamed body, a connection reset while an answer
   // lingers) reaches Koa's error event, whose default prints a stack to stderr: a JSON line instead,
   // and a client that went away is no error of ours.
-  app.on('error', (error: NodeJS.ErrnoException & { status?: number; expose?: boolean }, ctx?: Koa.Context) => {
+  app.on('error', (error: NodeJS.ErrnoException & { status?: number; expose?: boolean }, koa?: Koa.Context) => {
     // As Koa's own handler: an error meant for the client was its answer.
     if (error.status === 404 || error.expose) return;
-    const details = { err: error, request_id: ctx?.state.requestId as string | undefined };
+    const details = { err: error, request_id: koa?.state.requestId as string | undefined };
     if (CLIENT_WENT_AWAY.has(error.code ?? '')) options.logger.debug(details, 'the client closed the connection before the answer was complete');
     else options.logger.error(details, 'sending the answer failed');
   });
@@ -249,7 +274,7 @@ export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   // it are whatever the client chose to send.
   app.proxy = (options.trustProxyHops ?? 0) > 0;
   app.maxIpsCount = options.trustProxyHops ?? 0;
-  app.use(requestLogging(options.logger));
+  app.use(requestLogging(options.logger, options.observeRequest));
   // Outside the error handler: it sees every answer, errors included, as it is about to be sent.
   app.use(lingeringClose(options.linger ?? DEFAULT_LINGER));
   app.use(apiAnswersNotStored());
@@ -257,7 +282,7 @@ export function createHttpApp<Scope>(options: HttpAppOptions<Scope>): Koa {
   // The probes, the reference and the pages live outside /api; API requests need not walk them.
   const probes = probesMiddleware(options);
   const reference = referenceMiddleware();
-  app.use((ctx, next) => (isApiPath(ctx.path) ? next() : probes(ctx, () => reference(ctx, () => options.pages(ctx, next)))));
+  app.use((koa, next) => (isApiPath(koa.path) ? next() : probes(koa, () => reference(koa, () => options.pages(koa, next)))));
   const routes = contractRoutes(options.contract, options.handlers, options.scopes);
   app.use(apiGate(options, routes.match));
   app.use(routes.middleware);

@@ -1,5 +1,5 @@
 // Reads JSON request bodies under /api. Problems with the body (not JSON, malformed, too deep or too
-// many values, too large) are kept on ctx.state and raised by the API layer once the caller is authenticated, so an
+// many values, too large) are kept on koa.state and raised by the API layer once the caller is authenticated, so an
 // anonymous caller learns nothing but 401.
 import { bodyParser } from '@koa/bodyparser';
 import type Koa from 'koa';
@@ -37,8 +37,8 @@ function reader(parsedMethods: string[]) {
     // Only bodies readJsonBody has found to be application/json come here.
     extendTypes: { text: ['application/json'] },
     textLimit: BODY_LIMIT,
-    onError(error, ctx) {
-      ctx.state.bodyError = (error as { status?: number }).status === 413 ? new PayloadTooLargeError() : new BadRequestError();
+    onError(error, koa) {
+      koa.state.bodyError = (error as { status?: number }).status === 413 ? new PayloadTooLargeError() : new BadRequestError();
     },
   });
 }
@@ -108,9 +108,9 @@ function parseBody(text: string): { body: unknown } | { error: BadRequestError }
   return { body };
 }
 
-function hasBody(ctx: Koa.Context): boolean {
-  const length = ctx.get('content-length');
-  return (length !== '' && length !== '0') || ctx.get('transfer-encoding') !== '';
+function hasBody(koa: Koa.Context): boolean {
+  const length = koa.get('content-length');
+  return (length !== '' && length !== '0') || koa.get('transfer-encoding') !== '';
 }
 
 /**
@@ -120,24 +120,24 @@ function hasBody(ctx: Koa.Context): boolean {
  * A body that is not read is not drained to its end either: the answer closes the connection after
  * reading at most a bounded rest of it (linger.ts).
  */
-export async function readJsonBody(ctx: Koa.Context, declaresBody = false): Promise<void> {
-  if (!hasBody(ctx)) return;
-  if (!ctx.is('application/json')) {
-    ctx.state.bodyError = new UnsupportedMediaTypeError();
+export async function readJsonBody(koa: Koa.Context, declaresBody = false): Promise<void> {
+  if (!hasBody(koa)) return;
+  if (!koa.is('application/json')) {
+    koa.state.bodyError = new UnsupportedMediaTypeError();
     return;
   }
-  await (ctx.method === 'DELETE' && declaresBody ? readDeleteText : readText)(ctx, async () => {});
-  if (ctx.state.bodyError || typeof ctx.request.body !== 'string') return;
-  const parsed = parseBody(ctx.request.body);
+  await (koa.method === 'DELETE' && declaresBody ? readDeleteText : readText)(koa, async () => {});
+  if (koa.state.bodyError || typeof koa.request.body !== 'string') return;
+  const parsed = parseBody(koa.request.body);
   if ('error' in parsed) {
-    ctx.state.bodyError = parsed.error;
-    ctx.request.body = undefined;
+    koa.state.bodyError = parsed.error;
+    koa.request.body = undefined;
   } else {
-    ctx.request.body = parsed.body;
+    koa.request.body = parsed.body;
   }
 }
 
 /** Whether the request came with a body the service has not read to its end. */
-export function hasUnreadBody(ctx: Koa.Context): boolean {
-  return hasBody(ctx) && !ctx.req.readableEnded;
+export function hasUnreadBody(koa: Koa.Context): boolean {
+  return hasBody(koa) && !koa.req.readableEnded;
 }

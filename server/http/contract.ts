@@ -13,6 +13,7 @@ import addFormats from 'ajv-formats';
 import type { ErrorObject, Options as AjvOptions } from 'ajv';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { isCardLast4 } from '../domain/cards.js';
+import { isSearchTerm } from '../domain/search-terms.js';
 import { isCurrencyCode } from '../domain/currency.js';
 import { isOperationAccess, isPermission, type OperationAccess, type Permission } from '../domain/permissions.js';
 import { isStorableText } from '../domain/text.js';
@@ -33,6 +34,7 @@ export const CUSTOM_FORMATS: Readonly<Record<string, (value: string) => boolean>
   'date-range': (value) => parseDateRange(value) !== null,
   'storable-text': isStorableText,
   'card-last4': isCardLast4,
+  'search-term': isSearchTerm,
 };
 
 /**

@@ -6,7 +6,7 @@
 // full at once, the rest of the body is read and thrown away, and the connection closes once the
 // body has ended: or, for a client that keeps sending, once a bound of bytes or time is reached.
 // Node's server closes a `Connection: close` connection when the response ends, so the response's
-// end is what waits: the answer is written past Koa (`ctx.respond = false`, its documented way out)
+// end is what waits: the answer is written past Koa (`koa.respond = false`, its documented way out)
 // and ended after the drain.
 import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
@@ -64,17 +64,17 @@ function drain(req: IncomingMessage, limits: LingerLimits, ended: () => void): v
 
 /** Answers a request whose body was not read with `Connection: close`, after reading the rest of it within `limits`. */
 export function lingeringClose(limits: LingerLimits = DEFAULT_LINGER): Koa.Middleware {
-  return async (ctx, next) => {
+  return async (koa, next) => {
     await next();
-    if (!hasUnreadBody(ctx)) return;
-    ctx.set('Connection', 'close');
-    const bytes = bytesOf(ctx.body);
+    if (!hasUnreadBody(koa)) return;
+    koa.set('Connection', 'close');
+    const bytes = bytesOf(koa.body);
     // A HEAD answer or a streamed one ends when Koa ends it: the connection then closes at once, as before.
-    if (bytes === undefined || ctx.method === 'HEAD') return;
-    ctx.length = bytes.length;
-    ctx.respond = false;
-    const { res } = ctx;
+    if (bytes === undefined || koa.method === 'HEAD') return;
+    koa.length = bytes.length;
+    koa.respond = false;
+    const { res } = koa;
     res.write(bytes);
-    drain(ctx.req, limits, () => res.end());
+    drain(koa.req, limits, () => res.end());
   };
 }

@@ -14,34 +14,40 @@ export function requestIdOf(header: string): string {
 }
 
 /** Paths that are their own template: the probes and the reference. */
-const FIXED_ROUTES = new Set(['/health', '/ready', '/openapi.yaml', '/docs', '/docs/']);
+const FIXED_ROUTES = new Set(['/health', '/ready', '/metrics', '/openapi.yaml', '/docs', '/docs/']);
 
-function routeOf(ctx: Koa.Context): string | null {
-  const route = (ctx.state.route as string | undefined) ?? (ctx as { _matchedRoute?: unknown })._matchedRoute;
+function routeOf(koa: Koa.Context): string | null {
+  const route = (koa.state.route as string | undefined) ?? (koa as { _matchedRoute?: unknown })._matchedRoute;
   if (typeof route === 'string') return route;
-  return FIXED_ROUTES.has(ctx.path) ? ctx.path : null;
+  return FIXED_ROUTES.has(koa.path) ? koa.path : null;
 }
 
-export function requestLogging(logger: Logger): Koa.Middleware {
-  return async (ctx, next) => {
+/** Told of every answered request by its route template (null where no route matched): the metrics. */
+export type RequestObserver = (route: string | null, method: string, status: number, seconds: number) => void;
+
+export function requestLogging(logger: Logger, observe?: RequestObserver): Koa.Middleware {
+  return async (koa, next) => {
     const started = process.hrtime.bigint();
-    const requestId = requestIdOf(ctx.get('x-request-id'));
-    ctx.set('X-Request-Id', requestId);
-    ctx.state.requestId = requestId;
+    const requestId = requestIdOf(koa.get('x-request-id'));
+    koa.set('X-Request-Id', requestId);
+    koa.state.requestId = requestId;
     // Most requests log only their access line: the request's own logger is made when something asks for it.
     let log: Logger | undefined;
-    Object.defineProperty(ctx.state, 'log', { get: () => (log ??= logger.child({ request_id: requestId })), enumerable: false, configurable: true });
+    Object.defineProperty(koa.state, 'log', { get: () => (log ??= logger.child({ request_id: requestId })), enumerable: false, configurable: true });
     try {
       await next();
     } finally {
-      const business = ctx.state.caller as { business?: { id?: number } } | undefined;
+      const business = koa.state.caller as { business?: { id?: number } } | undefined;
+      const route = routeOf(koa);
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      observe?.(route, koa.method, koa.status, durationMs / 1000);
       logger.info(
         {
           request_id: requestId,
-          method: ctx.method,
-          route: routeOf(ctx),
-          status: ctx.status,
-          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+          method: koa.method,
+          route,
+          status: koa.status,
+          duration_ms: durationMs,
           ...(business?.business?.id !== undefined && { business_id: business.business.id }),
         },
         'request',

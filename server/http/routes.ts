@@ -158,18 +158,18 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
   // Its use case records what it does, named for it (`team.member_role_changed`); the router records only what it refused.
   const successAuditedByUseCase = operation.auditedByUseCase;
 
-  const answer = async (ctx: Koa.Context, caller: RoutedCaller | undefined, trail: AuditTrail | undefined): Promise<ApiReply> => {
+  const answer = async (koa: Koa.Context, caller: RoutedCaller | undefined, trail: AuditTrail | undefined): Promise<ApiReply> => {
     // What the gate refused (a credential this operation does not take, a CSRF token, the rate limit), answered here to be audited.
-    const refused = ctx.state.refusal as HttpError | undefined;
+    const refused = koa.state.refusal as HttpError | undefined;
     if (refused) throw refused;
-    assertPermitted(operation, caller, (...types) => ctx.accepts(...types));
+    assertPermitted(operation, caller, (...types) => koa.accepts(...types));
     // Problems with the body wait until the caller is known to be authenticated and permitted.
-    await readJsonBody(ctx, operation.bodySchema !== undefined);
-    const bodyError = ctx.state.bodyError as HttpError | undefined;
+    await readJsonBody(koa, operation.bodySchema !== undefined);
+    const bodyError = koa.state.bodyError as HttpError | undefined;
     if (bodyError) throw bodyError;
 
-    const body = laravelInput(ctx.request.body);
-    const request = shapeRequest({ params: ctx.params, querystring: ctx.querystring, headers: ctx.headers, body, mediaType: ctx.request.type.toLowerCase() });
+    const body = laravelInput(koa.request.body);
+    const request = shapeRequest({ params: koa.params, querystring: koa.querystring, headers: koa.headers, body, mediaType: koa.request.type.toLowerCase() });
     // An id in the path that breaks its schema (too long, say) names no record: the handler answers
     // it as it answers any id the business does not have, 404, as the contract says.
     const errors = operation.validate(request).filter((error) => !error.instancePath.startsWith('/path/'));
@@ -182,26 +182,26 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
       body: request.requestBody as never,
       path: request.path as never,
       query: request.query as never,
-      rawQuery: ctx.querystring,
-      accepts: (...types: string[]) => ctx.accepts(...types),
+      rawQuery: koa.querystring,
+      accepts: (...types: string[]) => koa.accepts(...types),
       business: caller?.business as CallerBusiness,
       caller: caller as Caller | undefined,
       client: {
-        address: ctx.ip,
-        userAgent: ctx.get('user-agent') || null,
-        requestId: (ctx.state.requestId as string | undefined) ?? null,
-        sessionToken: ctx.state.sessionToken as string | undefined,
+        address: koa.ip,
+        userAgent: koa.get('user-agent') || null,
+        requestId: (koa.state.requestId as string | undefined) ?? null,
+        sessionToken: koa.state.sessionToken as string | undefined,
       },
     };
     const work = (scope: Scope) => handler.handle(input, scope, respond);
     if (successAuditedByUseCase) return work(scopes.plain);
-    const key = ctx.get('idempotency-key');
+    const key = koa.get('idempotency-key');
     if (trail && idempotent && key) {
       const keyed = {
         businessId: trail.draft.businessId,
         key,
         method: operation.method,
-        path: ctx.path,
+        path: koa.path,
         body: request.requestBody,
         atomicPhases: handler.atomicPhases,
       };
@@ -221,9 +221,9 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
     return work(scopes.plain);
   };
 
-  return async (ctx) => {
-    ctx.state.route = route;
-    const caller = ctx.state.caller as RoutedCaller | undefined;
+  return async (koa) => {
+    koa.state.route = route;
+    const caller = koa.state.caller as RoutedCaller | undefined;
     if (operation.secured && !caller) throw new UnauthenticatedError();
     // A write by a known caller is audited whatever comes of it, refusals included; a request without
     // a caller is not (it can do nothing, and a flood of them would flood the log).
@@ -234,16 +234,16 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
               businessId: caller.business.id,
               actor: caller.actor,
               action: operation.operationId,
-              targetIds: Object.values(ctx.params as Record<string, string>),
-              clientAddress: ctx.ip || null,
-              userAgent: ctx.get('user-agent') || null,
-              requestId: (ctx.state.requestId as string | undefined) ?? null,
+              targetIds: Object.values(koa.params as Record<string, string>),
+              clientAddress: koa.ip || null,
+              userAgent: koa.get('user-agent') || null,
+              requestId: (koa.state.requestId as string | undefined) ?? null,
             },
           }
         : undefined;
     let reply: ApiReply;
     try {
-      reply = await answer(ctx, caller, trail);
+      reply = await answer(koa, caller, trail);
     } catch (error) {
       if (trail) {
         const response = toErrorResponse(error);
@@ -253,16 +253,16 @@ function operationMiddleware<Scope>(operation: ContractOperation, handler: Handl
     }
     const succeeded = reply.status < 300;
     if (trail && !(succeeded && successAuditedByUseCase)) await scopes.settle(trail, reply.status, succeeded ? undefined : reasonOf(reply.body));
-    ctx.status = reply.status;
-    if (reply.headers) ctx.set(reply.headers);
-    if (isJsonBody(reply.body) && !ctx.response.get('Content-Type')) {
+    koa.status = reply.status;
+    if (reply.headers) koa.set(reply.headers);
+    if (isJsonBody(reply.body) && !koa.response.get('Content-Type')) {
       // As Koa would label and write the object, by the serializer compiled from the answer's schema where
       // there is one. Koa is handed the text, not the object: an object makes it test for a fetch Response,
       // and the first such test loads Node's fetch, which the service itself never needs.
-      ctx.type = 'application/json';
-      ctx.body = (operation.serializerFor(reply.status) ?? JSON.stringify)(reply.body);
+      koa.type = 'application/json';
+      koa.body = (operation.serializerFor(reply.status) ?? JSON.stringify)(reply.body);
     } else {
-      ctx.body = reply.body;
+      koa.body = reply.body;
     }
   };
 }
@@ -299,14 +299,14 @@ export function contractRoutes<Scope>(contract: Contract, handlers: Handlers<Sco
   }
   const routes = router.routes();
   return {
-    async middleware(ctx, next) {
-      await routes(ctx as never, async () => {
-        if (ctx.state.route) return next();
-        const matched = router.match(ctx.path, ctx.method);
+    async middleware(koa, next) {
+      await routes(koa as never, async () => {
+        if (koa.state.route) return next();
+        const matched = router.match(koa.path, koa.method);
         if (matched.path.length === 0) throw new NotFoundError();
         const allowed = new Set(matched.path.flatMap((layer) => methodsOf.get(String(layer.path)) ?? []));
         throw new MethodNotAllowedError(
-          ctx.method,
+          koa.method,
           METHODS.filter((method) => allowed.has(method)),
         );
       });

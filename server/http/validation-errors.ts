@@ -3,6 +3,7 @@
 // (`filter[created_at_between]` is `filter.created_at_between`), underscores shown as spaces in the sentence.
 import type { ErrorObject } from 'ajv';
 import type { FieldErrors } from '../domain/rules.js';
+import { SEARCH_MIN_LENGTH } from '../domain/search-terms.js';
 
 export const VALIDATION_MESSAGE = 'The given data was invalid.';
 
@@ -43,6 +44,9 @@ function formatMessage(attribute: string, format: string): string {
     case 'card-last4':
       // Laravel's `digits:4`: one message whatever is wrong, a length or a letter.
       return `The ${attribute} must be 4 digits.`;
+    case 'search-term':
+      // Laravel's `min:3`; a shorter term is taken only as an amount ("15").
+      return `The ${attribute} must be at least ${SEARCH_MIN_LENGTH} characters.`;
     default:
       return `The ${attribute} format is invalid.`;
   }

@@ -1,10 +1,10 @@
 // What payers read, in their language: the payer pages' and payer e-mails' messages live in one
 // catalog file per language (catalogs/<locale>.json, ICU MessageFormat: plurals and placeholders),
-// read by i18next with its ICU plugin; money and dates go through Intl in the same language.
+// read by i18next with its ICU plugin; dates go through Intl in the same language, money through the
+// domain's one formatter (`formatMoney`), which writes it alike in every language.
 import i18next, { type TFunction } from 'i18next';
 import ICU from 'i18next-icu';
 import { LOCALES, LOCALE_TAGS, type Locale } from '../domain/locales.js';
-import { formatUnits } from '../domain/money.js';
 import en from './catalogs/en.json' with { type: 'json' };
 import ms from './catalogs/ms.json' with { type: 'json' };
 import zh from './catalogs/zh.json' with { type: 'json' };
@@ -33,8 +33,6 @@ export interface Translator {
   /** The BCP 47 tag for `lang` and Intl. */
   tag: string;
   t(key: MessageKey, values?: Record<string, string | number>): string;
-  /** `MYR 1,234.50`: the currency's code and the amount in units, grouped for the language. */
-  money(currency: string, cents: number): string;
   /** A date and time in the business's time zone. */
   dateTime(iso: string, timeZone: string): string;
 }
@@ -50,12 +48,6 @@ export function translator(locale: Locale): Translator {
     locale,
     tag,
     t: (key, values) => fixed(key, values ?? {}) as string,
-    money(currency, cents) {
-      // The amount as an exact decimal string: Intl formats it without passing through a float.
-      const units = formatUnits(cents).replace(/,/g, '') as `${number}`;
-      // A plain space after the code, so the amount reads (and is searched) as `MYR 10.00` everywhere.
-      return new Intl.NumberFormat(tag, { style: 'currency', currency, currencyDisplay: 'code' }).format(units).replace(/\u00a0/g, ' ');
-    },
     dateTime(iso, timeZone) {
       return new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(new Date(iso));
     },

@@ -1,6 +1,6 @@
 // The work every instance runs on its own clock, started by the composition root and stopped on
 // close: the link expiry sweep, the pending sweep (what a stopped process left pending), the
-// housekeeping of dead weight, and, once after start, drawing again the logos an earlier version kept
+// housekeeping of dead weight, the settlement sweep (payouts made, synced, deposits overdue), the scheduled backup where BACKUP_DIR is set, and, once after start, drawing again the logos an earlier version kept
 // as uploaded. Each is a use case safe with several instances running it at once; this room decides
 // only when it runs and what its outcome says in the log.
 import type { Logger } from '../logger.js';
@@ -9,6 +9,10 @@ import { expireDueLinks } from '../usecases/merchant/expiry-sweep.js';
 import type { UseCaseContext } from '../usecases/platform/context.js';
 import { sweepDeadWeight } from '../usecases/platform/housekeeping.js';
 import { settleStalePending } from '../usecases/settlement/pending-sweep.js';
+import { sweepSettlement } from '../usecases/settlement/settlement-sweep.js';
+import { runScheduledBackup, type BackupSchedule } from '../backup/recorded.js';
+import { takeBackupLease } from '../store/backup-runs.js';
+import { randomUUID } from 'node:crypto';
 
 export interface PeriodicJobSettings {
   /** How often links past their expires_at are marked expired and announced. */
@@ -19,6 +23,10 @@ export interface PeriodicJobSettings {
   housekeepingMs: number;
   /** Days audit events are kept (AUDIT_RETENTION_DAYS). */
   auditRetentionDays: number;
+  /** How often the sandbox pays out what is available, acquirers' payouts are synced and missing deposits flagged. */
+  settlementSweepMs: number;
+  /** Scheduled backups of the database at `databaseUrl` (BACKUP_DIR); none unless given. */
+  backup?: { schedule: BackupSchedule; databaseUrl: string; checkEveryMs?: number } | undefined;
 }
 
 export const DEFAULT_PERIODIC_JOBS: PeriodicJobSettings = {
@@ -26,6 +34,7 @@ export const DEFAULT_PERIODIC_JOBS: PeriodicJobSettings = {
   pendingSweep: { everyMs: 60_000, graceMs: 15 * 60_000 },
   housekeepingMs: 10 * 60_000,
   auditRetentionDays: 400,
+  settlementSweepMs: 10 * 60_000,
 };
 
 export interface PeriodicJobs {
@@ -53,7 +62,27 @@ export function startPeriodicJobs(ctx: UseCaseContext, settings: PeriodicJobSett
       }),
     ),
     every(settings.housekeepingMs, 'housekeeping failed', () => sweepDeadWeight(ctx, settings.auditRetentionDays)),
+    every(settings.settlementSweepMs, 'the settlement sweep failed', () =>
+      sweepSettlement(ctx).then(({ syncsFailed, ...swept }) => {
+        if (swept.payoutsMade + swept.payoutsSynced + swept.depositsMissing > 0) logger.info(swept, 'made, synced or flagged payouts');
+        if (syncsFailed.length > 0)
+          logger.warn({ business_ids: syncsFailed }, "the acquirer's payouts could not be read for these businesses; the next sweep asks again");
+      }),
+    ),
   ];
+  if (settings.backup) {
+    const { schedule, databaseUrl } = settings.backup;
+    const holder = randomUUID();
+    // Of several instances, the one that takes the lease when it has run out makes the backup; the
+    // lease lasts one interval, so the interval holds across instances and restarts alike.
+    timers.push(
+      every(settings.backup.checkEveryMs ?? 60_000, 'the scheduled backup failed', async () => {
+        if (!(await takeBackupLease(ctx.db, holder, schedule.everyMs))) return;
+        const { file, manifest } = await runScheduledBackup(ctx.db, databaseUrl, schedule);
+        logger.info({ file, sha256: manifest.payload.sha256, last_migration: manifest.lastMigration }, 'backup written and verified');
+      }),
+    );
+  }
   // Logos kept as uploaded by an earlier version are not served until drawn again, off the start's path.
   void redrawLogosKeptAsUploaded(ctx, (fields, message) => logger.warn(fields, message))
     .then((done) => {

@@ -69,6 +69,18 @@ export function twoFactorEmail(notice: MemberNotice & { on: boolean }): EmailMes
   );
 }
 
+export function recoveryCodesEmail(notice: MemberNotice): EmailMessage {
+  return message(
+    notice.to,
+    'New two-factor recovery codes',
+    [
+      `A new set of ten recovery codes was made for your account on the payment collection service ${atFrom(notice.at, notice.address)}; codes from before no longer work.`,
+      'If this was not you, someone knows your password and has your authenticator: reset your password now and tell the owner of your business.',
+    ],
+    { label: 'Reset your password', url: notice.resetUrl },
+  );
+}
+
 export function failedAttemptsEmail(notice: MemberNotice): EmailMessage {
   return message(
     notice.to,

@@ -2,12 +2,14 @@
 // at that commit is what gets delivered, however late.
 import { html } from '../html.js';
 import { eventHash } from '../../shared/webhook-signature.js';
-import { formatUnits } from '../domain/money.js';
+import { formatMoney, formatUnits } from '../domain/money.js';
 import { translator, type Translator } from '../i18n/index.js';
 import { isoMicros, swipeTime } from '../domain/time.js';
 
 export interface EmailMessage {
   to: string;
+  /** Where a payer's reply goes: the merchant's support address, when it has one (nodemailer's `replyTo`). */
+  replyTo?: string;
   subject: string;
   text: string;
   html: string;
@@ -18,6 +20,13 @@ export interface EmailMerchant {
   name: string;
   logoUrl: string | null;
   brand: { colour: string; text: string } | null;
+  /** The business's support e-mail (its profile): a payer's reply reaches the merchant rather than the service's no-reply sender. */
+  supportEmail?: string | null;
+}
+
+/** The Reply-To of an e-mail to a payer. */
+function replyTo(merchant: EmailMerchant): Pick<EmailMessage, 'replyTo'> {
+  return merchant.supportEmail ? { replyTo: merchant.supportEmail } : {};
 }
 
 export function emailHtml(tr: Translator, merchant: EmailMerchant, heading: string, lines: unknown[], action?: { label: string; url: string }): string {
@@ -41,7 +50,7 @@ export interface PaymentLinkForEmail {
 }
 
 export function paymentRequestEmail(merchant: EmailMerchant, link: PaymentLinkForEmail, tr: Translator = translator('en')): EmailMessage {
-  const due = tr.money(link.currency, link.amount);
+  const due = formatMoney(link.currency, link.amount);
   const lines = [
     tr.t('email.request.line', { merchant: merchant.name, amount: due, title: link.title }),
     link.description,
@@ -49,6 +58,7 @@ export function paymentRequestEmail(merchant: EmailMerchant, link: PaymentLinkFo
   ].filter(Boolean) as string[];
   return {
     to: link.email,
+    ...replyTo(merchant),
     subject: tr.t('email.request.subject', { merchant: merchant.name, title: link.title, amount: due }),
     text: `${tr.t('email.hello')}\n\n${lines.join('\n\n')}\n\n${tr.t('email.request.pay_here')}\n${link.payment_url}\n\n${tr.t('email.request.ignore')}\n`,
     html: emailHtml(tr, merchant, `${link.title}: ${due}`, [tr.t('email.hello'), ...lines], {
@@ -70,25 +80,36 @@ export function receiptEmail(
     currency: string;
     amount: number;
     title: string;
+    /**
+     * The payment's id, printed as the receipt's number: the one thing unique to this payment (an open link's
+     * reference is shared by all its payers), which the merchant finds the payment by.
+     */
     payment_id: string;
+    /** The merchant's reference (the link's `reference`), which the payer can quote to the merchant; null when it gave none. */
+    reference: string | null;
     card: { brand: string; last4: string } | null;
     paid_at?: string;
     time_zone?: string;
+    /** Where the merchant is found again (the link's redirect_url), when known. */
+    merchant_url?: string | null;
   },
   tr: Translator = translator('en'),
 ): EmailMessage {
-  const paid = tr.money(payment.currency, payment.amount);
+  const paid = formatMoney(payment.currency, payment.amount);
   const lines = [
     tr.t('email.receipt.line', { amount: paid, merchant: merchant.name, title: payment.title }),
     payment.card && tr.t('email.receipt.card', { card: cardName(tr, payment.card.brand, payment.card.last4) }),
     payment.paid_at && payment.time_zone && tr.t('email.receipt.time', { time: tr.dateTime(payment.paid_at, payment.time_zone) }),
-    tr.t('email.receipt.reference', { reference: payment.payment_id }),
+    payment.reference && tr.t('email.receipt.reference', { reference: payment.reference }),
+    tr.t('email.receipt.number', { id: payment.payment_id }),
   ].filter(Boolean) as string[];
+  const back = payment.merchant_url ? { label: tr.t('email.receipt.back', { merchant: merchant.name }), url: payment.merchant_url } : undefined;
   return {
     to: payment.to,
+    ...replyTo(merchant),
     subject: tr.t('email.receipt.subject', { amount: paid, merchant: merchant.name }),
-    text: `${tr.t('email.hello')}\n\n${lines.join('\n\n')}\n\n${tr.t('email.thanks')}\n`,
-    html: emailHtml(tr, merchant, tr.t('email.receipt.heading', { amount: paid }), [tr.t('email.hello'), ...lines, tr.t('email.thanks')]),
+    text: `${tr.t('email.hello')}\n\n${lines.join('\n\n')}\n\n${back ? `${back.label}:\n${back.url}\n\n` : ''}${tr.t('email.thanks')}\n`,
+    html: emailHtml(tr, merchant, tr.t('email.receipt.heading', { amount: paid }), [tr.t('email.hello'), ...lines, tr.t('email.thanks')], back),
   };
 }
 
@@ -101,6 +122,7 @@ export function cardSavedEmail(
   const contact = tr.t('email.card_saved.contact', { merchant: merchant.name });
   return {
     to: token.to,
+    ...replyTo(merchant),
     subject: tr.t('email.card_saved.subject', { merchant: merchant.name }),
     text: `${tr.t('email.hello')}\n\n${line}\n\n${contact}\n`,
     html: emailHtml(tr, merchant, tr.t('email.card_saved.heading'), [tr.t('email.hello'), line, contact]),
@@ -257,6 +279,51 @@ export function paymentLinkExpiredEvent(
         payment_link_reference_2: link.reference_2,
         expires_at: link.expires_at,
         expired_time: swipeTime(link.expires_at),
+      },
+    },
+  };
+}
+
+/** What a payout event says of a payout: its sum, its state, and whether it was found to add up. */
+export interface PayoutForEvent {
+  _id: string;
+  amount: number;
+  currency: string;
+  status: string;
+  arrival_date: string;
+  acquirer_reference: string;
+  bank_reference: string | null;
+  transaction_count: number;
+  reconciliation_status: string;
+  reconciliation_reason: string | null;
+  failure_code: string | null;
+  failure_message: string | null;
+  updated_at: string;
+}
+
+export type PayoutEventName = 'payout.created' | 'payout.paid' | 'payout.failed' | 'payout.reconciliation_failed';
+
+/** `payout.created`, `payout.paid`, `payout.failed`, `payout.reconciliation_failed`: the payout as it stands. */
+export function payoutEvent(eventId: string, event: PayoutEventName, payout: PayoutForEvent): StoredEvent {
+  return {
+    id: eventId,
+    body: {
+      trigger_at: isoMicros(new Date()),
+      event,
+      data: {
+        payout_id: payout._id,
+        payout_amount: payout.amount,
+        payout_currency: payout.currency,
+        payout_status: payout.status,
+        arrival_date: payout.arrival_date,
+        acquirer_reference: payout.acquirer_reference,
+        bank_reference: payout.bank_reference,
+        transaction_count: payout.transaction_count,
+        reconciliation_status: payout.reconciliation_status,
+        reconciliation_reason: payout.reconciliation_reason,
+        failure_code: payout.failure_code,
+        failure_message: payout.failure_message,
+        payout_time_iso: payout.updated_at,
       },
     },
   };

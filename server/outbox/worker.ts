@@ -63,6 +63,8 @@ export interface WorkerOptions {
   retry: RetryPolicy;
   retention?: RetentionOptions;
   logger?: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+  /** Told how each delivery attempt ended (the metrics count them). */
+  attempted?(channel: OutboxChannel, outcome: 'delivered' | 'failed' | 'abandoned' | 'deferred'): void;
 }
 
 export class OutboxWorker {
@@ -229,6 +231,7 @@ export class OutboxWorker {
     try {
       const status = await this.deliverers[entry.channel](entry);
       await markDelivered(this.db, entry, { ...attempt, outcome: 'delivered', error: null, http_status: typeof status === 'number' ? status : null });
+      this.options.attempted?.(entry.channel, 'delivered');
     } catch (error) {
       if (error instanceof DeferredDelivery) {
         this.options.logger?.debug(
@@ -237,6 +240,7 @@ export class OutboxWorker {
         );
         await deferEntry(this.db, entry.id, this.owner, error.until);
         if (error.wholeQueue) await deferQueue(this.db, entry, error.until);
+        this.options.attempted?.(entry.channel, 'deferred');
         return;
       }
       const message = (error as Error).message || String(error);
@@ -257,6 +261,7 @@ export class OutboxWorker {
       const http_status = error instanceof RejectedDeliveryError ? error.status : null;
       // Scrubbed as a log line is: an SMTP server's refusal quotes the payer's address.
       await markFailed(this.db, entry, { ...attempt, outcome: 'failed', error: scrub(message), http_status }, retryAt);
+      this.options.attempted?.(entry.channel, retryAt ? 'failed' : 'abandoned');
     }
   }
 

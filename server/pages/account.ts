@@ -21,7 +21,7 @@ function input(id: keyof Errors, label: string, type: string, errors: Errors, va
 ${error ? html`<span class="error" id="${id}_error">${error}</span>` : ''}</label>`;
 }
 
-function setupForm(ctx: Koa.Context, token: string, opened: OpenLink, errors: Errors, name = '', alert?: string, email = ''): string {
+function setupForm(koa: Koa.Context, token: string, opened: OpenLink, errors: Errors, name = '', alert?: string, email = ''): string {
   const { link } = opened;
   const intro = link.purpose === 'invitation' ? `You are invited to join as ${link.role}.` : `Set up your account (${link.role}).`;
   const fields = opened.existingAccount
@@ -36,7 +36,7 @@ ${input('password_confirmation', 'Password again', 'password', errors, '', 'new-
 <p class="muted">${intro}${link.email ? ` You will sign in as ${link.email}.` : ''}</p>
 ${alertBox(alert)}
 <form method="post" action="${ACCOUNT_SETUP_PATH}">
-<input type="hidden" name="csrf_token" value="${csrfToken(ctx)}">
+<input type="hidden" name="csrf_token" value="${csrfToken(koa)}">
 <input type="hidden" name="token" value="${token}">
 ${fields}
 <button type="submit">${opened.existingAccount ? 'Join' : 'Save and join'}</button>
@@ -44,53 +44,53 @@ ${fields}
   );
 }
 
-function gone(ctx: Koa.Context): void {
-  ctx.status = 410;
-  ctx.body = page('Link not valid', messagePage('This link is not valid', ACCOUNT_LINK_GONE));
+function gone(koa: Koa.Context): void {
+  koa.status = 410;
+  koa.body = page('Link not valid', messagePage('This link is not valid', ACCOUNT_LINK_GONE));
 }
 
 export function accountSetupPage(deps: PageDeps) {
   return {
-    async show(ctx: Koa.Context) {
-      setPageSecurityHeaders(ctx);
-      ctx.type = 'text/html; charset=utf-8';
-      const token = typeof ctx.query.token === 'string' ? ctx.query.token.slice(0, 100) : '';
+    async show(koa: Koa.Context) {
+      setPageSecurityHeaders(koa);
+      koa.type = 'text/html; charset=utf-8';
+      const token = typeof koa.query.token === 'string' ? koa.query.token.slice(0, 100) : '';
       const opened = token ? await openAccountLink(deps, token) : undefined;
-      if (!opened) return gone(ctx);
-      ctx.body = setupForm(ctx, token, opened, {});
+      if (!opened) return gone(koa);
+      koa.body = setupForm(koa, token, opened, {});
     },
-    async save(ctx: Koa.Context) {
-      setPageSecurityHeaders(ctx);
-      ctx.type = 'text/html; charset=utf-8';
-      const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    async save(koa: Koa.Context) {
+      setPageSecurityHeaders(koa);
+      koa.type = 'text/html; charset=utf-8';
+      const body = (koa.request.body ?? {}) as Record<string, unknown>;
       const text = (name: string) => (typeof body[name] === 'string' ? (body[name] as string).slice(0, 200) : '');
       const token = text('token');
       const opened = token ? await openAccountLink(deps, token) : undefined;
-      if (!opened) return gone(ctx);
-      if (!csrfValid(ctx, body.csrf_token)) {
-        ctx.status = 403;
-        ctx.body = setupForm(ctx, token, opened, {}, text('name'), 'This form has expired. Please submit it again.', text('email'));
+      if (!opened) return gone(koa);
+      if (!csrfValid(koa, body.csrf_token)) {
+        koa.status = 403;
+        koa.body = setupForm(koa, token, opened, {}, text('name'), 'This form has expired. Please submit it again.', text('email'));
         return;
       }
       const outcome = await completeAccountLink(
         deps,
         token,
         { name: text('name'), password: text('password'), confirmation: text('password_confirmation'), email: text('email') },
-        { address: ctx.ip, userAgent: ctx.get('user-agent') || null },
+        { address: koa.ip, userAgent: koa.get('user-agent') || null },
       );
-      if (outcome.kind === 'gone') return gone(ctx);
+      if (outcome.kind === 'gone') return gone(koa);
       if (outcome.kind === 'throttled') {
-        ctx.status = 429;
-        ctx.set('Retry-After', String(outcome.retryAfter));
-        ctx.body = setupForm(ctx, token, opened, {}, text('name'), 'Too many failed attempts at this account. Try again later.', text('email'));
+        koa.status = 429;
+        koa.set('Retry-After', String(outcome.retryAfter));
+        koa.body = setupForm(koa, token, opened, {}, text('name'), 'Too many failed attempts at this account. Try again later.', text('email'));
         return;
       }
       if (outcome.kind === 'invalid') {
-        ctx.status = 422;
-        ctx.body = setupForm(ctx, token, opened, outcome.errors, text('name'), undefined, text('email'));
+        koa.status = 422;
+        koa.body = setupForm(koa, token, opened, outcome.errors, text('name'), undefined, text('email'));
         return;
       }
-      ctx.body = page(
+      koa.body = page(
         'Account ready',
         html`${messagePage('Your account is ready', `Sign in as ${outcome.email} with the password you chose.`)}
           <p><a href="${CONSOLE_PATH}/">Sign in to the merchant console</a> (or through the API: POST /api/auth/login).</p>`,

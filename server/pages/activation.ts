@@ -46,8 +46,8 @@ interface Shown {
   merchant: Merchant | undefined;
 }
 
-function respond(ctx: Koa.Context, { tr, merchant }: Shown, status: number, heading: string, body: Html, origins: string[] = []): void {
-  renderPayerPage(ctx, { status, title: titled(heading, merchant), body, tr, merchant, origins });
+function respond(koa: Koa.Context, { tr, merchant }: Shown, status: number, heading: string, body: Html, origins: string[] = []): void {
+  renderPayerPage(koa, { status, title: titled(heading, merchant), body, tr, merchant, origins });
 }
 
 function activationForm(token: TokenRecord, state: FormState, acquirer: PayerAcquirer, tr: Translator): Html {
@@ -93,53 +93,53 @@ function savedPage(token: TokenRecord, tr: Translator): Html {
 <p class="muted">${tr.t('thanks.close')}</p>`;
 }
 
-function saved(ctx: Koa.Context, shown: Shown, status: number, token: TokenRecord): void {
-  respond(ctx, shown, status, shown.tr.t('activation.saved.heading'), savedPage(token, shown.tr));
+function saved(koa: Koa.Context, shown: Shown, status: number, token: TokenRecord): void {
+  respond(koa, shown, status, shown.tr.t('activation.saved.heading'), savedPage(token, shown.tr));
 }
 
-function explained(ctx: Koa.Context, shown: Shown, status: number, heading: MessageKey, message: MessageKey): void {
+function explained(koa: Koa.Context, shown: Shown, status: number, heading: MessageKey, message: MessageKey): void {
   const title = shown.tr.t(heading);
-  respond(ctx, shown, status, title, messagePage(title, shown.tr.t(message)));
+  respond(koa, shown, status, title, messagePage(title, shown.tr.t(message)));
 }
 
 /** Back to the activation page (it shows the saved card), or on to the merchant's redirect_url with the result, signed. */
-async function afterActivation(ctx: Koa.Context, deps: PageDeps, token: TokenRecord): Promise<string> {
+async function afterActivation(koa: Koa.Context, deps: PageDeps, token: TokenRecord): Promise<string> {
   if (!token.redirect_url) return activationUrl(deps.publicUrl, token.token);
-  return merchantRedirectUrl(ctx, deps, token.business_id, token.redirect_url, 'token', { token_id: token._id, token_status: 'active' });
+  return merchantRedirectUrl(koa, deps, token.business_id, token.redirect_url, 'token', { token_id: token._id, token_status: 'active' });
 }
 
-const notFound = (ctx: Koa.Context) =>
-  explained(ctx, { tr: payerTranslator(ctx), merchant: undefined }, 404, 'activation.not_found.heading', 'refusal.not_found.message');
+const notFound = (koa: Koa.Context) =>
+  explained(koa, { tr: payerTranslator(koa), merchant: undefined }, 404, 'activation.not_found.heading', 'refusal.not_found.message');
 
-async function shownFor(ctx: Koa.Context, deps: PageDeps, token: TokenRecord): Promise<Shown> {
+async function shownFor(koa: Koa.Context, deps: PageDeps, token: TokenRecord): Promise<Shown> {
   const merchant = await merchantForPayer(deps, token.business_id);
-  return { tr: payerTranslator(ctx, token.locale, merchant), merchant };
+  return { tr: payerTranslator(koa, token.locale, merchant), merchant };
 }
 
 export function activationPage(deps: PageDeps) {
-  const show: Koa.Middleware = async (ctx) => {
-    const shown = await showActivationPage(deps, String(ctx.params.token ?? ''));
-    if (shown.result === 'not_found') return notFound(ctx);
-    const view = await shownFor(ctx, deps, shown.token);
-    if (shown.result === 'saved') return saved(ctx, view, 200, shown.token);
+  const show: Koa.Middleware = async (koa) => {
+    const shown = await showActivationPage(deps, String(koa.params.token ?? ''));
+    if (shown.result === 'not_found') return notFound(koa);
+    const view = await shownFor(koa, deps, shown.token);
+    if (shown.result === 'saved') return saved(koa, view, 200, shown.token);
     const { token, acquirer } = shown;
     respond(
-      ctx,
+      koa,
       view,
       200,
       `${view.tr.t('activation.title', { merchant: view.merchant!.name })} – ${token.title}`,
-      activationForm(token, { csrf: csrfToken(ctx), attemptId: newAttemptId(), values: {}, errors: {} }, acquirer, view.tr),
+      activationForm(token, { csrf: csrfToken(koa), attemptId: newAttemptId(), values: {}, errors: {} }, acquirer, view.tr),
       formOrigins(token, acquirer),
     );
   };
 
-  const save: Koa.Middleware = async (ctx) => {
-    const tokenValue = String(ctx.params.token ?? '');
-    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-    const attemptId = isAttemptId(body.attempt_id) && csrfValid(ctx, body.csrf_token) ? body.attempt_id : undefined;
+  const save: Koa.Middleware = async (koa) => {
+    const tokenValue = String(koa.params.token ?? '');
+    const body = (koa.request.body ?? {}) as Record<string, unknown>;
+    const attemptId = isAttemptId(body.attempt_id) && csrfValid(koa, body.csrf_token) ? body.attempt_id : undefined;
     // Our card form's entries; a hosted acquirer's form has none, and its answer never looks at them.
     const errors: FormErrors = {};
-    const tr = payerTranslator(ctx);
+    const tr = payerTranslator(koa);
     const name = checkName(readField(body, 'name', errors, tr), errors, tr);
     const card = readCard(body, errors, tr);
     const answer = await submitActivation(deps, {
@@ -154,60 +154,60 @@ export function activationPage(deps: PageDeps) {
       returnUrlFor: (id) =>
         activationReturnUrl(deps.publicUrl, tokenValue, { attempt_id: id, signature: signReturn(deps.pageKeys.thankYou, 'activation', id) }),
     });
-    if (answer.result === 'not_found') return notFound(ctx);
-    if (answer.result === 'limited') return tooManyAttempts(ctx, answer.retryAfter, tr);
+    if (answer.result === 'not_found') return notFound(koa);
+    if (answer.result === 'limited') return tooManyAttempts(koa, answer.retryAfter, tr);
     const merchant = 'token' in answer ? await merchantForPayer(deps, answer.token.business_id) : undefined;
     const view: Shown = { tr, merchant };
     switch (answer.result) {
       case 'already_saved':
-        return saved(ctx, view, 409, answer.token);
+        return saved(koa, view, 409, answer.token);
       case 'invalid':
-        return formWith(ctx, view, answer.token, answer.acquirer, { name })(422, undefined, answer.errors);
+        return formWith(koa, view, answer.token, answer.acquirer, { name })(422, undefined, answer.errors);
       case 'to_acquirer':
-        setPageSecurityHeaders(ctx, formOrigins(answer.token, answer.acquirer));
-        ctx.status = 303;
-        return ctx.redirect(answer.url);
+        setPageSecurityHeaders(koa, formOrigins(answer.token, answer.acquirer));
+        koa.status = 303;
+        return koa.redirect(answer.url);
       case 'acquirer_unavailable':
-        (ctx.state.log as { error(details: object, message: string): void } | undefined)?.error(
+        (koa.state.log as { error(details: object, message: string): void } | undefined)?.error(
           { err: answer.error },
           'the acquirer could not open its card page',
         );
-        return explained(ctx, view, 502, 'activation.unavailable.heading', 'activation.unavailable.message');
+        return explained(koa, view, 502, 'activation.unavailable.heading', 'activation.unavailable.message');
       default:
         return answerWith(
-          ctx,
+          koa,
           view,
           answer.token,
-          formWith(ctx, view, answer.token, answer.acquirer, { name: answer.acquirer.hosted ? '' : name }),
+          formWith(koa, view, answer.token, answer.acquirer, { name: answer.acquirer.hosted ? '' : name }),
         )(answer.result);
     }
   };
 
   /** Back from the acquirer's page: the attempt as the acquirer says it ended. */
-  const returned: Koa.Middleware = async (ctx) => {
-    const attemptId = String(ctx.query.attempt_id ?? '');
-    if (!isAttemptId(attemptId) || !verifyReturn(deps.pageKeys.thankYou, 'activation', attemptId, ctx.query.signature)) return notFound(ctx);
-    const returnedFrom = await returnFromCardSetup(deps, String(ctx.params.token ?? ''), attemptId);
-    if (returnedFrom.result === 'not_found') return notFound(ctx);
+  const returned: Koa.Middleware = async (koa) => {
+    const attemptId = String(koa.query.attempt_id ?? '');
+    if (!isAttemptId(attemptId) || !verifyReturn(deps.pageKeys.thankYou, 'activation', attemptId, koa.query.signature)) return notFound(koa);
+    const returnedFrom = await returnFromCardSetup(deps, String(koa.params.token ?? ''), attemptId);
+    if (returnedFrom.result === 'not_found') return notFound(koa);
     const { result, token, acquirer } = returnedFrom;
-    const view = await shownFor(ctx, deps, token);
+    const view = await shownFor(koa, deps, token);
     // A saved card's page is shown from the token as it is now (active, with its card).
-    if (result === 'saved' && !token.redirect_url) return saved(ctx, view, 200, token);
-    if (result === 'in_progress') return explained(ctx, view, 200, 'activation.in_progress.heading', 'activation.in_progress.message');
-    return answerWith(ctx, view, token, formWith(ctx, view, token, acquirer, {}))(result);
+    if (result === 'saved' && !token.redirect_url) return saved(koa, view, 200, token);
+    if (result === 'in_progress') return explained(koa, view, 200, 'activation.in_progress.heading', 'activation.in_progress.message');
+    return answerWith(koa, view, token, formWith(koa, view, token, acquirer, {}))(result);
   };
 
   /** The form again, with a new attempt id: after a decline, or with the fields to correct. */
-  function formWith(ctx: Koa.Context, view: Shown, token: TokenRecord, acquirer: PayerAcquirer, values: FormValues) {
+  function formWith(koa: Koa.Context, view: Shown, token: TokenRecord, acquirer: PayerAcquirer, values: FormValues) {
     return (status: number, alert: MessageKey | undefined, fieldErrors: FormErrors) =>
       respond(
-        ctx,
+        koa,
         view,
         status,
         `${view.tr.t('activation.title', { merchant: view.merchant?.name ?? '' })} – ${token.title}`,
         activationForm(
           token,
-          { csrf: csrfToken(ctx), attemptId: newAttemptId(), values, errors: fieldErrors, ...(alert ? { alert: view.tr.t(alert) } : {}) },
+          { csrf: csrfToken(koa), attemptId: newAttemptId(), values, errors: fieldErrors, ...(alert ? { alert: view.tr.t(alert) } : {}) },
           acquirer,
           view.tr,
         ),
@@ -216,7 +216,7 @@ export function activationPage(deps: PageDeps) {
   }
 
   function answerWith(
-    ctx: Koa.Context,
+    koa: Koa.Context,
     view: Shown,
     token: TokenRecord,
     form: (status: number, alert: MessageKey | undefined, fieldErrors: FormErrors) => void,
@@ -224,17 +224,17 @@ export function activationPage(deps: PageDeps) {
     return async (outcome: ActivationOutcome) => {
       switch (outcome) {
         case 'saved': {
-          const target = await afterActivation(ctx, deps, token);
-          setPageSecurityHeaders(ctx, originOf(token.redirect_url));
-          ctx.status = 303;
-          return ctx.redirect(target);
+          const target = await afterActivation(koa, deps, token);
+          setPageSecurityHeaders(koa, originOf(token.redirect_url));
+          koa.status = 303;
+          return koa.redirect(target);
         }
         case 'declined':
           return form(402, CARD_DECLINED, {});
         case 'in_progress':
-          return explained(ctx, view, 409, 'activation.in_progress.heading', 'activation.in_progress.message');
+          return explained(koa, view, 409, 'activation.in_progress.heading', 'activation.in_progress.message');
         case 'form_expired':
-          return explained(ctx, view, 403, 'refusal.form_expired.heading', 'activation.form_expired.message');
+          return explained(koa, view, 403, 'refusal.form_expired.heading', 'activation.form_expired.message');
       }
     };
   }

@@ -8,35 +8,35 @@ import { logoForPayer } from '../usecases/merchant/business-profile.js';
 import type { PageDeps } from './deps.js';
 
 export function logoRoute(deps: PageDeps): Koa.Middleware {
-  return async (ctx) => {
-    const named = parseLogoFile(String(ctx.params.file ?? ''));
+  return async (koa) => {
+    const named = parseLogoFile(String(koa.params.file ?? ''));
     const logo = named ? await logoForPayer(deps, named.businessId, named.sha) : undefined;
-    ctx.set({ 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; sandbox", 'Cross-Origin-Resource-Policy': 'cross-origin' });
+    koa.set({ 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; sandbox", 'Cross-Origin-Resource-Policy': 'cross-origin' });
     if (!logo) {
-      ctx.status = 404;
-      ctx.type = 'text/plain; charset=utf-8';
-      ctx.body = 'Not found';
+      koa.status = 404;
+      koa.type = 'text/plain; charset=utf-8';
+      koa.body = 'Not found';
       return;
     }
     // The address names the digest: a new logo is a new address, so this one never changes.
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-    ctx.type = logo.contentType;
-    ctx.body = logo.bytes;
+    koa.set('Cache-Control', 'public, max-age=31536000, immutable');
+    koa.type = logo.contentType;
+    koa.body = logo.bytes;
   };
 }
 
 /** `/assets/brand/1f5eff.css`: the button colours of a colour the profile would accept. */
-export const brandStylesheetRoute: Koa.Middleware = (ctx) => {
-  const match = /^([0-9a-f]{6})\.css$/.exec(String(ctx.params.file ?? ''));
+export const brandStylesheetRoute: Koa.Middleware = (koa) => {
+  const match = /^([0-9a-f]{6})\.css$/.exec(String(koa.params.file ?? ''));
   const brand = match ? brandColours(`#${match[1]}`) : undefined;
-  ctx.set('X-Content-Type-Options', 'nosniff');
+  koa.set('X-Content-Type-Options', 'nosniff');
   if (!brand?.ok) {
-    ctx.status = 404;
-    ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = 'Not found';
+    koa.status = 404;
+    koa.type = 'text/plain; charset=utf-8';
+    koa.body = 'Not found';
     return;
   }
-  ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
-  ctx.type = 'text/css; charset=utf-8';
-  ctx.body = `:root{--brand:${brand.colour};--on-brand:${brand.text}}\n`;
+  koa.set('Cache-Control', 'public, max-age=31536000, immutable');
+  koa.type = 'text/css; charset=utf-8';
+  koa.body = `:root{--brand:${brand.colour};--on-brand:${brand.text}}\n`;
 };

@@ -108,7 +108,7 @@ ${hint ? html`<span class="muted hint" id="${id}_hint">${hint}</span>` : ''}${er
 export function cardFields(errors: FormErrors, tr: Translator = ENGLISH): Html {
   return html`${field({ id: 'card_number', label: tr.t('field.card_number'), errors, attributes: html`inputmode="numeric" autocomplete="cc-number" required maxlength="${FIELD_MAX_LENGTH.card_number}"` })}
 <div class="row">
-${field({ id: 'expiry', label: tr.t('field.expiry'), errors, attributes: html`inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" required maxlength="${FIELD_MAX_LENGTH.expiry}"` })}
+${field({ id: 'expiry', label: tr.t('field.expiry'), errors, attributes: html`inputmode="numeric" autocomplete="cc-exp" placeholder="${tr.t('field.expiry_placeholder')}" required maxlength="${FIELD_MAX_LENGTH.expiry}"` })}
 ${field({ id: 'cvc', label: tr.t('field.cvc'), errors, attributes: html`inputmode="numeric" autocomplete="cc-csc" required maxlength="${FIELD_MAX_LENGTH.cvc}"` })}
 </div>`;
 }
@@ -137,10 +137,27 @@ export function alertBox(message: string | undefined): Html {
   return message ? html`<p class="alert" role="alert">${message}</p>` : html``;
 }
 
+/**
+ * The sandbox's test cards in the payer's language, by number (`SANDBOX_TEST_CARDS` words them in
+ * English for docs/integrating.md); a card added there without a message here shows its English.
+ */
+const SANDBOX_CARD_MESSAGES: Record<string, MessageKey> = {
+  '4242424242424242': 'sandbox.card.visa_succeeds',
+  '5555555555554444': 'sandbox.card.mastercard_succeeds',
+  '378282246310005': 'sandbox.card.amex_succeeds',
+  '4000000000000002': 'sandbox.card.visa_declined',
+  '4000000000009995': 'sandbox.card.visa_insufficient_funds',
+  '4000000000000119': 'sandbox.card.visa_processing_error',
+  '4000000000000341': 'sandbox.card.visa_charge_declined',
+  '4000000000000069': 'sandbox.card.visa_expires',
+  '4000000000005126': 'sandbox.card.visa_refunds_fail',
+};
+
 export function sandboxCards(tr: Translator = ENGLISH): Html {
-  const rows = Object.entries(SANDBOX_TEST_CARDS).map(
-    ([number, card]) => html`<tr><td><code>${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code></td><td>${card.description}</td></tr>`,
-  );
+  const rows = Object.entries(SANDBOX_TEST_CARDS).map(([number, card]) => {
+    const message = SANDBOX_CARD_MESSAGES[number];
+    return html`<tr><td><code>${number.replace(/(\d{4})(?=\d)/g, '$1 ')}</code></td><td>${message ? tr.t(message) : card.description}</td></tr>`;
+  });
   return html`<details><summary>${tr.t('sandbox.summary')}</summary>
 <p class="muted">${tr.t('sandbox.note')}</p>
 <table>${rows}</table></details>`;

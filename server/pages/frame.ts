@@ -17,16 +17,16 @@ const YEAR_SECONDS = 365 * 24 * 60 * 60;
  * chose before, then their browser's, then the link's, then the business's default. A `?lang=`
  * is remembered for the next pages.
  */
-export function payerTranslator(ctx: Koa.Context, link?: string | null, merchant?: Merchant | null): Translator {
-  const asked = ctx.query.lang ?? (ctx.request.body as Record<string, unknown> | undefined)?.lang;
-  if (ctx.method === 'GET' && isLocale(asked)) {
-    ctx.cookies.set(LANGUAGE_COOKIE, asked, { httpOnly: true, sameSite: 'lax', maxAge: YEAR_SECONDS * 1000, overwrite: true, secure: ctx.secure });
+export function payerTranslator(koa: Koa.Context, link?: string | null, merchant?: Merchant | null): Translator {
+  const asked = koa.query.lang ?? (koa.request.body as Record<string, unknown> | undefined)?.lang;
+  if (koa.method === 'GET' && isLocale(asked)) {
+    koa.cookies.set(LANGUAGE_COOKIE, asked, { httpOnly: true, sameSite: 'lax', maxAge: YEAR_SECONDS * 1000, overwrite: true, secure: koa.secure });
   }
   return translator(
     chooseLocale({
       query: asked,
-      cookie: ctx.cookies.get(LANGUAGE_COOKIE),
-      acceptLanguage: ctx.get('accept-language'),
+      cookie: koa.cookies.get(LANGUAGE_COOKIE),
+      acceptLanguage: koa.get('accept-language'),
       link,
       business: merchant?.defaultLocale,
     }),
@@ -34,12 +34,12 @@ export function payerTranslator(ctx: Koa.Context, link?: string | null, merchant
 }
 
 /** The same page in each language: links to this address with `lang` set. */
-function languageSwitcher(ctx: Koa.Context, tr: Translator, keepQuery: boolean): Html {
+function languageSwitcher(koa: Koa.Context, tr: Translator, keepQuery: boolean): Html {
   const links = LOCALES.map((locale) => {
-    const query = new URLSearchParams(keepQuery ? ctx.querystring : '');
+    const query = new URLSearchParams(keepQuery ? koa.querystring : '');
     query.set('lang', locale);
     const current = locale === tr.locale;
-    return html`<li><a href="${`${ctx.path}?${query.toString()}`}" lang="${LOCALE_TAGS[locale]}" hreflang="${LOCALE_TAGS[locale]}"${current ? html` aria-current="true"` : ''}>${LOCALE_NAMES[locale]}</a></li>`;
+    return html`<li><a href="${`${koa.path}?${query.toString()}`}" lang="${LOCALE_TAGS[locale]}" hreflang="${LOCALE_TAGS[locale]}"${current ? html` aria-current="true"` : ''}>${LOCALE_NAMES[locale]}</a></li>`;
   });
   return html`<nav class="languages" aria-label="${tr.t('frame.language')}"><ul>${links}</ul></nav>`;
 }
@@ -72,16 +72,16 @@ export interface PayerPage {
 }
 
 /** Answers with a payer page in its frame. */
-export function renderPayerPage(ctx: Koa.Context, { status, title, body, tr, merchant, origins = [], keepQuery = true }: PayerPage): void {
-  setPageSecurityHeaders(ctx, origins);
-  ctx.set('Content-Language', tr.tag);
-  ctx.set('Vary', 'Accept-Language, Cookie');
-  ctx.status = status;
-  ctx.type = 'text/html; charset=utf-8';
-  ctx.body = page(title, html`${body}${contact(merchant, tr)}`, {
+export function renderPayerPage(koa: Koa.Context, { status, title, body, tr, merchant, origins = [], keepQuery = true }: PayerPage): void {
+  setPageSecurityHeaders(koa, origins);
+  koa.set('Content-Language', tr.tag);
+  koa.set('Vary', 'Accept-Language, Cookie');
+  koa.status = status;
+  koa.type = 'text/html; charset=utf-8';
+  koa.body = page(title, html`${body}${contact(merchant, tr)}`, {
     lang: tr.tag,
     stylesheets: merchant?.brand ? [brandStylesheetPath(merchant.brand.colour)] : [],
-    header: html`${merchantHeader(merchant)}${languageSwitcher(ctx, tr, keepQuery)}`,
+    header: html`${merchantHeader(merchant)}${languageSwitcher(koa, tr, keepQuery)}`,
     footer: html`${tr.t('frame.footer')}`,
   });
 }

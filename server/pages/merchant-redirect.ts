@@ -12,7 +12,7 @@ import type { PageDeps } from './deps.js';
  * merchant's check refuses as it would a forged one, and the error is logged for the operator.
  */
 export async function merchantRedirectUrl(
-  ctx: Koa.Context,
+  koa: Koa.Context,
   deps: PageDeps,
   businessId: number,
   redirectUrl: string,
@@ -22,7 +22,7 @@ export async function merchantRedirectUrl(
   try {
     return withQuery(redirectUrl, await signedRedirectParams(deps, businessId, kind, params));
   } catch (error) {
-    (ctx.state.log as { error(details: object, message: string): void } | undefined)?.error(
+    (koa.state.log as { error(details: object, message: string): void } | undefined)?.error(
       { err: error, business_id: businessId },
       'the redirect to the merchant could not be signed; it goes unsigned',
     );

@@ -4,7 +4,7 @@
 // the rate limits of the payer forms (./limits.ts) are handed to the use case to ask.
 import type Koa from 'koa';
 import { isEmail, maskEmail } from '../domain/email.js';
-import { AMOUNT_MAX_CENTS, formatUnits, parseUnits } from '../domain/money.js';
+import { AMOUNT_MAX_CENTS, formatMoney, formatUnits, parseUnits } from '../domain/money.js';
 import { payPath, posterPath, returnUrl, thankYouUrl, type LinkKind } from '../domain/payer-urls.js';
 import { showPaymentPage, type LinkRefusal, type PayableLink } from '../usecases/payer/pay-page.js';
 import type { PayerEntries } from '../usecases/payer/link-attempts.js';
@@ -71,10 +71,10 @@ function notTaken(now: LinkRefusal | undefined): Refusal {
 function payForm(link: PayableLink, state: FormState, tr: Translator) {
   const { target } = link;
   const { values, errors } = state;
-  const minimum = link.minimumAmount !== undefined ? tr.money(target.currency, link.minimumAmount) : '';
+  const minimum = link.minimumAmount !== undefined ? formatMoney(target.currency, link.minimumAmount) : '';
   const heading =
     link.fixedAmount !== undefined
-      ? html`<p class="amount">${tr.money(target.currency, link.fixedAmount)}</p>`
+      ? html`<p class="amount">${formatMoney(target.currency, link.fixedAmount)}</p>`
       : html`<p class="muted">${tr.t('pay.any_amount', { minimum })}</p>`;
   const amountField =
     link.minimumAmount !== undefined
@@ -83,7 +83,7 @@ function payForm(link: PayableLink, state: FormState, tr: Translator) {
           label: tr.t('field.amount'),
           value: values.amount,
           errors,
-          hint: tr.t('pay.amount_hint', { currency: target.currency, minimum }),
+          hint: tr.t('pay.amount_hint', { minimum }),
           attributes: html`inputmode="decimal" autocomplete="transaction-amount" required maxlength="${FIELD_MAX_LENGTH.amount}"`,
         })
       : html``;
@@ -121,18 +121,18 @@ function formOrigins(link: PayableLink): string[] {
 }
 
 /** A refusal in the payer's language, in the merchant's frame when the link is known. */
-export function refuse(ctx: Koa.Context, refusal: Refusal | LinkRefusal, link?: PayableLink): void {
+export function refuse(koa: Koa.Context, refusal: Refusal | LinkRefusal, link?: PayableLink): void {
   const { status, heading, message, notCharged } = typeof refusal === 'string' ? REFUSALS[refusal] : refusal;
-  const tr = payerTranslator(ctx, link?.locale, link?.merchant);
+  const tr = payerTranslator(koa, link?.locale, link?.merchant);
   const text = notCharged ? `${tr.t(message)} ${tr.t('refusal.not_charged')}` : tr.t(message);
-  renderPayerPage(ctx, { status, title: titled(tr.t(heading), link?.merchant), body: messagePage(tr.t(heading), text), tr, merchant: link?.merchant });
+  renderPayerPage(koa, { status, title: titled(tr.t(heading), link?.merchant), body: messagePage(tr.t(heading), text), tr, merchant: link?.merchant });
 }
 
-function showForm(ctx: Koa.Context, link: PayableLink, status: number, state: Omit<FormState, 'csrf' | 'attemptId'>, tr: Translator): void {
-  renderPayerPage(ctx, {
+function showForm(koa: Koa.Context, link: PayableLink, status: number, state: Omit<FormState, 'csrf' | 'attemptId'>, tr: Translator): void {
+  renderPayerPage(koa, {
     status,
     title: `${tr.t('pay.title', { merchant: link.merchant.name })} – ${link.target.title}`,
-    body: payForm(link, { ...state, csrf: csrfToken(ctx), attemptId: newAttemptId() }, tr),
+    body: payForm(link, { ...state, csrf: csrfToken(koa), attemptId: newAttemptId() }, tr),
     tr,
     merchant: link.merchant,
     origins: formOrigins(link),
@@ -148,8 +148,8 @@ function readAmount(link: PayableLink, amount: string, errors: FormErrors, tr: T
   const currency = link.target.currency;
   if (parsed.kind === 'not-a-number') errors.amount = tr.t('error.amount_format');
   else if (parsed.kind === 'too-precise') errors.amount = tr.t('error.amount_precision');
-  else if (parsed.cents < BigInt(minimum)) errors.amount = tr.t('error.amount_min', { minimum: tr.money(currency, minimum) });
-  else if (parsed.cents > BigInt(AMOUNT_MAX_CENTS)) errors.amount = tr.t('error.amount_max', { maximum: tr.money(currency, AMOUNT_MAX_CENTS) });
+  else if (parsed.cents < BigInt(minimum)) errors.amount = tr.t('error.amount_min', { minimum: formatMoney(currency, minimum) });
+  else if (parsed.cents > BigInt(AMOUNT_MAX_CENTS)) errors.amount = tr.t('error.amount_max', { maximum: formatMoney(currency, AMOUNT_MAX_CENTS) });
   return parsed.kind === 'ok' ? Number(parsed.cents) : 0;
 }
 
@@ -174,85 +174,85 @@ function checkEntries(
 }
 
 function pageFor(deps: PageDeps, kind: LinkKind) {
-  const show: Koa.Middleware = async (ctx) => {
-    const { link, refusal } = await showPaymentPage(deps, kind, String(ctx.query.id ?? ''));
-    if (!link || refusal) return refuse(ctx, refusal ?? 'not_found', link);
+  const show: Koa.Middleware = async (koa) => {
+    const { link, refusal } = await showPaymentPage(deps, kind, String(koa.query.id ?? ''));
+    if (!link || refusal) return refuse(koa, refusal ?? 'not_found', link);
     const values = link.minimumAmount !== undefined ? { amount: formatUnits(link.minimumAmount) } : {};
-    showForm(ctx, link, 200, { values, errors: {} }, payerTranslator(ctx, link.locale, link.merchant));
+    showForm(koa, link, 200, { values, errors: {} }, payerTranslator(koa, link.locale, link.merchant));
   };
 
-  const pay: Koa.Middleware = async (ctx) => {
-    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-    const attemptId = csrfValid(ctx, body.csrf_token) && isAttemptId(body.attempt_id) ? body.attempt_id : undefined;
+  const pay: Koa.Middleware = async (koa) => {
+    const body = (koa.request.body ?? {}) as Record<string, unknown>;
+    const attemptId = csrfValid(koa, body.csrf_token) && isAttemptId(body.attempt_id) ? body.attempt_id : undefined;
     // Every field is capped before anything parses it (an over-long one is an error from here on);
     // fields this link's form does not have are ignored, unread.
     const errors: FormErrors = {};
     // Our form posts the language it was shown in, so the answer is in the same one.
-    const tr = payerTranslator(ctx);
+    const tr = payerTranslator(koa);
     const values = {
       name: readField(body, 'name', errors, tr),
       email: kind === 'open_payment_link' ? readField(body, 'email', errors, tr) : '',
       amount: kind === 'open_payment_link' ? readField(body, 'amount', errors, tr) : '',
     };
-    const browser = browserCookie(ctx);
+    const browser = browserCookie(koa);
     const outcome = await submitPayment(deps, {
       kind,
-      linkId: String(ctx.query.id ?? ''),
+      linkId: String(koa.query.id ?? ''),
       attemptId,
       read: (link) => checkEntries(link, body, values, errors, tr),
       limits: {
         card: (id, card) => deps.pageLimiter.cardAttempt(id, card.number),
         declined: (id) => deps.pageLimiter.declined(id),
-        checkout: (id) => deps.pageLimiter.checkout(id, ctx.ip),
+        checkout: (id) => deps.pageLimiter.checkout(id, koa.ip),
         openCheckouts: deps.pageLimiter.openCheckoutsPerLink,
       },
       browser: browser ? deps.pageLimiter.browserKey(browser) : null,
       returnUrlFor: (paymentId) => returnUrlOf(deps, paymentId),
     });
-    return render(ctx, outcome, values, tr);
+    return render(koa, outcome, values, tr);
   };
 
-  const render = async (ctx: Koa.Context, outcome: SubmitOutcome<FormErrors>, values: FormValues, tr: Translator): Promise<void> => {
+  const render = async (koa: Koa.Context, outcome: SubmitOutcome<FormErrors>, values: FormValues, tr: Translator): Promise<void> => {
     const form = (link: PayableLink, status: number, alert: MessageKey | undefined, errors: FormErrors = {}) => {
-      const tr = payerTranslator(ctx, link.locale, link.merchant);
-      showForm(ctx, link, status, { values, errors, ...(alert ? { alert: tr.t(alert) } : {}) }, tr);
+      const tr = payerTranslator(koa, link.locale, link.merchant);
+      showForm(koa, link, status, { values, errors, ...(alert ? { alert: tr.t(alert) } : {}) }, tr);
     };
     const redirect = (link: PayableLink, url: string) => {
-      setPageSecurityHeaders(ctx, formOrigins(link));
-      ctx.status = 303;
-      ctx.redirect(url);
+      setPageSecurityHeaders(koa, formOrigins(link));
+      koa.status = 303;
+      koa.redirect(url);
     };
     switch (outcome.result) {
       case 'refused':
-        return refuse(ctx, outcome.refusal);
+        return refuse(koa, outcome.refusal);
       case 'form_expired':
-        return refuse(ctx, expiredForm);
+        return refuse(koa, expiredForm);
       case 'invalid':
         // The error summary says what to correct.
         return form(outcome.link, 422, undefined, outcome.errors);
       case 'limited':
-        return tooManyAttempts(ctx, outcome.retryAfter, tr);
+        return tooManyAttempts(koa, outcome.retryAfter, tr);
       case 'busy':
-        return tooManyCheckouts(ctx, outcome.retryAfter, tr);
+        return tooManyCheckouts(koa, outcome.retryAfter, tr);
       case 'paid':
-        return redirectAfterPayment(ctx, deps, outcome.link.target.id, outcome.link.redirectUrl, outcome.payment);
+        return redirectAfterPayment(koa, deps, outcome.link.target.id, outcome.link.redirectUrl, outcome.payment);
       case 'declined':
         return form(outcome.link, 402, CARD_DECLINED);
       case 'not_taken':
-        return refuse(ctx, notTaken(outcome.refusal));
+        return refuse(koa, notTaken(outcome.refusal));
       case 'in_progress':
-        return refuse(ctx, { status: 409, heading: 'refusal.in_progress.heading', message: 'refusal.in_progress.message' });
+        return refuse(koa, { status: 409, heading: 'refusal.in_progress.heading', message: 'refusal.in_progress.message' });
       case 'to_acquirer':
         return redirect(outcome.link, outcome.url);
       case 'ended':
         // A repeated submit of an attempt that already ended: where its own return would have sent the payer.
         return redirect(outcome.link, returnUrlOf(deps, outcome.payment._id));
       case 'acquirer_unavailable':
-        (ctx.state.log as { error(details: object, message: string): void } | undefined)?.error(
+        (koa.state.log as { error(details: object, message: string): void } | undefined)?.error(
           { err: outcome.error },
           'the acquirer could not open its payment page',
         );
-        return refuse(ctx, { status: 502, heading: 'refusal.unavailable.heading', message: 'refusal.unavailable.message' });
+        return refuse(koa, { status: 502, heading: 'refusal.unavailable.heading', message: 'refusal.unavailable.message' });
     }
   };
   return { show, pay };
@@ -264,7 +264,7 @@ function pageFor(deps: PageDeps, kind: LinkKind) {
  * which shows the payment only to whoever holds its `signature` (the pages' own key): the payer.
  */
 export async function redirectAfterPayment(
-  ctx: Koa.Context,
+  koa: Koa.Context,
   deps: PageDeps,
   linkId: string,
   redirectUrl: string | null,
@@ -272,11 +272,11 @@ export async function redirectAfterPayment(
 ): Promise<void> {
   const result = { payment_id: payment._id, payment_link_id: linkId, payment_status: String(payment.status_id) };
   const target = redirectUrl
-    ? await merchantRedirectUrl(ctx, deps, payment.business_id, redirectUrl, 'payment', result)
+    ? await merchantRedirectUrl(koa, deps, payment.business_id, redirectUrl, 'payment', result)
     : thankYouUrl(deps.publicUrl, { ...result, signature: signThankYou(deps.pageKeys.thankYou, result) });
-  setPageSecurityHeaders(ctx, originOf(redirectUrl));
-  ctx.status = 303;
-  ctx.redirect(target);
+  setPageSecurityHeaders(koa, originOf(redirectUrl));
+  koa.status = 303;
+  koa.redirect(target);
 }
 
 /** Our return address on an acquirer's page: the payment id, signed (server/pages/return.ts reads it). */

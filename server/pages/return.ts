@@ -5,6 +5,7 @@
 // bank, failed (with a way to try again), or taken after the link could no longer be paid (refunded
 // in full).
 import type Koa from 'koa';
+import { formatMoney } from '../domain/money.js';
 import { payPath } from '../domain/payer-urls.js';
 import { returnFromAcquirer } from '../usecases/payer/acquirer-return.js';
 import { merchantForPayer } from '../usecases/merchant/business-profile.js';
@@ -16,17 +17,17 @@ import { redirectAfterPayment, refuse } from './pay.js';
 import { verifyReturn } from './signing.js';
 
 export function returnPage(deps: PageDeps): Koa.Middleware {
-  return async (ctx) => {
-    const paymentId = String(ctx.query.payment_id ?? '');
-    if (!verifyReturn(deps.pageKeys.thankYou, 'payment', paymentId, ctx.query.signature)) return refuse(ctx, 'not_found');
+  return async (koa) => {
+    const paymentId = String(koa.query.payment_id ?? '');
+    if (!verifyReturn(deps.pageKeys.thankYou, 'payment', paymentId, koa.query.signature)) return refuse(koa, 'not_found');
     const returned = await returnFromAcquirer(deps, paymentId);
-    if (returned.result === 'not_found') return refuse(ctx, 'not_found');
+    if (returned.result === 'not_found') return refuse(koa, 'not_found');
     const { payment, link } = returned;
     const merchant = await merchantForPayer(deps, payment.business_id);
-    const tr = payerTranslator(ctx, link.locale, merchant);
-    const amount = tr.money(payment.currency, payment.amount);
+    const tr = payerTranslator(koa, link.locale, merchant);
+    const amount = formatMoney(payment.currency, payment.amount);
     const show = (status: number, heading: string, body: ReturnType<typeof html>) =>
-      renderPayerPage(ctx, { status, title: titled(heading, merchant), body, tr, merchant });
+      renderPayerPage(koa, { status, title: titled(heading, merchant), body, tr, merchant });
 
     switch (returned.result) {
       case 'refunded': {
@@ -34,7 +35,7 @@ export function returnPage(deps: PageDeps): Koa.Middleware {
         return show(409, heading, messagePage(heading, tr.t('return.refunded.message', { amount })));
       }
       case 'paid':
-        return redirectAfterPayment(ctx, deps, link.id, link.redirectUrl, payment);
+        return redirectAfterPayment(koa, deps, link.id, link.redirectUrl, payment);
       case 'failed': {
         const heading = tr.t('return.failed.heading');
         return show(
@@ -48,15 +49,15 @@ export function returnPage(deps: PageDeps): Koa.Middleware {
       case 'pending': {
         // The bank has not confirmed yet (online banking can take a while). A merchant page hears
         // payment_status 2, as the seed's redirect carries it; otherwise this page looks again.
-        if (link.redirectUrl) return redirectAfterPayment(ctx, deps, link.id, link.redirectUrl, payment);
-        ctx.set('Refresh', '5');
+        if (link.redirectUrl) return redirectAfterPayment(koa, deps, link.id, link.redirectUrl, payment);
+        koa.set('Refresh', '5');
         const heading = tr.t('return.pending.heading');
         return show(
           200,
           heading,
           html`<h1>${heading}</h1>
 <p class="muted" role="status">${tr.t('return.pending.message', { amount })}</p>
-<p class="muted">${tr.t('return.pending.reference', { reference: payment._id })}</p>`,
+${payment.reference ? html`<p class="muted">${tr.t('return.pending.reference', { reference: payment.reference })}</p>` : ''}`,
         );
       }
     }

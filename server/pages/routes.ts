@@ -22,36 +22,36 @@ export function pageRoutes(deps: PageDeps) {
   const parseForm = bodyParser({
     enableTypes: ['form'],
     formLimit: '16kb',
-    onError(error, ctx) {
-      ctx.state.formError = error;
+    onError(error, koa) {
+      koa.state.formError = error;
     },
   });
   // A form over the limit (or unreadable) is the payer's problem to fix, told on a page: thrown, the
   // parser's error was no HttpError and became a JSON 500.
-  const form: Koa.Middleware = (ctx, next) =>
-    parseForm(ctx, async () => {
-      const error = ctx.state.formError as { status?: number } | undefined;
+  const form: Koa.Middleware = (koa, next) =>
+    parseForm(koa, async () => {
+      const error = koa.state.formError as { status?: number } | undefined;
       if (!error) return next();
       const tooLarge = error.status === 413;
-      const tr = payerTranslator(ctx);
+      const tr = payerTranslator(koa);
       const heading = tr.t(tooLarge ? 'form_problem.too_large' : 'form_problem.unreadable');
-      renderPayerPage(ctx, { status: tooLarge ? 413 : 400, title: heading, body: messagePage(heading, tr.t('form_problem.message')), tr });
+      renderPayerPage(koa, { status: tooLarge ? 413 : 400, title: heading, body: messagePage(heading, tr.t('form_problem.message')), tr });
     });
   // Every post to a payer form counts against its client address, before its body is read.
-  const limitByAddress: Koa.Middleware = async (ctx, next) => {
-    const refused = await deps.pageLimiter.post(ctx.ip);
-    if (refused !== undefined) return tooManyAttempts(ctx, refused);
+  const limitByAddress: Koa.Middleware = async (koa, next) => {
+    const refused = await deps.pageLimiter.post(koa.ip);
+    if (refused !== undefined) return tooManyAttempts(koa, refused);
     return next();
   };
   const paymentLink = paymentLinkPage(deps);
   const openLink = openLinkPage(deps);
   const activation = activationPage(deps);
 
-  router.get('/assets/pay.css', (ctx) => {
-    ctx.type = 'text/css; charset=utf-8';
-    ctx.set('Cache-Control', 'public, max-age=3600');
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.body = STYLESHEET;
+  router.get('/assets/pay.css', (koa) => {
+    koa.type = 'text/css; charset=utf-8';
+    koa.set('Cache-Control', 'public, max-age=3600');
+    koa.set('X-Content-Type-Options', 'nosniff');
+    koa.body = STYLESHEET;
   });
   router.get(PAYER_ROUTES.logo, logoRoute(deps));
   router.get(PAYER_ROUTES.brandStylesheet, brandStylesheetRoute);

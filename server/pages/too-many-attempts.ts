@@ -5,18 +5,18 @@ import type { MessageKey, Translator } from '../i18n/index.js';
 import { payerTranslator, renderPayerPage } from './frame.js';
 import { messagePage } from './message-page.js';
 
-function answer429(ctx: Koa.Context, retryAfter: number, heading: MessageKey, message: MessageKey, tr: Translator): void {
-  ctx.set('Retry-After', String(retryAfter));
+function answer429(koa: Koa.Context, retryAfter: number, heading: MessageKey, message: MessageKey, tr: Translator): void {
+  koa.set('Retry-After', String(retryAfter));
   const title = tr.t(heading);
-  renderPayerPage(ctx, { status: 429, title, body: messagePage(title, tr.t(message, { minutes: Math.ceil(retryAfter / 60) })), tr });
+  renderPayerPage(koa, { status: 429, title, body: messagePage(title, tr.t(message, { minutes: Math.ceil(retryAfter / 60) })), tr });
 }
 
 /** The 429 page: what happened and when to come back, with Retry-After. */
-export function tooManyAttempts(ctx: Koa.Context, retryAfter: number, tr: Translator = payerTranslator(ctx)): void {
-  answer429(ctx, retryAfter, 'limit.attempts.heading', 'limit.attempts.message', tr);
+export function tooManyAttempts(koa: Koa.Context, retryAfter: number, tr: Translator = payerTranslator(koa)): void {
+  answer429(koa, retryAfter, 'limit.attempts.heading', 'limit.attempts.message', tr);
 }
 
 /** The 429 page of a link whose checkouts on the acquirer's page are all taken by payers still on them. */
-export function tooManyCheckouts(ctx: Koa.Context, retryAfter: number, tr: Translator = payerTranslator(ctx)): void {
-  answer429(ctx, retryAfter, 'limit.checkouts.heading', 'limit.checkouts.message', tr);
+export function tooManyCheckouts(koa: Koa.Context, retryAfter: number, tr: Translator = payerTranslator(koa)): void {
+  answer429(koa, retryAfter, 'limit.checkouts.heading', 'limit.checkouts.message', tr);
 }

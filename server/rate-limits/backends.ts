@@ -106,6 +106,11 @@ export class RedisRateLimiter implements RateLimiter {
     this.redis = new RedisClient(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
   }
 
+  /** Resolves when Redis answers (readiness). */
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async hit(bucket: string, now = Date.now(), { limit, seconds }: RateLimitWindow = { limit: this.limit, seconds: 1 }): Promise<RateLimitResult> {
     const { start, end } = windowAt(now, seconds);
     const key = `ratelimit:${bucket}:${start}`;

@@ -66,6 +66,8 @@ export class SecretAttemptLimiter {
     private readonly limiter: RateLimiter,
     private readonly db: Executor,
     private readonly limits: SignInLimits,
+    /** Told of every wrong secret (the metrics count them). */
+    private readonly onFailure: () => void = () => {},
   ) {}
 
   async attempt(account: { email: string; userId: string | undefined }, address: string, now: number): Promise<SecretAttempt> {
@@ -98,6 +100,7 @@ export class SecretAttemptLimiter {
         await Promise.all(all.map(({ bucket, window }) => this.limiter.giveBack(bucket, now, window)));
       },
       failed: async () => {
+        this.onFailure();
         if (!noticeDue) return false;
         const notice = await this.limiter.hit(`secret:n:${key}`, now, { limit: 1, seconds: this.limits.accountCeiling.seconds });
         return notice.allowed;

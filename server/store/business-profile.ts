@@ -10,6 +10,7 @@ export interface BusinessProfileRecord {
   brand_color: string | null;
   support_email: string | null;
   support_phone: string | null;
+  website_url: string | null;
   time_zone: string | null;
   default_locale: string | null;
   profile_updated_at: string | null;
@@ -18,7 +19,7 @@ export interface BusinessProfileRecord {
 }
 
 export type ProfileFields = Partial<
-  Pick<BusinessProfileRecord, 'display_name' | 'brand_color' | 'support_email' | 'support_phone' | 'time_zone' | 'default_locale'>
+  Pick<BusinessProfileRecord, 'display_name' | 'brand_color' | 'support_email' | 'support_phone' | 'website_url' | 'time_zone' | 'default_locale'>
 >;
 
 interface Row extends Omit<BusinessProfileRecord, 'logo' | 'profile_updated_at'> {
@@ -42,6 +43,7 @@ export async function findBusinessProfile(db: Executor, businessId: number): Pro
         'b.brand_color',
         'b.support_email',
         'b.support_phone',
+        'b.website_url',
         'b.time_zone',
         'b.default_locale',
         'b.profile_updated_at',

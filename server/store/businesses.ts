@@ -58,3 +58,11 @@ export async function findWebhook(db: Executor, businessId: number, keys: Openin
 export async function setWebhook(db: Executor, businessId: number, settings: WebhookSettings | null, key: MasterKey): Promise<void> {
   await setFirstEndpoint(db, businessId, settings, key);
 }
+
+/** Businesses taking payments through an acquirer (`stripe`), by id, for the settlement sync. */
+export async function businessesOnAcquirer(db: Executor, provider: string, afterId: number, limit: number): Promise<number[]> {
+  const rows = await db.all<{ id: number | string }>(
+    db.sql('businesses').where({ provider }).andWhere('id', '>', afterId).orderBy('id').limit(limit).select('id'),
+  );
+  return rows.map((row) => Number(row.id));
+}

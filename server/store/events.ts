@@ -1,7 +1,9 @@
 // The business's webhook events, as the outbox keeps them until retention prunes them. One event
 // sent to several endpoints is one outbox entry per endpoint, all with the event's id: an event is
 // read as the group of its entries (delivered when every one is, given up when any one is), and
-// each entry is that endpoint's delivery with its attempts.
+// each entry is that endpoint's delivery with its attempts. An event no endpoint wanted when it
+// happened is kept all the same, as one entry owed to nobody (`recordEventWithoutDeliveries`), so the
+// business's event log and a payment's history hold every event from the first, endpoint or not.
 import type { Knex } from 'knex';
 import type { DateRange } from '../domain/time.js';
 import type { Executor } from './executor.js';
@@ -75,6 +77,50 @@ interface EntryRow {
   endpoint_url: string | null;
 }
 
+/**
+ * The entry that records an event no endpoint wanted: no endpoint, `delivered` (nothing is owed, so no
+ * worker claims it and retention prunes it as it prunes a delivered event) and never attempted. A
+ * delivery that arrived was attempted at least once, so the two are never confused.
+ */
+function isRecordOnly(row: { status: DeliveryStatus; attempts: number | string }): boolean {
+  return row.status === 'delivered' && Number(row.attempts) === 0;
+}
+
+/** An entry of an event: owed to one endpoint (`pending`), or to none (`delivered`, the event's record alone). */
+async function insertEventEntry(
+  db: Executor,
+  businessId: number,
+  entry: { eventId: string; topic: string; payload: string; endpointId: number | null; status: DeliveryStatus },
+): Promise<void> {
+  const now = nowIso();
+  await db.run(
+    db.sql('outbox').insert({
+      business_id: businessId,
+      endpoint_id: entry.endpointId,
+      channel: 'webhook',
+      topic: entry.topic,
+      payload: entry.payload,
+      event_id: entry.eventId,
+      status: entry.status,
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    }),
+  );
+}
+
+/** Keeps an event in the log with nothing to deliver: no endpoint of the business wants it (yet). */
+export async function recordEventWithoutDeliveries(db: Executor, businessId: number, event: { id: string; topic: string; payload: unknown }): Promise<void> {
+  await insertEventEntry(db, businessId, {
+    eventId: event.id,
+    topic: event.topic,
+    payload: JSON.stringify(event.payload),
+    endpointId: null,
+    status: 'delivered',
+  });
+}
+
 function entries(db: Executor, businessId: number): Knex.QueryBuilder {
   return db.sql('outbox').where({ 'outbox.business_id': businessId, 'outbox.channel': 'webhook' }).whereNotNull('outbox.event_id');
 }
@@ -119,7 +165,8 @@ function toDelivery(row: EntryRow): EndpointDelivery {
 function toEvent(rows: EntryRow[]): EventRecord {
   const first = rows[0]!;
   const { body } = JSON.parse(first.payload) as { body: { trigger_at: string; data: Record<string, unknown> } };
-  const deliveries = rows.map(toDelivery);
+  // An event owed to no endpoint has no delivery, and stands as delivered: nothing is outstanding.
+  const deliveries = rows.filter((row) => !isRecordOnly(row)).map(toDelivery);
   const status: DeliveryStatus = deliveries.some((d) => d.status === 'dead')
     ? 'dead'
     : deliveries.every((d) => d.status === 'delivered')
@@ -225,7 +272,7 @@ export async function findEvent(db: Executor, businessId: number, eventId: strin
       error: row.a_error,
     }))
     .sort((a, b) => a.started_at.localeCompare(b.started_at));
-  return { ...toEvent(byEntry), endpoints: byEntry.map(toDelivery), deliveries };
+  return { ...toEvent(byEntry), endpoints: byEntry.filter((row) => !isRecordOnly(row)).map(toDelivery), deliveries };
 }
 
 /**
@@ -246,27 +293,15 @@ export async function resendEvent(db: Executor, businessId: number, eventId: str
           entries(tx, businessId).where('outbox.event_id', eventId).select('outbox.topic', 'outbox.payload').orderBy('outbox.id'),
         );
         if (!source) return 0;
-        await tx.run(
-          tx.sql('outbox').insert({
-            business_id: businessId,
-            endpoint_id: endpointRowId,
-            channel: 'webhook',
-            topic: source.topic,
-            payload: source.payload,
-            event_id: eventId,
-            status: 'pending',
-            attempts: 0,
-            next_attempt_at: now,
-            created_at: now,
-            updated_at: now,
-          }),
-        );
+        await insertEventEntry(tx, businessId, { eventId, topic: source.topic, payload: source.payload, endpointId: endpointRowId, status: 'pending' });
         return 1;
       }
     }
     return tx.run(
       scope
         .andWhere((q) => q.whereNull('outbox.lease_owner').orWhere('outbox.lease_expires_at', '<', now))
+        // The record of an event no endpoint wanted is not a delivery to send again.
+        .andWhere((q) => q.whereNot('outbox.status', 'delivered').orWhere('outbox.attempts', '>', 0))
         .update({ status: 'pending', next_attempt_at: now, lease_owner: null, lease_expires_at: null, updated_at: now }),
     );
   });

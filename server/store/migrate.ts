@@ -46,6 +46,12 @@ import * as secretChecks from './migrations/0040_secret_checks.js';
 import * as reportLeases from './migrations/0041_report_leases.js';
 import * as redrawnLogos from './migrations/0042_redrawn_logos.js';
 import * as tokenListIndexes from './migrations/0043_token_list_indexes.js';
+import * as settlementLedger from './migrations/0044_settlement_ledger.js';
+import * as backupRuns from './migrations/0045_backup_runs.js';
+import * as ledgerBackfill from './migrations/0046_ledger_backfill.js';
+import * as ledgerListIndexes from './migrations/0047_ledger_list_indexes.js';
+import * as textSearch from './migrations/0048_text_search.js';
+import * as businessWebsite from './migrations/0049_business_website.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '0001_initial': initial,
@@ -90,6 +96,12 @@ const migrations: Record<string, Knex.Migration> = {
   '0041_report_leases': reportLeases,
   '0042_redrawn_logos': redrawnLogos,
   '0043_token_list_indexes': tokenListIndexes,
+  '0044_settlement_ledger': settlementLedger,
+  '0045_backup_runs': backupRuns,
+  '0046_ledger_backfill': ledgerBackfill,
+  '0047_ledger_list_indexes': ledgerListIndexes,
+  '0048_text_search': textSearch,
+  '0049_business_website': businessWebsite,
 };
 
 const source: Knex.MigrationSource<string> = {
@@ -119,6 +131,11 @@ export async function migrateLatest(db: Knex, patienceMs = 60_000): Promise<stri
       await new Promise((resolve) => setTimeout(resolve, 200 + Math.random() * 300));
     }
   }
+}
+
+/** The migrations this version knows, in order: a backup names the last it was taken at. */
+export function knownMigrations(): string[] {
+  return Object.keys(migrations);
 }
 
 /** Applies the migrations up to and including `last` only: for tests of a migration over existing rows. */

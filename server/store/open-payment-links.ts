@@ -6,6 +6,7 @@ import { newId } from '../domain/ids.js';
 import type { Executor } from './executor.js';
 import { notExpiredAt } from './expiry.js';
 import { fetchPage, listedThrough, whereCreatedBetween } from './pagination.js';
+import { readThroughSearch, textSearchValue, whereTextFound } from './text-search.js';
 import type { Page, PageRequest } from '../domain/paging.js';
 import { OPEN_PAYMENT_LINK_COUNTS } from './counters/declaration.js';
 import { countOf } from './record-counts.js';
@@ -51,6 +52,8 @@ export interface OpenPaymentLinkFilters {
   active?: boolean;
   reference?: string;
   reference_2?: string;
+  /** Part of the title, any case (text-search.ts). */
+  title?: string;
   createdBetween?: DateRange;
 }
 
@@ -219,10 +222,13 @@ export async function listOpenPaymentLinks(
   filters: OpenPaymentLinkFilters,
   page: PageRequest,
 ): Promise<Page<OpenPaymentLinkRecord>> {
-  const filter =
-    (['reference', 'reference_2'] as const).find((name) => filters[name] !== undefined) ?? (filters.active !== undefined ? 'status_id' : undefined);
+  const exact = (['reference', 'reference_2'] as const).find((name) => filters[name] !== undefined);
+  const filter = exact ?? (filters.active !== undefined ? 'status_id' : undefined);
   const index = filter ? `${TABLE}_${filter}_page_index` : `${TABLE}_business_id_created_at__id_index`;
-  const query = listedThrough(db, TABLE, index).where({ business_id: businessId }).whereNull('deleted_at').select(COLUMNS);
+  // A title search leads unless an exact reference does (text-search.ts).
+  const table = exact === undefined && filters.title !== undefined ? readThroughSearch(db, TABLE) : listedThrough(db, TABLE, index);
+  const query = table.where({ business_id: businessId }).whereNull('deleted_at').select(COLUMNS);
+  if (filters.title !== undefined) whereTextFound(db.dialect, db.sql, query, TABLE, textSearchValue(db.dialect, filters.title));
   if (filters.active !== undefined) query.where('status_id', filters.active ? OPEN_LINK_ACTIVE : OPEN_LINK_INACTIVE);
   if (filters.reference !== undefined) query.where('reference', filters.reference);
   if (filters.reference_2 !== undefined) query.where('reference_2', filters.reference_2);
@@ -232,7 +238,7 @@ export async function listOpenPaymentLinks(
 
 /** The total of a list that its counts already know (see payment-links.ts). */
 async function knownTotal(db: Executor, businessId: number, filters: OpenPaymentLinkFilters): Promise<number | undefined> {
-  if (filters.reference !== undefined || filters.reference_2 !== undefined) return undefined;
+  if (filters.reference !== undefined || filters.reference_2 !== undefined || filters.title !== undefined) return undefined;
   const statusId = filters.active === undefined ? undefined : filters.active ? OPEN_LINK_ACTIVE : OPEN_LINK_INACTIVE;
   return countOf(db, OPEN_PAYMENT_LINK_COUNTS, businessId, { status_id: statusId }, filters.createdBetween);
 }

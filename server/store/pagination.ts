@@ -23,12 +23,16 @@ function cappedCountOf(sql: Knex, query: Knex.QueryBuilder): Knex.QueryBuilder {
   return sql.count({ count: '*' }).from(capped.as('capped'));
 }
 
-/** One page of `query`: ordered by creation (ties by `_id`) in the page's direction, `offset` rows in. */
-function pageOf(query: Knex.QueryBuilder, request: PageRequest, offset: number | Knex.Raw): Knex.QueryBuilder {
+/**
+ * One page of `query`: ordered by creation (ties by `_id`) in the page's direction, `offset` rows in;
+ * by `orderedFirstBy` before that where a list's range filter on another column asks for it.
+ */
+function pageOf(query: Knex.QueryBuilder, request: PageRequest, offset: number | Knex.Raw, orderedFirstBy?: string): Knex.QueryBuilder {
   return (
     query
       .clone()
       .orderBy([
+        ...(orderedFirstBy ? [{ column: orderedFirstBy, order: request.direction }] : []),
         { column: 'created_at', order: request.direction },
         { column: '_id', order: request.direction },
       ])
@@ -89,6 +93,7 @@ export async function fetchFixedPage<Row, P extends string>(
   request: PageRequest,
   toRecord: (row: Row) => Row,
   total?: number,
+  orderedFirstBy?: string,
 ): Promise<Page<Row>> {
   const { total: counted, totalAtLeast } =
     total === undefined
@@ -103,7 +108,7 @@ export async function fetchFixedPage<Row, P extends string>(
     fixedQuery<P | 'offset'>(
       db,
       `${shape} page ${request.direction} ${request.perPage}`,
-      (sql, param) => pageOf(build(sql, param), request, sql.raw('?', [param('offset')])),
+      (sql, param) => pageOf(build(sql, param), request, sql.raw('?', [param('offset')]), orderedFirstBy),
       { ...values, offset } as Record<P | 'offset', unknown>,
     ),
   );

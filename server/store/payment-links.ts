@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Locale } from '../domain/locales.js';
 import type { DateRange } from '../domain/time.js';
 import { newId } from '../domain/ids.js';
@@ -8,6 +9,7 @@ import type { Page, PageRequest } from '../domain/paging.js';
 import { PAYMENT_LINK_COUNTS } from './counters/declaration.js';
 import { countOf } from './record-counts.js';
 import { nowIso, toIsoMicros } from './timestamps.js';
+import { readThroughSearch, textSearchValue, whereTextFound } from './text-search.js';
 
 /**
  * `Paused` by the merchant, `Expired` once its `expires_at` has passed while it was `Active`; only an
@@ -48,6 +50,8 @@ export interface PaymentLinkFilters {
   reference?: string;
   reference_2?: string;
   email?: string;
+  /** Part of the title, any case (text-search.ts). */
+  title?: string;
   createdBetween?: DateRange;
 }
 
@@ -216,20 +220,29 @@ export async function deletePaymentLink(db: Executor, businessId: number, id: st
 
 const TEXT_AND_STATUS_FILTERS = ['reference', 'reference_2', 'email', 'status'] as const;
 
+/** The table a list reads: through the index of its first exact filter, else from the links a title search finds, else through status's or the list's order. */
+function listedFrom(db: Executor, set: readonly (typeof TEXT_AND_STATUS_FILTERS)[number][], titled: boolean): Knex.QueryBuilder {
+  const exact = set.find((name) => name !== 'status');
+  if (exact === undefined && titled) return readThroughSearch(db, TABLE);
+  const leading = exact ?? set[0];
+  return listedThrough(db, TABLE, leading ? `${TABLE}_${leading}_page_index` : `${TABLE}_business_id_created_at__id_index`);
+}
+
 export async function listPaymentLinks(db: Executor, businessId: number, filters: PaymentLinkFilters, page: PageRequest): Promise<Page<PaymentLinkRecord>> {
   const set = TEXT_AND_STATUS_FILTERS.filter((name) => filters[name] !== undefined);
-  const index = set.length > 0 ? `${TABLE}_${set[0]}_page_index` : `${TABLE}_business_id_created_at__id_index`;
   const dated = filters.createdBetween !== undefined;
+  const titled = filters.title !== undefined;
   return fetchFixedPage(
     db,
-    `payment_links list ${set.join(',')}${dated ? ' dated' : ''}`,
-    (_sql, param) => {
-      const query = listedThrough(db, TABLE, index)
+    `payment_links list ${set.join(',')}${dated ? ' dated' : ''}${titled ? ' titled' : ''}`,
+    (sql, param) => {
+      const query = listedFrom(db, set, titled)
         .where({ business_id: param('businessId') })
         .whereNull('deleted_at')
         .select(COLUMNS);
       for (const name of set) query.where(name, param(name));
       if (dated) query.where('created_at', '>=', param('createdFrom')).andWhere('created_at', '<=', param('createdTo'));
+      if (titled) whereTextFound(db.dialect, sql, query, TABLE, param('title'));
       return query;
     },
     {
@@ -238,6 +251,7 @@ export async function listPaymentLinks(db: Executor, businessId: number, filters
       reference: filters.reference,
       reference_2: filters.reference_2,
       email: filters.email,
+      title: filters.title === undefined ? undefined : textSearchValue(db.dialect, filters.title),
       createdFrom: filters.createdBetween?.start,
       createdTo: filters.createdBetween?.end,
     },
@@ -253,7 +267,7 @@ export async function listPaymentLinks(db: Executor, businessId: number, filters
  * are counted through their own indexes.
  */
 async function knownTotal(db: Executor, businessId: number, filters: PaymentLinkFilters): Promise<number | undefined> {
-  if (filters.reference !== undefined || filters.reference_2 !== undefined || filters.email !== undefined) return undefined;
+  if (filters.reference !== undefined || filters.reference_2 !== undefined || filters.email !== undefined || filters.title !== undefined) return undefined;
   return countOf(db, PAYMENT_LINK_COUNTS, businessId, { status: filters.status }, filters.createdBetween);
 }
 

@@ -41,6 +41,10 @@ export interface PaymentRecord {
   checkout_slot: number | null;
   /** The payer's browser that opened that checkout (an HMAC of its form cookie). */
   checkout_payer: string | null;
+  /** The acquirer's fee, what the business keeps, and its ledger entry: null until the payment's charge entry is written. */
+  fee: number | null;
+  net: number | null;
+  balance_transaction_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -73,6 +77,9 @@ export function toPayment(row: PaymentRecord): PaymentRecord {
     checkout_slot: row.checkout_slot === null || row.checkout_slot === undefined ? null : Number(row.checkout_slot),
     amount_refunded: Number(row.amount_refunded),
     refund_state: Number(row.refund_state),
+    fee: row.fee === null || row.fee === undefined ? null : Number(row.fee),
+    net: row.net === null || row.net === undefined ? null : Number(row.net),
+    balance_transaction_id: row.balance_transaction_id ?? null,
     created_at: toIsoMicros(row.created_at),
     updated_at: toIsoMicros(row.updated_at),
   };
@@ -99,6 +106,9 @@ export async function insertPendingPayment(db: Executor, payment: NewPayment): P
     failure_message: null,
     amount_refunded: 0,
     refund_state: REFUND_NONE,
+    fee: null,
+    net: null,
+    balance_transaction_id: null,
     created_at: now,
     updated_at: now,
   };
@@ -266,4 +276,13 @@ export async function hasPendingCharge(db: Executor, businessId: number, tokenId
     db.sql('payments').select('_id').where({ business_id: businessId, tokenization_id: tokenId, status_id: PAYMENT_PENDING }).limit(1),
   );
   return row !== undefined;
+}
+
+/** Keeps a payment's fee and net beside it, from the charge entry just written in the same transaction. */
+export async function recordPaymentBalance(
+  db: Executor,
+  paymentId: string,
+  balance: { fee: number; net: number; balance_transaction_id: string },
+): Promise<void> {
+  await db.run(db.sql('payments').where({ _id: paymentId }).update(balance));
 }

@@ -30,11 +30,13 @@ parentPort.on('message', ({ id, sql, bindings }) => {
     const values = bindings.map((value) => (value instanceof Uint8Array ? Buffer.from(value) : value));
     if (!statement.reader) {
       statement.run(...values);
-      parentPort.postMessage({ id, columns: [], rows: [] });
+      parentPort.postMessage({ id, columns: [], rows: [], ms: 0 });
       return;
     }
+    const started = performance.now();
     const rows = statement.all(...values);
-    parentPort.postMessage({ id, columns: statement.columns().map((column) => column.name), rows });
+    const ms = performance.now() - started;
+    parentPort.postMessage({ id, columns: statement.columns().map((column) => column.name), rows, ms });
   } catch (error) {
     parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } });
   }
@@ -47,11 +49,19 @@ interface Answer {
   id: number;
   columns?: string[];
   rows?: unknown[][];
+  ms?: number;
   error?: { message: string; code?: string };
 }
 
+/** A read's rows as arrays of values, its column names, and how long SQLite took over it in the worker. */
+export interface ThreadRead {
+  columns: string[];
+  rows: unknown[][];
+  ms: number;
+}
+
 interface Waiting {
-  resolve(answer: { columns: string[]; rows: unknown[][] }): void;
+  resolve(answer: ThreadRead): void;
   reject(error: unknown): void;
 }
 
@@ -76,8 +86,7 @@ export class SqliteReaderThread {
     private readonly pragmas: readonly string[],
   ) {}
 
-  /** Rows as arrays of values, with the statement's column names. */
-  read(sql: string, bindings: readonly unknown[]): Promise<{ columns: string[]; rows: unknown[][] }> {
+  read(sql: string, bindings: readonly unknown[]): Promise<ThreadRead> {
     const worker = (this.worker ??= this.start());
     const id = (this.lastId += 1);
     return new Promise((resolve, reject) => {
@@ -96,7 +105,7 @@ export class SqliteReaderThread {
       if (!waiting) return;
       this.settled(answer.id);
       if (answer.error) waiting.reject(new SqliteReadError(answer.error.message, answer.error.code));
-      else waiting.resolve({ columns: answer.columns!, rows: answer.rows!.map(withBuffers) });
+      else waiting.resolve({ columns: answer.columns!, rows: answer.rows!.map(withBuffers), ms: answer.ms ?? 0 });
     });
     // A worker that died takes its unanswered reads with it; the next read starts another.
     const fail = (error: unknown) => {

@@ -5,7 +5,9 @@
 //    A read whose statement once held the main thread longer than OFF_THREAD_AFTER_MS runs from then
 //    on in a worker thread, on a read-only connection there (sqlite-reader-thread.ts), so a long page
 //    or count of one business does not hold every other request; short reads stay on the main thread,
-//    where they cost less than the trip to the worker and back.
+//    where they cost less than the trip to the worker and back. One slow run can be the machine's (a
+//    garbage collection, another process on the core) rather than the read's, so a read that then runs
+//    short in the worker BACK_ON_THREAD_AFTER_RUNS times in a row comes back.
 //  - Everything that writes runs on the writer connection, in group commits: the writes and
 //    transactions queued while the previous commit ran are run one after the other inside one
 //    BEGIN IMMEDIATE ... COMMIT (one fsync for all of them), each in a savepoint of its own, so one
@@ -36,6 +38,13 @@ const builder = knex({ client: 'better-sqlite3', useNullAsDefault: true });
  * would add up to the stall the service is held to (a few tens of milliseconds).
  */
 export const OFF_THREAD_AFTER_MS = 1;
+
+/**
+ * How many runs in a row under half OFF_THREAD_AFTER_MS in the reader thread bring a read back to the
+ * main thread: a read by key sent there by one slow run would otherwise pay the trip on every request
+ * for the life of the process. Half, so that a read near the line does not go back and forth.
+ */
+export const BACK_ON_THREAD_AFTER_RUNS = 8;
 
 /** better-sqlite3 takes neither booleans nor Dates; store them as Knex's SQLite dialect does. */
 function sqliteBindings(bindings: readonly unknown[]): unknown[] {
@@ -171,8 +180,8 @@ export class SqliteExecutor implements Executor {
   private readerStatements: Statements | undefined;
   /** Whether a statement only reads, learnt once per SQL text. */
   private readonly readOnly = new LRUCache<string, boolean>({ max: 2_000 });
-  /** The reads that proved long on the main thread, by SQL text, and the thread they run in now. */
-  private readonly long = new LRUCache<string, true>({ max: 2_000 });
+  /** The reads that proved long on the main thread, by SQL text, with how many short runs in a row they have had since. */
+  private readonly long = new LRUCache<string, { shortRuns: number }>({ max: 2_000 });
   private readonly readerThread: SqliteReaderThread;
   private queue: Job[] = [];
   private flushing: Promise<void> | undefined;
@@ -211,14 +220,17 @@ export class SqliteExecutor implements Executor {
   async all<Row>(query: Query): Promise<Row[]> {
     const { sql, bindings } = compile(query);
     if (!this.isReadOnly(sql)) return this.enqueue(() => this.writer.all<Row>(sql, bindings), false);
-    if (this.long.has(sql)) {
+    const long = this.long.get(sql);
+    if (long) {
       if (this.closed) throw new Error('the database is closed');
-      const { columns, rows } = await this.readerThread.read(sql, sqliteBindings(bindings));
+      const { columns, rows, ms } = await this.readerThread.read(sql, sqliteBindings(bindings));
+      long.shortRuns = ms < OFF_THREAD_AFTER_MS / 2 ? long.shortRuns + 1 : 0;
+      if (long.shortRuns >= BACK_ON_THREAD_AFTER_RUNS) this.long.delete(sql);
       return rows.map((values) => named<Row>(columns, values));
     }
     const started = performance.now();
     const rows = this.reader.all<Row>(sql, bindings);
-    if (performance.now() - started > OFF_THREAD_AFTER_MS) this.long.set(sql, true);
+    if (performance.now() - started > OFF_THREAD_AFTER_MS) this.long.set(sql, { shortRuns: 0 });
     return rows;
   }
 

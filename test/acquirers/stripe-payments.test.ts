@@ -43,7 +43,7 @@ describe('a payment link paid on Stripe', () => {
     expect(back.location).toContain('/payment/thank-you');
     const id = paymentIdOf(returnUrl!);
     const thanks = await openReturn(back.location!);
-    expect(thanks.html).toContain('Payment received: MYR 50.00 by VISA ending in 4242');
+    expect(thanks.html).toContain('Payment received: RM 50.00 by VISA ending in 4242');
 
     const paid = await payment(id);
     expect(paid).toMatchObject({ status: 'paid', payment_status: 1, provider: 'stripe', method: 'card', card_brand: 'visa', card_last4: '4242', amount: 5000 });

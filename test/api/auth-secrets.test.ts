@@ -3,7 +3,8 @@
 // password, and confirming an existing account's password on an invitation; past the limit each
 // answers 429 with Retry-After, and sign-in from that address waits too. A wrong password on an
 // invitation is recorded in the audit log (the operation is public). The member is e-mailed when the
-// password changes and when two-factor sign-in goes on or off.
+// password changes, when two-factor sign-in goes on or off, and when the recovery codes are replaced
+// (which needs the same proof as turning it off).
 import { describe, expect, it } from 'vitest';
 import { emailsDelivered, mailTo, mailsTo } from '../support/member-mail.js';
 import { PASSWORD, accountLinkMailedTo, call, linkToken, member, sessionCookieOf, signIn, totpCode, type Session } from '../support/members.js';
@@ -77,6 +78,59 @@ describe('turning two-factor sign-in off', () => {
     const csrf = (await call(t, 'GET', '/api/auth/me', { cookie })).body.data.csrf_token;
     const off = await turnOff({ cookie, csrf, me: undefined }, { password: PASSWORD, recovery_code: on.body.data.recovery_codes[0] });
     expect(off.status).toBe(200);
+  });
+});
+
+describe('replacing the recovery codes', () => {
+  const regenerate = (session: Session, body: Record<string, string>) =>
+    call(t, 'POST', '/api/auth/totp/recovery-codes', { cookie: session.cookie, csrf: session.csrf, body });
+
+  it('answers ten new codes for the password and a current code; the old ones stop working, the session stays, the member is e-mailed', async () => {
+    const { email } = await member(t, t.a.business.id, 'viewer');
+    const first = await signIn(t, email);
+    const offer = await call(t, 'POST', '/api/auth/totp', { cookie: first.cookie, csrf: first.csrf });
+    const secret: string = offer.body.data.secret;
+    const on = await call(t, 'POST', '/api/auth/totp/confirm', { cookie: first.cookie, csrf: first.csrf, body: { code: totpCode(secret) } });
+    const old: string[] = on.body.data.recovery_codes;
+    const cookie = sessionCookieOf(on)!;
+    const session = { cookie, csrf: (await call(t, 'GET', '/api/auth/me', { cookie })).body.data.csrf_token, me: undefined };
+    // One old code spent, so the count shows the new set is whole.
+    expect((await call(t, 'POST', '/api/auth/login', { body: { email, password: PASSWORD, recovery_code: old[0] } })).status).toBe(200);
+
+    const made = await regenerate(session, { password: PASSWORD, totp_code: totpCode(secret, 1) });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const fresh: string[] = made.body.data.recovery_codes;
+    expect(made.body.data.two_factor_enabled).toBe(true);
+    expect(fresh).toHaveLength(10);
+    expect(new Set(fresh).size).toBe(10);
+    expect(fresh.filter((code) => old.includes(code))).toEqual([]);
+    expect(sessionCookieOf(made)).toBeUndefined();
+    const me = await call(t, 'GET', '/api/auth/me', { cookie });
+    expect(me.status).toBe(200);
+    expect(me.body.data.user.recovery_codes_left).toBe(10);
+
+    expect((await call(t, 'POST', '/api/auth/login', { body: { email, password: PASSWORD, recovery_code: old[1] } })).status).toBe(401);
+    expect((await call(t, 'POST', '/api/auth/login', { body: { email, password: PASSWORD, recovery_code: fresh[0] } })).status).toBe(200);
+    const mail = await mailTo(t, email, 'New two-factor recovery codes');
+    expect(mail.text).toMatch(/codes from before no longer work/);
+    const audit = await t.sql('audit_events').where({ action: 'auth.recovery_codes_regenerated' }).select('actor_label');
+    expect(audit.map((row: { actor_label: string }) => row.actor_label)).toContain(email);
+  });
+
+  it('needs the current password and a current code, and two-factor on', async () => {
+    const { secret, session } = await withTwoFactor();
+    const before = (await call(t, 'GET', '/api/auth/me', { cookie: session.cookie })).body.data.user.recovery_codes_left;
+    const wrongPassword = await regenerate(session, { password: 'not-my-password-1', totp_code: totpCode(secret, 1) });
+    expect(wrongPassword.body).toEqual({ message: 'The given data was invalid.', errors: { password: ['The password is incorrect.'] } });
+    const wrongCode = await regenerate(session, { password: PASSWORD, totp_code: '123456' });
+    expect(wrongCode.body).toEqual({ message: 'The given data was invalid.', errors: { totp_code: ['The code is invalid.'] } });
+    expect((await call(t, 'GET', '/api/auth/me', { cookie: session.cookie })).body.data.user.recovery_codes_left).toBe(before);
+
+    const { email } = await member(t, t.a.business.id, 'viewer');
+    const plain = await signIn(t, email);
+    const without = await regenerate(plain, { password: PASSWORD, totp_code: '123456' });
+    expect(without.status).toBe(409);
+    expect(without.body).toEqual({ message: 'Two-factor sign-in is not on.' });
   });
 });
 

@@ -20,6 +20,7 @@ describe('GET /api/business', () => {
       logo: null,
       brand_color: null,
       button_text_color: null,
+      website_url: null,
       time_zone: 'Asia/Kuala_Lumpur',
       default_locale: 'en',
       updated_at: null,
@@ -42,6 +43,7 @@ describe('PATCH /api/business', () => {
         display_name: 'Kedai Kopi Ah Seng',
         support_email: 'hello@ahseng.example.com',
         support_phone: '+60 3-1234 5678',
+        website_url: 'https://ahseng.example.com/',
         default_locale: 'ms',
         time_zone: 'Asia/Singapore',
       },
@@ -52,12 +54,14 @@ describe('PATCH /api/business', () => {
       default_locale: 'ms',
       time_zone: 'Asia/Singapore',
       support_phone: '+60 3-1234 5678',
+      website_url: 'https://ahseng.example.com/',
     });
     const second = await t.a.client.PATCH('/business', { body: { brand_color: '#0B6E4F' } });
     expect(second.data!.data).toMatchObject({ display_name: 'Kedai Kopi Ah Seng', brand_color: '#0b6e4f', button_text_color: '#ffffff' });
     expect(second.data!.data.updated_at).toMatch(/Z$/);
-    const cleared = await t.a.client.PATCH('/business', { body: { display_name: null } });
+    const cleared = await t.a.client.PATCH('/business', { body: { display_name: null, website_url: null } });
     expect(cleared.data!.data.display_name).toBe(t.a.business.name);
+    expect(cleared.data!.data.website_url).toBeNull();
     // Another business is untouched.
     expect((await t.b.client.GET('/business')).data!.data.display_name).toBe(t.b.business.name);
   });
@@ -79,6 +83,12 @@ describe('PATCH /api/business', () => {
     expect(errors.support_email).toBeDefined();
     const bad = await t.a.client.PATCH('/business', { body: { brand_color: 'blue' } });
     expect(bad.response.status).toBe(422);
+    // A website payers are sent to is a web address, never a script or another scheme.
+    for (const website_url of ['javascript:alert(1)', 'ftp://ahseng.example.com/', 'ahseng.example.com', 'https://ahseng.example.com/a b']) {
+      const refused = await t.a.client.PATCH('/business', { body: { website_url } });
+      expect(refused.response.status, website_url).toBe(422);
+      expect(Object.keys((refused.error as { errors: Record<string, string[]> }).errors)).toEqual(['website_url']);
+    }
   });
 });
 

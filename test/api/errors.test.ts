@@ -12,7 +12,19 @@ import { GOOD_CARD, Payer } from '../support/payer.js';
 import { raw, useService } from '../support/service.js';
 
 /** Ids of business A's records, used wherever a path needs one. */
-const ids = { token: '', activeToken: '', openLink: '', paymentLink: '', payment: '', event: '', endpoint: '', apiKey: '' };
+const ids = {
+  token: '',
+  activeToken: '',
+  openLink: '',
+  paymentLink: '',
+  payment: '',
+  event: '',
+  endpoint: '',
+  apiKey: '',
+  entry: '',
+  payout: '',
+  statement: '',
+};
 let revokedKey = '';
 
 const MiB = 1024 * 1024;
@@ -26,6 +38,9 @@ const refundBody = { amount: 1 };
 const endpointBody = { url: 'http://127.0.0.1:9/hooks/more', enabled_events: ['payment.created'] };
 const endpointUpdateBody = { description: 'Bookkeeping' };
 const apiKeyBody = { name: 'Reporting', permissions: ['payments:read' as const] };
+/** A day long after the suite's payments are available, on a weekday. */
+const payoutBody = { as_of: '2030-01-02' };
+const statementBody = { format: 'generic' as const, csv: 'Date,Amount\n02/01/2030,1.00\n', columns: { date: 'Date', amount: 'Amount' } };
 
 type Headers = Record<string, string | null>;
 type Result = { response: Response; error?: unknown };
@@ -377,6 +392,70 @@ const ops: Op[] = [
     path: () => `/payment-links/${ids.paymentLink}`,
     call: (c, headers) => c.DELETE('/payment-links/{payment_link_id}', { params: { path: { payment_link_id: ids.paymentLink } }, headers }),
   },
+  {
+    operationId: 'getBalance',
+    method: 'GET',
+    path: () => '/balance',
+    call: (c, headers) => c.GET('/balance', { headers }),
+  },
+  {
+    operationId: 'listBalanceTransactions',
+    method: 'GET',
+    path: () => '/balance-transactions',
+    call: (c, headers) => c.GET('/balance-transactions', { headers }),
+  },
+  {
+    operationId: 'getBalanceTransaction',
+    method: 'GET',
+    path: () => `/balance-transactions/${ids.entry}`,
+    call: (c, headers) => c.GET('/balance-transactions/{balance_transaction_id}', { params: { path: { balance_transaction_id: ids.entry } }, headers }),
+  },
+  {
+    operationId: 'getBalanceReport',
+    method: 'GET',
+    path: () => '/reports/balance',
+    call: (c, headers) => c.GET('/reports/balance', { headers }),
+  },
+  {
+    operationId: 'listPayouts',
+    method: 'GET',
+    path: () => '/payouts',
+    call: (c, headers) => c.GET('/payouts', { headers }),
+  },
+  {
+    operationId: 'getPayout',
+    method: 'GET',
+    path: () => `/payouts/${ids.payout}`,
+    call: (c, headers) => c.GET('/payouts/{payout_id}', { params: { path: { payout_id: ids.payout } }, headers }),
+  },
+  {
+    operationId: 'runTestPayouts',
+    method: 'POST',
+    path: () => '/test-helpers/payouts',
+    body: payoutBody,
+    required: ['as_of'],
+    call: (c, headers, body = payoutBody) => c.POST('/test-helpers/payouts', { body: body as never, headers }),
+  },
+  {
+    operationId: 'failTestPayout',
+    method: 'POST',
+    path: () => `/test-helpers/payouts/${ids.payout}/fail`,
+    call: (c, headers) => c.POST('/test-helpers/payouts/{payout_id}/fail', { params: { path: { payout_id: ids.payout } }, headers }),
+  },
+  {
+    operationId: 'createBankStatement',
+    method: 'POST',
+    path: () => '/bank-statements',
+    body: statementBody,
+    required: ['csv'],
+    call: (c, headers, body = statementBody) => c.POST('/bank-statements', { body: body as never, headers }),
+  },
+  {
+    operationId: 'getBankStatement',
+    method: 'GET',
+    path: () => `/bank-statements/${ids.statement}`,
+    call: (c, headers) => c.GET('/bank-statements/{bank_statement_id}', { params: { path: { bank_statement_id: ids.statement } }, headers }),
+  },
 ];
 const bodyOps = ops.filter((op) => op.body);
 
@@ -452,6 +531,9 @@ beforeAll(async () => {
   expect((await payer.submit(activation, { name: 'Payer', ...GOOD_CARD })).status).toBe(303);
   ids.activeToken = active._id;
   ids.apiKey = (await t.a.client.POST('/api-keys', { body: apiKeyBody })).data!.data._id;
+  ids.entry = (await t.a.client.GET('/payments/{payment_id}', { params: { path: { payment_id: ids.payment } } })).data!.data.balance_transaction_id!;
+  ids.payout = (await t.a.client.POST('/test-helpers/payouts', { body: payoutBody })).data!.data[0]!._id;
+  ids.statement = (await t.a.client.POST('/bank-statements', { body: statementBody })).data!.data._id;
 
   // A key that worked, then was revoked.
   revokedKey = (await issueKey(t.service.db, t.a.business.id)).key;

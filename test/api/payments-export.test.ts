@@ -34,7 +34,7 @@ describe('GET /api/payments as text/csv', () => {
     expect(contentType).toBe('text/csv; charset=utf-8');
     expect(headers.get('content-disposition')).toBe('attachment; filename="payments.csv"');
     expect(text.split('\r\n')[0]).toBe(
-      'line,id,payment_id,created_at,updated_at,status,payment_status,method,provider,provider_reference,payment_link_id,open_payment_link_id,tokenization_id,reference,description,payer_name,payer_email,currency,amount,refunded,net,card_brand,card_last4,failure_code,failure_message,reason',
+      'line,id,payment_id,created_at,updated_at,status,payment_status,method,provider,provider_reference,payment_link_id,open_payment_link_id,tokenization_id,reference,description,payer_name,payer_email,currency,amount,refunded,net,card_brand,card_last4,failure_code,failure_message,reason,fee,net_after_fee,balance_transaction_id',
     );
     expect(rows.map((row) => [row.line, row.status, row.amount, row.refunded, row.net])).toEqual([
       ['payment', 'failed', '50.00', '0.00', '0.00'],
@@ -54,6 +54,10 @@ describe('GET /api/payments as text/csv', () => {
     // A refund line carries its payment's reference, and its own reason in the last column.
     expect(rows[2]).toMatchObject({ payment_id: paidId, reference: 'ORD-12', reason: 'Late delivery' });
     expect(rows[1]!.reason).toBe('');
+    // The acquirer's fee (the sandbox's 2.5%) and what the payment added to the balance; nothing on a failed one.
+    expect(rows[1]).toMatchObject({ fee: '1.25', net_after_fee: '48.75' });
+    expect(rows[1]!.balance_transaction_id).toMatch(/^[0-9a-f]{24}$/);
+    expect(rows[0]).toMatchObject({ fee: '', net_after_fee: '', balance_transaction_id: '' });
     // A payer's text that a spreadsheet would run as a formula is made inert.
     expect(rows[0]!.payer_name).toBe(`'=HYPERLINK("http://evil.example")`);
     expect(rows[0]!.failure_code).toBe('card_declined');

@@ -25,7 +25,7 @@ describe('an open link with max_payments: 2, in a browser', () => {
     await page.goto(link.payment_url);
     await page.getByRole('link', { name: /poster/i }).click();
     await page.getByRole('heading', { name: 'Raffle tickets' }).waitFor();
-    expect(await page.getByText('Pay at least MYR 5.00').isVisible()).toBe(true);
+    expect(await page.getByText('Pay at least RM 5.00').isVisible()).toBe(true);
     expect(await page.locator('svg').count()).toBe(1);
     expect(await page.getByText(link.payment_url).isVisible()).toBe(true);
 

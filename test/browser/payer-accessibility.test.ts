@@ -106,10 +106,14 @@ describe.each(LOCALES)('every payer page in %s, at 390 px and 1280 px: axe finds
   });
 
   it('the thank-you page and the page of a paid link', async () => {
-    const link = await create.paymentLink(t.a, { amount: 2500, title: 'Invoice 1003' });
+    const link = await create.paymentLink(t.a, { amount: 2500, title: 'Invoice 1003', reference: 'INV-2026-0142', email: 'aisyah@example.com' });
     const paid = await submitPage(t.url, link.payment_url, { name: 'Aisyah Rahman', ...GOOD_CARD });
     expect(paid.status).toBe(303);
     await open(paid.location!, locale);
+    // The merchant's reference and where the receipt went, in the payer's language; the payment's id nowhere.
+    expect(await page.getByText(say(locale, 'thanks.reference', { reference: 'INV-2026-0142' })).isVisible()).toBe(true);
+    expect(await page.getByText(say(locale, 'thanks.emailed', { email: 'aisyah@example.com' })).isVisible()).toBe(true);
+    expect(await page.getByRole('main').textContent()).not.toContain(paid.paymentId!);
     await expectNoAxeViolations('the thank-you page');
     await open(link.payment_url, locale, 409);
     await expectNoAxeViolations('the page of a paid link');
@@ -218,7 +222,7 @@ describe('a payer with a keyboard alone (Tab, Shift+Tab, Enter, Space)', () => {
     }
     // The amount the page suggested is right: no error, still described by its hint.
     expect(await amount.getAttribute('aria-invalid')).toBeNull();
-    expect(await page.locator('[id="amount_hint"]').textContent()).toBe('In MYR, at least MYR 10.00.');
+    expect(await page.locator('[id="amount_hint"]').textContent()).toBe('At least RM 10.00.');
     expect(await amount.getAttribute('aria-describedby')).toBe('amount_hint');
 
     // From the summary on through the form: Tab forward, Shift+Tab back, typing in each field.
@@ -240,7 +244,7 @@ describe('a payer with a keyboard alone (Tab, Shift+Tab, Enter, Space)', () => {
     expect(await focused(pay)).toBe(true);
     await Promise.all([page.waitForURL(/\/payment\/thank-you\?/), page.keyboard.press('Space')]);
     expect(await page.getByRole('heading', { level: 1, name: 'Thank you' }).isVisible()).toBe(true);
-    expect(await page.getByRole('status').textContent()).toContain('MYR 10.00');
+    expect(await page.getByRole('status').textContent()).toContain('RM 10.00');
     await expectNoAxeViolations('the thank-you page after a keyboard payment');
 
     const collected = await t.a.client.GET('/open-payment-links/{open_payment_link_id}/total-collection', {

@@ -45,7 +45,7 @@ describe('payer in a browser', () => {
     const link = data!.data;
     await page.goto(link.payment_url);
     await expect(page.getByRole('heading', { name: 'Invoice 1001' }).isVisible()).resolves.toBe(true);
-    expect(await page.getByText('MYR 49.90').isVisible()).toBe(true);
+    expect(await page.getByText('RM 49.90').isVisible()).toBe(true);
     expect(await page.getByLabel('Email').inputValue()).toBe('a***@example.com');
     await screenshots(page, 'payment-link');
 
@@ -80,7 +80,7 @@ describe('payer in a browser', () => {
     await fillCard('5555 5555 5555 4444');
     await Promise.all([page.waitForURL(/\/payment\/thank-you\?/), page.getByRole('button', { name: 'Pay' }).click()]);
     expect(await page.getByText('Payment received').isVisible()).toBe(true);
-    expect(await page.getByText('SGD 15.00').isVisible()).toBe(true);
+    expect(await page.getByText('S$ 15.00').isVisible()).toBe(true);
     await screenshots(page, 'thank-you');
   });
 

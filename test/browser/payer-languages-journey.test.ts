@@ -95,8 +95,8 @@ describe("payers in their own language, in the merchant's name", () => {
     await context.close();
 
     const receipt = await receiptTo('aminah@example.com');
-    expect(receipt.subject).toBe(`Resit: MYR 45.50 kepada ${MERCHANT}`);
-    expect(receipt.text).toContain(`Kami telah menerima bayaran anda sebanyak MYR 45.50 kepada ${MERCHANT} untuk "Katering Hari Raya".`);
+    expect(receipt.subject).toBe(`Resit: RM 45.50 kepada ${MERCHANT}`);
+    expect(receipt.text).toContain(`Kami telah menerima bayaran anda sebanyak RM 45.50 kepada ${MERCHANT} untuk "Katering Hari Raya".`);
     expect(receipt.html).toContain('<html lang="ms-MY">');
   });
 
@@ -111,7 +111,7 @@ describe("payers in their own language, in the merchant's name", () => {
     await context.close();
 
     const receipt = await receiptTo('meiling@example.com');
-    expect(receipt.subject).toBe(`收据：已向${MERCHANT}支付 MYR 88.00`);
+    expect(receipt.subject).toBe(`收据：已向${MERCHANT}支付 RM 88.00`);
     expect(receipt.html).toContain('<html lang="zh-Hans-MY">');
   });
 
@@ -135,6 +135,6 @@ describe("payers in their own language, in the merchant's name", () => {
     await context.close();
 
     const receipt = await receiptTo('farid@example.com');
-    expect(receipt.subject).toBe(`Resit: MYR 120.00 kepada ${MERCHANT}`);
+    expect(receipt.subject).toBe(`Resit: RM 120.00 kepada ${MERCHANT}`);
   });
 });

@@ -2,6 +2,7 @@
 // committed before the call, with the key's provisional answer, so after a restart a retry with the
 // key replays 202 pending instead of charging again, and the pending sweep settles that one payment.
 // Always SQLite, on both suite runs: the kill and restart are the embedded database's.
+import { settlementTerms } from '../../server/usecases/settlement/terms.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,6 +81,7 @@ describe('SIGKILL during a keyed charge', () => {
         db,
         publicUrl: 'http://127.0.0.1',
         acquirers: singleAcquirer(new SandboxAcquirer()),
+        settlement: settlementTerms(),
         outbox: { nudge: () => {} },
         webhooks: undefined as never,
         secretsKey: secretsKeyFor(DATABASE_URL),

@@ -73,8 +73,8 @@ describe('a crash between commit and delivery', () => {
     // Nothing left to send (the restarted process is another process: its outbox is read, not awaited).
     await waitFor('every entry settled', async () => (await listOutbox(db, { status: 'pending' })).length === 0);
     expect(smtp.messages.map((m) => m.subject).sort()).toEqual([
-      'Payment request from Demo Business: Crash test (MYR 25.00)',
-      'Receipt: MYR 25.00 to Demo Business',
+      'Payment request from Demo Business: Crash test (RM 25.00)',
+      'Receipt: RM 25.00 to Demo Business',
     ]);
     expect(receiver.requests).toHaveLength(1);
     const event = verifyWebhook(receiver.requests[0]!.raw, receiver.requests[0]!.headers as Record<string, string>, SECRET);

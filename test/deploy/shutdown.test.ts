@@ -25,11 +25,14 @@ describe('/health and /ready', () => {
       const health = await fetch(`${t.url}/health`);
       expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
       const ready = await fetch(`${t.url}/ready`);
-      expect([ready.status, await ready.json()]).toEqual([200, { status: 'ready' }]);
+      expect([ready.status, await ready.json()]).toEqual([
+        200,
+        { status: 'ready', dependencies: { database: { status: 'up', latency_ms: expect.any(Number) } } },
+      ]);
     });
   });
 
-  it('/ready answers 503 while draining or when the database does not answer', async () => {
+  it('/ready answers 503 while draining or when a dependency does not answer, naming each with its latency', async () => {
     const probe = async (deps: Parameters<typeof probesMiddleware>[0]) => {
       const app = new Koa().use(probesMiddleware(deps));
       const server = app.listen(0, '127.0.0.1');
@@ -43,9 +46,21 @@ describe('/health and /ready', () => {
     };
     const failing = () => Promise.reject(new Error('connection refused'));
     const working = () => Promise.resolve();
-    expect(await probe({ ready: working, draining: () => true })).toEqual([503, { status: 'unavailable', reason: 'shutting down' }]);
-    expect(await probe({ ready: failing, draining: () => false })).toEqual([503, { status: 'unavailable', reason: 'database unreachable' }]);
-    expect(await probe({ ready: working, draining: () => false })).toEqual([200, { status: 'ready' }]);
+    const up = { status: 'up', latency_ms: expect.any(Number) };
+    const down = { status: 'down', latency_ms: expect.any(Number) };
+    expect(await probe({ dependencies: { database: working }, draining: () => true })).toEqual([503, { status: 'unavailable', reason: 'shutting down' }]);
+    expect(await probe({ dependencies: { database: failing }, draining: () => false })).toEqual([
+      503,
+      { status: 'unavailable', reason: 'database unreachable', dependencies: { database: down } },
+    ]);
+    expect(await probe({ dependencies: { database: working, redis: failing }, draining: () => false })).toEqual([
+      503,
+      { status: 'unavailable', reason: 'redis unreachable', dependencies: { database: up, redis: down } },
+    ]);
+    expect(await probe({ dependencies: { database: working, redis: working }, draining: () => false })).toEqual([
+      200,
+      { status: 'ready', dependencies: { database: up, redis: up } },
+    ]);
   });
 });
 

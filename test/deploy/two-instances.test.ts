@@ -179,7 +179,7 @@ describe.skipIf(!TEST_POSTGRES_URL)('two instances on one PostgreSQL database', 
     expect(Number((await sql('payments').where({ open_payment_link_id: open._id }).count({ n: '*' }).first())!.n)).toBe(PAGE_LIMIT + 1);
     const thanks = new URL(locations[0]!);
     const elsewhere = await new Payer(instances[1]!.url).get(thanks.pathname + thanks.search);
-    expect(elsewhere.html).toContain('Payment received: MYR 10.00');
+    expect(elsewhere.html).toContain('Payment received: RM 10.00');
 
     // Nothing failed: every API answer was a success or an expected conflict.
     expect(statuses.filter((s) => s !== 200 && s !== 409)).toEqual([]);

@@ -38,12 +38,14 @@ describe('payment link e-mail over SMTP', () => {
     const [mail] = await waitFor('the e-mail', () => smtp.messages.length && smtp.messages);
     expect(mail!.to).toMatchObject({ value: [{ address: 'aisyah@example.com' }] });
     expect(mail!.from).toMatchObject({ value: [{ address: 'billing@acme.test' }] });
-    expect(mail!.subject).toBe('Payment request from Business A: Invoice 1001 (MYR 1,234.56)');
+    expect(mail!.subject).toBe('Payment request from Business A: Invoice 1001 (RM 1,234.56)');
+    // Without a support e-mail in the business's profile there is nobody to reply to.
+    expect(mail!.replyTo).toBeUndefined();
     expect(mail!.text).toContain('Invoice 1001');
-    expect(mail!.text).toContain('MYR 1,234.56');
+    expect(mail!.text).toContain('RM 1,234.56');
     expect(mail!.text).toContain(link.payment_url);
     expect(mail!.html).toContain(link.payment_url.replace(/&/g, '&amp;'));
-    expect(mail!.html).toContain('Pay MYR 1,234.56');
+    expect(mail!.html).toContain('Pay RM 1,234.56');
     expect(mail!.messageId).toMatch(/payment_link\.sent@payment-collection-service/);
     await t.service.worker!.drained();
     expect(smtp.messages).toHaveLength(1);
@@ -68,7 +70,7 @@ describe('payment link e-mail over SMTP', () => {
       body: { ...linkBody, amount: 2000, title: 'Invoice 1001 (revised)', send_email: true },
     });
     const [mail] = await waitFor('the e-mail', () => smtp.messages.length && smtp.messages);
-    expect(mail!.subject).toBe('Payment request from Business A: Invoice 1001 (revised) (MYR 20.00)');
+    expect(mail!.subject).toBe('Payment request from Business A: Invoice 1001 (revised) (RM 20.00)');
   });
 
   it('enqueues nothing when the change itself fails (the outbox commits with it or not at all)', async () => {
@@ -152,10 +154,51 @@ describe('payment link e-mail over SMTP', () => {
     expect(paid.status).toBe(303);
     const [mail] = await waitFor('the receipt', () => smtp.messages.length && smtp.messages);
     expect(mail!.to).toMatchObject({ value: [{ address: 'aisyah@example.com' }] });
-    expect(mail!.subject).toBe('Receipt: MYR 1,234.56 to Business A');
-    expect(mail!.text).toContain(new URL(paid.location!).searchParams.get('payment_id')!);
+    expect(mail!.subject).toBe('Receipt: RM 1,234.56 to Business A');
+    // The merchant's reference, which the payer can quote to the merchant, and the receipt's own number
+    // (the payment's id: an open link's reference is shared by every payer, so only the id names this payment).
+    expect(mail!.text).toContain('Payment reference: INV-1001');
+    expect(mail!.text).toContain(`Receipt number: ${new URL(paid.location!).searchParams.get('payment_id')!}`);
     expect(mail!.text).toContain('VISA ending in 4242');
     expect(mail!.text).not.toContain('4242424242424242');
+  });
+
+  it("answers payers' replies to the business's support e-mail, and the receipt leads back to the merchant's site", async () => {
+    const { smtp, t } = await withSmtp();
+    await t.a.client.PATCH('/business', { body: { support_email: 'hello@ahseng.example.com' } });
+    const { data } = await t.a.client.POST('/payment-links', {
+      body: { ...linkBody, send_email: true, redirect_url: 'https://shop.ahseng.example.com/orders/1001/paid?x=1' },
+    });
+    const [request] = await waitFor('the payment request', () => smtp.messages.length && smtp.messages);
+    expect(request!.replyTo).toMatchObject({ value: [{ address: 'hello@ahseng.example.com' }] });
+    expect(request!.from).toMatchObject({ value: [{ address: 'billing@acme.test' }] });
+
+    const payer = new Payer(t.url);
+    const url = new URL(data!.data.payment_url);
+    await payer.submit(await payer.open(url.pathname + url.search), { name: 'Aisyah', ...GOOD_CARD });
+    const receipt = (await waitFor('the receipt', () => smtp.messages.length === 2 && smtp.messages))[1]!;
+    expect(receipt.subject).toBe('Receipt: RM 1,234.56 to Business A');
+    expect(receipt.replyTo).toMatchObject({ value: [{ address: 'hello@ahseng.example.com' }] });
+    expect(receipt.text).toContain('Back to Business A:\nhttps://shop.ahseng.example.com/\n');
+    expect(receipt.html).toContain('href="https://shop.ahseng.example.com/"');
+  });
+
+  it("leads back to the business's website when the link has no redirect_url, and to the link's own site before it", async () => {
+    const { smtp, t } = await withSmtp();
+    await t.a.client.PATCH('/business', { body: { website_url: 'https://www.ahseng.example.com/about' } });
+    const pay = async (redirect_url?: string) => {
+      const { data } = await t.a.client.POST('/payment-links', { body: { ...linkBody, ...(redirect_url ? { redirect_url } : {}) } });
+      const url = new URL(data!.data.payment_url);
+      const seen = smtp.messages.length;
+      const payer = new Payer(t.url);
+      await payer.submit(await payer.open(url.pathname + url.search), { name: 'Aisyah', ...GOOD_CARD });
+      return (await waitFor('the receipt', () => smtp.messages.length > seen && smtp.messages))[seen]!;
+    };
+    const plain = await pay();
+    expect(plain.text).toContain('Back to Business A:\nhttps://www.ahseng.example.com/about\n');
+    expect(plain.html).toContain('href="https://www.ahseng.example.com/about"');
+    const redirected = await pay('https://shop.ahseng.example.com/orders/1001/paid');
+    expect(redirected.text).toContain('Back to Business A:\nhttps://shop.ahseng.example.com/\n');
   });
 });
 

@@ -149,13 +149,16 @@ describe('payment.created webhook', () => {
     expect(entry).toMatchObject({ attempts: 1, last_error: 'webhook not delivered: address not allowed' });
   });
 
-  it('is not enqueued for a business without a webhook URL', async () => {
+  it('is recorded but sent nowhere for a business without a webhook URL', async () => {
     const { receiver, t } = await setup();
     await setWebhook(t.service.db, t.a.business.id, null, t.service.secretsKey);
     await pay(t);
     await t.service.worker!.drained();
     expect(receiver.requests).toHaveLength(0);
-    expect(await listOutbox(t.service.db, { channel: 'webhook' })).toHaveLength(0);
+    // The event log keeps it (test/api/events-without-endpoint.test.ts); the entry is owed to nobody and never attempted.
+    expect(await listOutbox(t.service.db, { channel: 'webhook' })).toMatchObject([
+      { topic: 'payment.created', status: 'delivered', attempts: 0, endpoint_id: null },
+    ]);
   });
 });
 

@@ -66,10 +66,28 @@ describe("the payer's language", () => {
     expect(zh.html).toContain('<html lang="zh-Hans-MY">');
     expect(zh.html).toMatch(/<label for="card_number">卡号/);
     // A reader of Traditional characters (Taiwan, Hong Kong) gets the Chinese page, not the English one.
-    for (const range of ['zh-TW', 'zh-HK,en;q=0.5', 'zh-Hant']) {
+    for (const range of ['zh-TW', 'zh-HK,en;q=0.5', 'zh-Hant', 'zh-SG', 'zh-Hant-MY;q=0.8, fr;q=0.9']) {
       expect((await page(pathOf(link.payment_url), { 'accept-language': range })).html, range).toContain('<html lang="zh-Hans-MY">');
     }
     expect((await page(pathOf(link.payment_url), { 'accept-language': 'fr' })).html).toContain('<html lang="en-MY">');
+  });
+
+  it('translates the sandbox test cards and the expiry hint on the Malay and Chinese pages', async () => {
+    const link = await create.paymentLink(t.a, { amount: 1250, title: 'Invoice 7' });
+    const en = await page(`${pathOf(link.payment_url)}&lang=en`);
+    expect(en.html).toContain('<td>Visa: declined for insufficient funds</td>');
+    expect(en.html).toContain('placeholder="MM/YY"');
+    const ms = await page(`${pathOf(link.payment_url)}&lang=ms`);
+    expect(ms.html).toContain('<td>Visa: ditolak kerana baki tidak mencukupi</td>');
+    expect(ms.html).toContain('placeholder="BB/TT"');
+    const zh = await page(`${pathOf(link.payment_url)}&lang=zh`);
+    expect(zh.html).toContain('<td>Visa：因余额不足被拒绝</td>');
+    expect(zh.html).toContain('placeholder="月/年"');
+    for (const { html } of [ms, zh]) {
+      expect(html).not.toMatch(/succeeds|declined|MM\/YY"/);
+      // Every card of the list, in the page's language.
+      expect(html.match(/<tr><td><code>/g)).toHaveLength(en.html.match(/<tr><td><code>/g)!.length);
+    }
   });
 
   it('takes ?lang= over Accept-Language and remembers it in a cookie for the next page', async () => {
@@ -104,7 +122,7 @@ describe("the payer's language", () => {
     const invalid = await payer.submit(form, { lang: 'ms', amount: '5', name: '', email: 'nope', ...GOOD_CARD });
     expect(invalid.status).toBe(422);
     expect(invalid.html).toContain('Sila betulkan maklumat yang ditandakan.');
-    expect(invalid.html).toContain('Jumlah mestilah sekurang-kurangnya MYR 10.00.');
+    expect(invalid.html).toContain('Jumlah mestilah sekurang-kurangnya RM 10.00.');
     expect(invalid.html).toContain('Masukkan nama anda.');
     expect(invalid.html).toMatch(/<input id="name"[^>]*aria-describedby="name_error" aria-invalid="true">/);
     expect(invalid.html).toMatch(/<input id="amount"[^>]*aria-describedby="amount_hint amount_error" aria-invalid="true">/);
@@ -124,7 +142,7 @@ describe("the payer's language", () => {
     expect(paid.status).toBe(303);
     const receipt = (await listOutbox(t.service.db)).find((entry) => entry.topic === 'payment.receipt');
     const message = (receipt!.payload as { message: { subject: string; text: string; html: string } }).message;
-    expect(message.subject).toBe('收据：已向Kedai Kopi Ah Seng支付 MYR 12.50');
+    expect(message.subject).toBe('收据：已向Kedai Kopi Ah Seng支付 RM 12.50');
     expect(message.text).toContain('尾号 4242 的 VISA 卡');
     expect(message.html).toContain('<html lang="zh-Hans-MY">');
   });
@@ -183,7 +201,7 @@ describe("the link's and the token's own language (locale)", () => {
     await t.a.client.PATCH('/business', { body: { display_name: 'Kedai Kopi Ah Seng', default_locale: 'en' } });
     const link = await create.paymentLink(t.a, { amount: 4550, title: 'Katering', email: 'siti@example.com', locale: 'ms', send_email: true });
     const [request] = await emailsTo('payment_link.sent', 'siti@example.com');
-    expect(request!.subject).toBe('Permintaan bayaran daripada Kedai Kopi Ah Seng: Katering (MYR 45.50)');
+    expect(request!.subject).toBe('Permintaan bayaran daripada Kedai Kopi Ah Seng: Katering (RM 45.50)');
     expect(request!.html).toContain('<html lang="ms-MY">');
     // The payer reads the page in English (their browser asks for it); the receipt still follows the link.
     const payer = new Payer(t.url, { 'accept-language': 'en' });
@@ -191,7 +209,7 @@ describe("the link's and the token's own language (locale)", () => {
     expect(form.html).toContain('<html lang="en-MY">');
     expect((await payer.submit(form, { lang: 'en', name: 'Siti', ...GOOD_CARD })).status).toBe(303);
     const [receipt] = await emailsTo('payment.receipt', 'siti@example.com');
-    expect(receipt!.subject).toBe('Resit: MYR 45.50 kepada Kedai Kopi Ah Seng');
+    expect(receipt!.subject).toBe('Resit: RM 45.50 kepada Kedai Kopi Ah Seng');
     expect(receipt!.text).toContain('Dibayar menggunakan VISA yang berakhir dengan 4242.');
   });
 
@@ -199,9 +217,9 @@ describe("the link's and the token's own language (locale)", () => {
     await t.a.client.PATCH('/business', { body: { display_name: 'Kedai Kopi Ah Seng', default_locale: 'zh' } });
     const link = await create.paymentLink(t.a, { amount: 4550, title: 'Katering', email: 'weiming@example.com', send_email: true });
     const [request] = await emailsTo('payment_link.sent', 'weiming@example.com');
-    expect(request!.subject).toBe('Kedai Kopi Ah Seng的付款请求：Katering（MYR 45.50）');
+    expect(request!.subject).toBe('Kedai Kopi Ah Seng的付款请求：Katering（RM 45.50）');
     await create.payment(t, link);
     const [receipt] = await emailsTo('payment.receipt', 'weiming@example.com');
-    expect(receipt!.subject).toBe('收据：已向Kedai Kopi Ah Seng支付 MYR 45.50');
+    expect(receipt!.subject).toBe('收据：已向Kedai Kopi Ah Seng支付 RM 45.50');
   });
 });

@@ -19,7 +19,7 @@ describe('payment link page', () => {
     const page = await new Payer(t.url).open(pathOf(link.payment_url));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    for (const text of ['Invoice 7', 'Design work', 'MYR 12.50', 'p***@example.com']) expect(page.html).toContain(text);
+    for (const text of ['Invoice 7', 'Design work', 'RM 12.50', 'p***@example.com']) expect(page.html).toContain(text);
     expect(page.html).not.toContain('payer@example.com');
     for (const label of ['Name', 'Email', 'Card number', 'Expiry (MM/YY)', 'CVC'])
       expect(page.html).toMatch(new RegExp(`<label for="\\w+">${label.replace(/[()]/g, '\\$&')}`));
@@ -54,8 +54,47 @@ describe('payment link page', () => {
     expect(read.data?.data).toMatchObject({ status: 'Paid', paid: true });
     const thanks = await payer.get(pathOf(paid.location!));
     expect(thanks.status).toBe(200);
-    expect(thanks.html).toContain('MYR 12.50');
+    expect(thanks.html).toContain('RM 12.50');
     expect(thanks.html).toContain('ending in 4242');
+  });
+
+  it("thanks the payer with the merchant's reference, where the receipt went, and a title naming the business once", async () => {
+    await t.a.client.PATCH('/business', { body: { display_name: 'Kedai Kopi Ah Seng' } });
+    const link = await paymentLink({ reference: 'INV-2026-0142', email: 'nurul@example.com' });
+    const payer = new Payer(t.url);
+    const paid = await payer.submit(await payer.open(pathOf(link.payment_url)), { name: 'Nurul', ...GOOD_CARD });
+    const [payment] = await payments({ payment_link_id: link._id });
+    const thanks = await payer.get(pathOf(paid.location!));
+    expect(thanks.html).toContain('Reference INV-2026-0142. You can close this page.');
+    const main = (html: string) => html.slice(html.indexOf('<main'), html.indexOf('</main>'));
+    expect(main(thanks.html)).not.toContain(payment!._id);
+    expect(thanks.html).toContain('A receipt has been e-mailed to nurul@example.com.');
+    expect(thanks.html).toContain('<title>Thank you – Kedai Kopi Ah Seng</title>');
+
+    // Without a reference of the merchant's, no id stands in for one.
+    const plain = await paymentLink();
+    const again = new Payer(t.url);
+    const paidPlain = await again.submit(await again.open(pathOf(plain.payment_url)), { name: 'Ali', ...GOOD_CARD });
+    const [plainPayment] = await payments({ payment_link_id: plain._id });
+    const plainThanks = await again.get(pathOf(paidPlain.location!));
+    expect(main(plainThanks.html)).not.toContain(plainPayment!._id);
+    expect(main(plainThanks.html)).not.toContain('Reference');
+    expect(main(plainThanks.html)).toContain('You can close this page.');
+    // No website in the profile: no way back is made up.
+    expect(main(plainThanks.html)).not.toContain('Back to');
+  });
+
+  it("leads the payer back to the business's website, when its profile has one", async () => {
+    await t.a.client.PATCH('/business', { body: { display_name: 'Kedai Kopi Ah Seng', website_url: 'https://ahseng.example.com/menu?from=pay' } });
+    try {
+      const link = await paymentLink();
+      const payer = new Payer(t.url);
+      const paid = await payer.submit(await payer.open(pathOf(link.payment_url)), { name: 'Nurul', ...GOOD_CARD });
+      const thanks = await payer.get(pathOf(paid.location!));
+      expect(thanks.html).toContain('<a href="https://ahseng.example.com/menu?from=pay">Back to Kedai Kopi Ah Seng</a>');
+    } finally {
+      await t.a.client.PATCH('/business', { body: { website_url: null } });
+    }
   });
 
   it('signs the thank-you redirect: the same ids with a missing, guessed or altered signature show no payment', async () => {
@@ -85,7 +124,7 @@ describe('payment link page', () => {
         expect(page.html, `${name}: ${detail}`).not.toContain(detail);
     }
     const real = await new Payer(t.url).get(location.pathname + location.search);
-    expect(real.html).toContain('Payment received: MYR 12.50 by VISA ending in 4242.');
+    expect(real.html).toContain('Payment received: RM 12.50 by VISA ending in 4242.');
   });
 
   it('redirects to the merchant redirect_url, keeping its own query parameters', async () => {
@@ -205,11 +244,11 @@ describe('open link page', () => {
     const form = await payer.open(pathOf(link.payment_url));
     expect(form.status).toBe(200);
     expect(form.html).toMatch(/<label for="amount">Amount/);
-    expect(form.html).toContain('MYR 10.00');
+    expect(form.html).toContain('RM 10.00');
 
     const tooSmall = await payer.submit(form, { amount: '9.99', name: 'Ali', email: 'ali@example.com', ...GOOD_CARD });
     expect(tooSmall.status).toBe(422);
-    expect(tooSmall.html).toContain('The amount must be at least MYR 10.00.');
+    expect(tooSmall.html).toContain('The amount must be at least RM 10.00.');
 
     for (const [amount, name] of [
       ['25.50', 'Ali'],

@@ -25,7 +25,7 @@ describe('the poster', () => {
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.html).toContain('<title>Pay Business A – Surau roof fund</title>');
     expect(page.html).toContain('<h1>Surau roof fund</h1>');
-    expect(page.html).toContain('Pay at least MYR 10.00');
+    expect(page.html).toContain('Pay at least RM 10.00');
     expect(page.html).toContain(`<p class="url">${link.payment_url}</p>`);
     const svg = /<svg[^>]*>.*?<\/svg>/s.exec(page.html)?.[0];
     expect(svg, 'an inline <svg>').toBeDefined();
@@ -50,7 +50,7 @@ describe('the poster', () => {
       });
       const edited = await new Payer(t.url).get(posterOf(link._id));
       expect(edited.html).toContain('<h1>Masjid roof fund</h1>');
-      expect(edited.html).toContain('Pay at least MYR 15.00');
+      expect(edited.html).toContain('Pay at least RM 15.00');
       expect(decodeSvg(/<svg[^>]*>.*?<\/svg>/s.exec(edited.html)![0])).toBe(link.payment_url);
       expect(drawings).toHaveBeenCalledTimes(1);
       // Deleted: refused, though its code is still kept.

@@ -75,6 +75,7 @@ describe('racing payers', () => {
               db: t.service.db,
               publicUrl: t.url,
               acquirers: singleAcquirer(provider as CardFormAcquirer),
+              settlement: t.service.context.settlement,
               outbox: { nudge: () => t.service.worker?.nudge() },
               webhooks: undefined as never,
               secretsKey: t.service.secretsKey,

@@ -21,6 +21,13 @@ export const SEED = seedFromEnv();
  */
 const REPLAY = process.env.PROPERTY_PATH ? { name: process.env.PROPERTY_NAME, path: process.env.PROPERTY_PATH } : undefined;
 
+/**
+ * fast-check's commands replay path (the counterexample's `replayPath`): a model-based property replays
+ * its case from the seed and path only when its commands are told which of them ran, so a property of
+ * commands passes this to `fc.commands`.
+ */
+export const commandsReplayPath = (): { replayPath?: string } => (process.env.PROPERTY_COMMANDS_PATH ? { replayPath: process.env.PROPERTY_COMMANDS_PATH } : {});
+
 let requests = 0;
 let generating = false;
 /** Requests sent by properties, i.e. generated ones; set-up and seeding requests are not counted. */
@@ -113,9 +120,11 @@ export async function holds<T>(name: string, arbitrary: fc.Arbitrary<T>, predica
     });
   if (!details.failed) return;
   const path = details.counterexamplePath ?? '';
+  const commandsPath = /replayPath="([^"]*)"/.exec(fc.stringify(details.counterexample))?.[1];
+  const commands = commandsPath === undefined ? '' : ` PROPERTY_COMMANDS_PATH=${JSON.stringify(commandsPath)}`;
   throw new Error(
     `property "${name}" failed. Replay: PROPERTY_SEED=${SEED} npx vitest run test/property ` +
-      `(straight to this case: PROPERTY_SEED=${SEED} PROPERTY_NAME=${JSON.stringify(name)} PROPERTY_PATH=${path} npx vitest run test/property)\n` +
+      `(straight to this case: PROPERTY_SEED=${SEED} PROPERTY_NAME=${JSON.stringify(name)} PROPERTY_PATH=${path}${commands} npx vitest run test/property)\n` +
       fc.defaultReportMessage(details) +
       `\nWhat failed: ${details.errorInstance instanceof Error ? (details.errorInstance.stack ?? details.errorInstance.message) : String(details.errorInstance)}`,
     { cause: details.errorInstance },

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CHARGE_DECLINES_CARD, CHARGE_EXPIRES_CARD, DECLINED_CARD, GOOD_CARD, REFUND_FAILS_CARD, submitPage } from '../support/payer.js';
 import { useWebhookService } from '../support/webhook-service.js';
-import { holds, send, type Caller, type Reply } from './harness.js';
+import { commandsReplayPath, holds, send, type Caller, type Reply } from './harness.js';
 
 let caller: Caller;
 
@@ -376,7 +376,7 @@ const commands = fc.commands(
       .tuple(fc.nat(), fc.array(fc.integer({ min: 1, max: 8_000 }), { minLength: 2, maxLength: 6 }), fc.option(amounts, { nil: null }))
       .map(([pick, parts, chargeCents]) => checked(new ConcurrentRefunds(pick, parts, chargeCents))),
   ],
-  { maxCommands: 14 },
+  { maxCommands: 14, ...commandsReplayPath() },
 );
 
 async function cardOnToken(saved: Record<string, string>): Promise<string> {

@@ -28,6 +28,7 @@ import {
   type OperationSpec,
 } from './arbitraries.js';
 import { SEED, holds, requestCount, send, validationErrors, type Caller, type Reply } from './harness.js';
+import { searchOf } from '../../server/domain/search-terms.js';
 
 let a: Caller;
 let b: Caller;
@@ -335,6 +336,8 @@ const LIST_POOLS: Record<string, fc.Arbitrary<string>> = {
   'filter[reference_2]': poolOf(POOLS.reference_2),
   'filter[email]': poolOf(POOLS.email),
   'filter[created_at_between]': seededDays(SEEDED_FROM),
+  // Parts of the seeded titles in another case, and one found nowhere.
+  'filter[title]': fc.constantFrom('invoice 1', 'DONATIONS', 'tions 2', 'nowhere'),
 };
 const COLLECTION_POOLS: Record<string, fc.Arbitrary<string>> = {
   'filter[created_at_between]': seededDays(PAYMENTS_FROM),
@@ -352,6 +355,14 @@ function matches(record: Row, key: string, value: string, fields: Record<string,
     const [from = '', to = ''] = value.split(',');
     const day = record.created_at.slice(0, 10);
     return from <= day && day <= to;
+  }
+  // Part of the text, in any case; a payment's search is also an amount as people write it (the domain's reading).
+  const holds = (text: unknown) => typeof text === 'string' && text.toLowerCase().includes(value.toLowerCase());
+  if (name === 'title') return holds(record.title);
+  if (name === 'search') {
+    const { text, amount } = searchOf(value);
+    const found = text !== undefined && [record.payer_email, record.payer_name, record.reference].some(holds);
+    return found || (amount !== undefined && BigInt(record.amount as number) === amount);
   }
   const field = record[fields[name] ?? name];
   return field !== null && field !== undefined && String(field) === value;
@@ -374,6 +385,8 @@ function paymentPools(): Record<string, fc.Arbitrary<string>> {
     'filter[email]': poolOf(POOLS.email),
     'filter[card_last4]': idsIn('card_last4', '0000'),
     'filter[created_at_between]': seededDays(PAYMENTS_FROM),
+    // Parts of payers' e-mails and names and of references, in any case, amounts as people write them, and a term found nowhere.
+    'filter[search]': fc.constantFrom('payer1', 'EXAMPLE.COM', 'payer 2', 'inv', 'CAF\u00c9', '25.50', 'RM 10', '999.99', '30,000', 'nowhere'),
   };
 }
 

@@ -106,8 +106,10 @@ async function callAsContracted(operation: Operation) {
 
 describe('Cache-Control on every operation of openapi.yaml', () => {
   it('each answers no-store, or the caching its contract declares', async () => {
-    // Deletions last, so the operations on a record find it.
-    const operations = (await contractOperations()).sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+    // Deletions last, so the operations on a record find it; switching the acquirer just before them, since
+    // on Stripe the sandbox's payout test helpers answer 403 by design.
+    const rank = (operation: { method: string; operationId: string }) => (operation.method === 'DELETE' ? 2 : operation.operationId === 'setAcquirer' ? 1 : 0);
+    const operations = (await contractOperations()).sort((a, b) => rank(a) - rank(b));
     expect(operations.length).toBeGreaterThan(60);
     expect(new Set(operations.map((operation) => operation.caller))).toEqual(new Set(['key', 'session', 'anyone']));
     const wrong: string[] = [];
@@ -120,8 +122,8 @@ describe('Cache-Control on every operation of openapi.yaml', () => {
       if (answer.status >= 300) refused.push(`${operation.operationId} -> ${answer.status}`);
     }
     expect(wrong).toEqual([]);
-    // Each succeeded (the refusals are checked below), but the two that need an authenticator's code.
-    expect(refused.filter((answer) => !/^(confirmTotp|disableTotp) /.test(answer))).toEqual([]);
+    // Each succeeded (the refusals are checked below), but the three that need an authenticator's code.
+    expect(refused.filter((answer) => !/^(confirmTotp|disableTotp|regenerateRecoveryCodes) /.test(answer))).toEqual([]);
   }, 120_000);
 });
 

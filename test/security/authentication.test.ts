@@ -119,7 +119,9 @@ async function expectUnauthenticated(operation: SpecOperation, path: string, res
 describe('401 Unauthenticated. on every operation of openapi.yaml', () => {
   it('the live key passes on every operation (so each 401 below is about the credential alone)', async () => {
     // Deletes last, so the records they remove are still there for the others; recreated for the tests below.
-    const operations = [...spec.operations].sort((x, y) => Number(x.method === 'DELETE') - Number(y.method === 'DELETE'));
+    // Switching the acquirer just before them: on Stripe the sandbox's payout test helpers answer 403 by design.
+    const rank = (operation: (typeof spec.operations)[number]) => (operation.method === 'DELETE' ? 2 : operation.operationId === 'setAcquirer' ? 1 : 0);
+    const operations = [...spec.operations].sort((x, y) => rank(x) - rank(y));
     for (const operation of operations) {
       const response = await api(t, t.a.key, operation.method, pathOf(operation), operation.body?.example);
       expect(response.status, `${operation.operationId}: ${response.text}`).toBe(200);

@@ -24,8 +24,17 @@ export const KIND_OF_PARAM: Record<string, Kind> = {
   event_id: 'event',
   webhook_endpoint_id: 'webhookEndpoint',
   api_key_id: 'apiKey',
+  balance_transaction_id: 'balanceTransaction',
+  payout_id: 'payout',
+  bank_statement_id: 'bankStatement',
 };
-export type Kind = 'token' | 'openLink' | 'paymentLink' | 'payment' | 'event' | 'webhookEndpoint' | 'apiKey';
+export type Kind =
+  'token' | 'openLink' | 'paymentLink' | 'payment' | 'event' | 'webhookEndpoint' | 'apiKey' | 'balanceTransaction' | 'payout' | 'bankStatement';
+
+/** A weekday long after any fixture's payment is available: the sandbox's payouts as of it take everything. */
+export const PAYOUT_DAY = '2030-01-02';
+/** A statement with one deposit line, which matches no payout. */
+export const STATEMENT = { format: 'generic', csv: 'Date,Amount\n02/01/2030,1.00\n', columns: { date: 'Date', amount: 'Amount' } };
 
 export interface TenantRecords {
   /** Every id of each kind, live, paid, active or deleted. */
@@ -105,6 +114,9 @@ export async function oneOfEach(t: TestService, tenant: Tenant = t.a): Promise<R
     event_id: (await t.sql('outbox').where({ business_id: tenant.business.id, channel: 'webhook' }).orderBy('id', 'desc').first('event_id')).event_id as string,
     webhook_endpoint_id: (await t.sql('webhook_endpoints').where({ business_id: tenant.business.id }).orderBy('id').first('_id'))._id as string,
     api_key_id: (await create('/api/api-keys', { name: 'Reporting', permissions: ['payments:read'] }))._id as string,
+    balance_transaction_id: (await t.sql('balance_transactions').where({ business_id: tenant.business.id }).first('_id'))._id as string,
+    payout_id: ((await api(t, tenant.key, 'POST', '/api/test-helpers/payouts', { as_of: PAYOUT_DAY })).body as { data: Json[] }).data[0]!._id as string,
+    bank_statement_id: (await create('/api/bank-statements', STATEMENT))._id as string,
   };
 }
 
@@ -292,6 +304,9 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
   expect(eventIds.length).toBeGreaterThan(0);
   const apiKey = await created(t, tenant, '/api-keys', { name: `Reporting ${tag}`, permissions: ['payments:read'] });
   const endpointIds = (await t.sql('webhook_endpoints').where({ business_id: tenant.business.id }).orderBy('id').pluck('_id')) as string[];
+  const payout = ((await api(t, tenant.key, 'POST', '/api/test-helpers/payouts', { as_of: PAYOUT_DAY })).body as { data: Json[] }).data[0]!;
+  const statement = await created(t, tenant, '/bank-statements', STATEMENT);
+  const entryIds = (await t.sql('balance_transactions').where({ business_id: tenant.business.id }).orderBy('_id').pluck('_id')) as string[];
   return {
     ids: {
       paymentLink: [unpaid, paid, deleted, paused, expiring].map((r) => r._id as string),
@@ -301,6 +316,9 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
       event: eventIds,
       webhookEndpoint: endpointIds,
       apiKey: [apiKey._id as string],
+      balanceTransaction: entryIds,
+      payout: [payout._id as string],
+      bankStatement: [statement._id as string],
     },
     live: {
       paymentLink: unpaid._id as string,
@@ -310,6 +328,9 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
       event: eventIds[0]!,
       webhookEndpoint: endpoint._id as string,
       apiKey: apiKey._id as string,
+      balanceTransaction: entryIds[0]!,
+      payout: payout._id as string,
+      bankStatement: statement._id as string,
     },
     tokenValues: [pending, active].map((r) => r.token as string),
     paymentIds,
@@ -339,7 +360,7 @@ export async function seed(t: TestService, tenant: Tenant, tag: string): Promise
     ],
     idempotency: { key: idempotencyKey, body: idempotencyBody },
     created: Object.fromEntries(
-      [unpaid, paid, deleted, paused, expiring, open, openDeleted, exhausted, pending, active, endpoint, apiKey].map((r) => [r._id as string, r]),
+      [unpaid, paid, deleted, paused, expiring, open, openDeleted, exhausted, pending, active, endpoint, apiKey, statement].map((r) => [r._id as string, r]),
     ),
   };
 }
@@ -356,6 +377,9 @@ export function allIdsOf(records: TenantRecords): string[] {
     ...records.ids.event,
     ...records.ids.webhookEndpoint,
     ...records.ids.apiKey,
+    ...records.ids.balanceTransaction,
+    ...records.ids.payout,
+    ...records.ids.bankStatement,
   ];
 }
 

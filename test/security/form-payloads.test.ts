@@ -68,7 +68,7 @@ describe('a slow-pattern payload in any field of a payer form', () => {
     const created = await create.openLink(t.a, { minimum_amount: '10.00' });
     const page = await postPayload(pathOf(created.payment_url), { amount: '1', name: '', email: 'nope', ...GOOD_CARD, cvc: '1' }, 'expiry');
     expectFormError(page, 'expiry');
-    for (const text of ['The amount must be at least MYR 10.00.', 'Enter your name.', 'Enter a valid email address.', 'The CVC must be 3 digits.'])
+    for (const text of ['The amount must be at least RM 10.00.', 'Enter your name.', 'Enter a valid email address.', 'The CVC must be 3 digits.'])
       expect(page.html).toContain(text);
   });
 });

@@ -21,6 +21,8 @@ export interface Schema {
   pattern?: string;
   /** Sent, never shown back (a secret). */
   writeOnly?: boolean;
+  /** A document of another media type carried as a string (a bank statement's CSV), read by the service, not stored as text. */
+  contentMediaType?: string;
   allOf?: Schema[];
   oneOf?: Schema[];
   const?: unknown;
@@ -178,7 +180,7 @@ export function resourceOf(template: string): string {
 
 /** Free text: a string with no format of its own beyond the storable-text rule every text field has. */
 export function isFreeText(schema: Schema): boolean {
-  return !schema.format || schema.format === 'storable-text';
+  return (!schema.format || schema.format === 'storable-text') && !schema.contentMediaType;
 }
 
 /** A maxLength the service enforces and reports as such (not one that restates a format). */

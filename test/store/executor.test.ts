@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../server/domain/ids.js';
 import { findOrCreateBusiness } from '../../server/store/businesses.js';
 import { openDatabase } from '../../server/store/database.js';
-import { SQLITE_PRAGMAS } from '../../server/store/sqlite.js';
+import { BACK_ON_THREAD_AFTER_RUNS, SQLITE_PRAGMAS } from '../../server/store/sqlite.js';
 import { SqliteReaderThread } from '../../server/store/sqlite-reader-thread.js';
 import { tokenRow, useMigratedDatabase } from '../support/store.js';
 import { sleep } from '../support/wait.js';
@@ -160,6 +160,25 @@ describe.skipIf(Boolean(process.env.TEST_POSTGRES_URL))('long reads on the embed
     expect(second.ms).toBeLessThan(first.ms / 4);
   });
 
+  it('brings a read back to the main thread once it runs short in the reader thread time after time', async () => {
+    // A statement of its own whose work depends on its binding: long with 400,000, short with 1.
+    const statement = (n: number) =>
+      store.db.sql.raw('with recursive c(x) as (select 1 union all select x + 1 from c where x < ?) select count(*) as counted from c', [n]);
+    const run = async (n: number) => {
+      const call = held(() => store.db.all(statement(n)));
+      expect(await call.answer).toEqual([{ counted: n }]);
+      return call.ms;
+    };
+    const onMain = await run(1_000_000);
+    expect(onMain).toBeGreaterThan(5);
+    expect(await run(1_000_000)).toBeLessThan(onMain / 4);
+    for (let short = 0; short < BACK_ON_THREAD_AFTER_RUNS; short += 1) await run(1);
+    // Back where it was called: the long binding holds the caller again, once, and goes back to the worker.
+    const back = await run(1_000_000);
+    expect(back).toBeGreaterThan(5);
+    expect(await run(1_000_000)).toBeLessThan(back / 4);
+  });
+
   it('answers a short read while a long one is under way in the reader thread', async () => {
     await store.db.all(counting(store.db.sql, 300_000));
     const order: string[] = [];
@@ -179,7 +198,7 @@ describe.skipIf(Boolean(process.env.TEST_POSTGRES_URL))('long reads on the embed
         message: expect.stringMatching(/no such table/),
         code: 'SQLITE_ERROR',
       });
-      expect(await thread.read('select ? as a, ? as b', [1, 'x'])).toEqual({ columns: ['a', 'b'], rows: [[1, 'x']] });
+      expect(await thread.read('select ? as a, ? as b', [1, 'x'])).toEqual({ columns: ['a', 'b'], rows: [[1, 'x']], ms: expect.any(Number) });
     } finally {
       await thread.close();
     }

@@ -36,6 +36,8 @@ export interface TestService {
   /** Knex on a connection of its own to the service's database, for tests that look at or plant rows. */
   sql: Knex;
   a: Tenant;
+  /** Another business with a key of its own, for a test that needs a clean one (e.g. one per property run). */
+  newTenant(name: string): Promise<Tenant>;
   b: Tenant;
   /** The keys the service signs payer pages with (from its PAGE_SIGNING_SECRET), for tests that check signatures. */
   pageKeys: PageKeys;
@@ -78,6 +80,8 @@ export interface TestServiceOptions {
   passwordResets?: StartOptions['passwordResets'];
   /** When the validators no request has needed yet are compiled (a second after listening unless given). */
   validatorWarmUpMs?: number;
+  /** GET /metrics: its token, and a port of its own (0: any free one). Off unless given. */
+  metrics?: StartOptions['metrics'];
 }
 
 /**
@@ -113,6 +117,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     http: options.http,
     linger: options.linger,
     validatorWarmUpMs: options.validatorWarmUpMs,
+    metrics: options.metrics,
     secrets: secretsSettings(database.url),
     // Like the API limit: in the path, raised, except where a test sets its own.
     pageLimits: {
@@ -165,6 +170,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     sql,
     a,
     b,
+    newTenant: tenant,
     pageKeys: pageKeys(service.secretsKey.derive('page-signing')),
     clientFor,
     async close() {

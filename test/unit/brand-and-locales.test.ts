@@ -47,6 +47,8 @@ describe('the payer language', () => {
     expect(fromAcceptLanguage('zh-TW')).toBe('zh');
     expect(fromAcceptLanguage('zh-HK, en;q=0.8')).toBe('zh');
     expect(fromAcceptLanguage('zh-Hant-MY, en;q=0.1')).toBe('zh');
+    expect(fromAcceptLanguage('zh-SG')).toBe('zh');
+    expect(fromAcceptLanguage('zh-Hant-TW;q=0.9, fr')).toBe('zh');
     expect(fromAcceptLanguage('en, zh-TW;q=0.9')).toBe('en');
     expect(fromAcceptLanguage('de, *;q=0.1')).toBeUndefined();
     expect(fromAcceptLanguage('ms;q=0, en')).toBe('en');
@@ -63,5 +65,18 @@ describe('the payer language', () => {
     expect(emailLocale(null, 'ms')).toBe('ms');
     expect(emailLocale('zh', 'ms')).toBe('zh');
     expect(emailLocale(undefined, undefined)).toBe('en');
+  });
+
+  it('reads a Chinese tag of any script or region, wherever it comes from, as the Chinese page', () => {
+    for (const tag of ['zh-TW', 'zh-HK', 'zh-Hant', 'zh-SG', 'zh-Hans-CN', 'ZH-tw']) {
+      expect(chooseLocale({ link: tag }), `link ${tag}`).toBe('zh');
+      expect(chooseLocale({ business: tag }), `business ${tag}`).toBe('zh');
+      expect(chooseLocale({ query: tag, acceptLanguage: 'ms' }), `?lang=${tag}`).toBe('zh');
+      expect(chooseLocale({ acceptLanguage: tag, link: 'ms' }), `Accept-Language ${tag}`).toBe('zh');
+      expect(emailLocale(tag, 'ms'), `e-mail ${tag}`).toBe('zh');
+    }
+    expect(chooseLocale({ link: 'ms-MY' })).toBe('ms');
+    expect(chooseLocale({ link: 'fr-FR', business: 'zh-TW' })).toBe('zh');
+    expect(chooseLocale({ link: 'x'.repeat(100) })).toBe('en');
   });
 });

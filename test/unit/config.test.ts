@@ -252,3 +252,21 @@ describe('loadConfig: attempts at members’ secrets and password resets', () =>
     );
   });
 });
+
+describe('loadConfig: METRICS_TOKEN and METRICS_PORT', () => {
+  const token = 'a'.repeat(32);
+
+  it('turns /metrics off without a token, on with one, and on a port of its own with METRICS_PORT', () => {
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, port: undefined });
+    expect(loadConfig({ METRICS_TOKEN: token }).metrics).toEqual({ token, port: undefined });
+    expect(loadConfig({ METRICS_TOKEN: token, METRICS_PORT: '9464' }).metrics).toEqual({ token, port: 9464 });
+  });
+
+  it('refuses a short token, a port without a token, and the service port', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(ConfigError);
+    expect(() => loadConfig({ METRICS_TOKEN: `${token} ${token}` })).toThrow(ConfigError);
+    expect(() => loadConfig({ METRICS_PORT: '9464' })).toThrow('METRICS_PORT needs METRICS_TOKEN');
+    expect(() => loadConfig({ METRICS_TOKEN: token, METRICS_PORT: '3000' })).toThrow('METRICS_PORT must differ from PORT');
+    expect(() => loadConfig({ METRICS_TOKEN: token, METRICS_PORT: '0' })).toThrow(ConfigError);
+  });
+});

@@ -41,8 +41,8 @@ describe('money', () => {
 
 describe('business days', () => {
   test('an instant falls on its Kuala Lumpur day (UTC+8)', () => {
-    expect(dayIn('2026-05-19T15:59:59Z')).toBe('2026-05-19');
-    expect(dayIn('2026-05-19T16:00:00Z')).toBe('2026-05-20');
+    expect(dayIn('2026-05-19T15:59:59Z', 'Asia/Kuala_Lumpur')).toBe('2026-05-19');
+    expect(dayIn('2026-05-19T16:00:00Z', 'Asia/Kuala_Lumpur')).toBe('2026-05-20');
     expect(dayIn('2026-05-19T16:00:00Z', 'UTC')).toBe('2026-05-19');
   });
 
@@ -179,6 +179,7 @@ describe('the business profile form', () => {
     brand_color: null,
     support_email: 'help@kedai.example.com',
     support_phone: null,
+    website_url: 'https://kedai.example.com/',
     time_zone: 'Asia/Kuala_Lumpur',
     default_locale: 'en' as const,
   };
@@ -189,6 +190,7 @@ describe('the business profile form', () => {
       brand_color: '',
       support_email: 'help@kedai.example.com',
       support_phone: '',
+      website_url: 'https://kedai.example.com/',
       time_zone: 'Asia/Kuala_Lumpur',
       default_locale: 'en',
     });
@@ -197,9 +199,10 @@ describe('the business profile form', () => {
   test('only changed fields are sent, trimmed, an emptied one as null', () => {
     const before = profileForm(profile);
     expect(profileChanges(before, before)).toEqual({});
-    expect(profileChanges(before, { ...before, display_name: '  Nur Bakery ', support_email: '', default_locale: 'ms' })).toEqual({
+    expect(profileChanges(before, { ...before, display_name: '  Nur Bakery ', support_email: '', website_url: '', default_locale: 'ms' })).toEqual({
       display_name: 'Nur Bakery',
       support_email: null,
+      website_url: null,
       default_locale: 'ms',
     });
     expect(profileChanges(before, { ...before, support_email: 'help@kedai.example.com  ' })).toEqual({});

@@ -55,7 +55,7 @@ async function serve(): Promise<string> {
     publicUrl: 'http://127.0.0.1',
     limiter: new MemoryRateLimiter(1_000_000),
     logger: silentLogger(),
-    ready: async () => {},
+    dependencies: { database: async () => {} },
     draining: () => false,
   });
   const server = createServer(app.callback()).listen(0, '127.0.0.1');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AMOUNT_MAX_CENTS, AMOUNT_MIN_CENTS, centsToUnits, formatUnits, parseCents, parseUnits } from '../../server/domain/money.js';
+import { AMOUNT_MAX_CENTS, AMOUNT_MIN_CENTS, centsToUnits, formatMoney, formatUnits, parseCents, parseUnits } from '../../server/domain/money.js';
 
 describe('parseUnits: currency units to cents without floating point', () => {
   it('reads decimal strings with up to two decimals', () => {
@@ -128,5 +128,21 @@ describe('parseCents: a validated payment-link amount to cents', () => {
     expect(parseCents('1500')).toBe(1500);
     expect(parseCents('0500')).toBe(500);
     expect(parseCents('3000000')).toBe(3000000);
+  });
+});
+
+describe('formatMoney: money as people read it on payer pages, e-mails and posters', () => {
+  it('writes ringgit as RM with a thousands separator and two decimals', () => {
+    expect(formatMoney('MYR', 150000)).toBe('RM 1,500.00');
+    expect(formatMoney('MYR', 500)).toBe('RM 5.00');
+    expect(formatMoney('MYR', 1)).toBe('RM 0.01');
+    expect(formatMoney('MYR', 3_000_000)).toBe('RM 30,000.00');
+    expect(formatMoney('MYR', 123_456_789_012n)).toBe('RM 1,234,567,890.12');
+  });
+
+  it('writes the symbol people use where there is one, and the code otherwise', () => {
+    expect(formatMoney('SGD', 1050)).toBe('S$ 10.50');
+    expect(formatMoney('USD', 1050)).toBe('US$ 10.50');
+    expect(formatMoney('EUR', 1050)).toBe('EUR 10.50');
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { maskEmails, maskSecrets, scrub } from '../../server/logger.js';
+import { createLogger, maskEmails, maskSecrets, scrub } from '../../server/logger.js';
 
 describe('scrub', () => {
   it('masks API keys and webhook secrets', () => {
@@ -62,5 +62,38 @@ describe('scrub', () => {
       }),
       { numRuns: 5000 },
     );
+  });
+});
+
+describe('the service logger', () => {
+  it("replaces members' secrets and credentials wherever they are in a line, and keeps the rest", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ destination: { write: (line: string) => lines.push(line) } });
+    logger.info(
+      {
+        password: 'hunter2-hunter2',
+        body: { current_password: 'old-secret-1', totp_code: '123456', title: 'Kenduri' },
+        headers: { authorization: 'Bearer sk_live_abc', cookie: 'session=abc', accept: 'application/json' },
+        req: { headers: { authorization: 'Bearer x', cookie: 'c=1' } },
+        key: 'anything',
+        apiKey: 'anything',
+        form: [{ recovery_code: 'abcde-fghij' }],
+        status: 200,
+      },
+      'request',
+    );
+    const line = JSON.parse(lines[0]!);
+    expect(line).toMatchObject({
+      password: '[redacted]',
+      body: { current_password: '[redacted]', totp_code: '[redacted]', title: 'Kenduri' },
+      headers: { authorization: '[redacted]', cookie: '[redacted]', accept: 'application/json' },
+      req: { headers: { authorization: '[redacted]', cookie: '[redacted]' } },
+      key: '[redacted]',
+      apiKey: '[redacted]',
+      form: [{ recovery_code: '[redacted]' }],
+      status: 200,
+      msg: 'request',
+    });
+    expect(lines[0]).not.toMatch(/hunter2|old-secret|123456|sk_live|session=abc|abcde-fghij/);
   });
 });

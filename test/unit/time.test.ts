@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoMicros, metaTimestamp, parseDateRange } from '../../server/domain/time.js';
+import { isoMicros, metaTimestamp, metaTimestampNow, parseDateRange } from '../../server/domain/time.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -16,6 +16,17 @@ describe('isoMicros: ISO 8601 UTC with exactly six fractional digits and Z', () 
 
   it('matches the Timestamp pattern of openapi.yaml for the current time', () => {
     expect(isoMicros(new Date())).toMatch(TIMESTAMP);
+  });
+});
+
+describe('metaTimestampNow: the same text within a second, the next second at once', () => {
+  it('follows the clock it is given', () => {
+    const at = Date.parse('2022-05-19T08:36:38.000Z');
+    expect(metaTimestampNow(at)).toBe('2022-05-19 08:36:38 UTC');
+    expect(metaTimestampNow(at + 999)).toBe('2022-05-19 08:36:38 UTC');
+    expect(metaTimestampNow(at + 1_000)).toBe('2022-05-19 08:36:39 UTC');
+    // Back in time (a test's clock, a leap second smeared the other way): the earlier second again.
+    expect(metaTimestampNow(at - 1)).toBe('2022-05-19 08:36:37 UTC');
   });
 });
 

@@ -6,7 +6,7 @@ import { api, setCsrfToken } from './client.js';
 
 export type Me = components['schemas']['Me'];
 export type SignIn = components['schemas']['LoginRequest'];
-type ValidationErrors = components['schemas']['ValidationError']['errors'];
+export type ValidationErrors = components['schemas']['ValidationError']['errors'];
 
 export type SignInResult =
   | { kind: 'signed-in'; me: Me }
@@ -104,6 +104,13 @@ export async function disableTotp(body: components['schemas']['TotpDisableReques
   return { ok: false, ...refusal(error, response.status, 'Turning two-factor sign-in off') };
 }
 
+/** Ten new recovery codes in place of the old ones: the current password and a code from the app (or a recovery code). */
+export async function regenerateRecoveryCodes(body: components['schemas']['TotpDisableRequest']): Promise<Outcome<{ recovery_codes: string[] }>> {
+  const { data, error, response } = await api.POST('/auth/totp/recovery-codes', { body });
+  if (data) return { ok: true, data: data.data };
+  return { ok: false, ...refusal(error, response.status, 'Making new recovery codes') };
+}
+
 /** Asks for a password-reset link by e-mail; the answer is the same whether or not the e-mail has an account. */
 export async function requestPasswordReset(email: string): Promise<Outcome<{ requested: true }>> {
   const { data, error, response } = await api.POST('/auth/password-resets', { body: { email } });
@@ -113,8 +120,10 @@ export async function requestPasswordReset(email: string): Promise<Outcome<{ req
 
 export type PasswordReset = components['schemas']['PasswordResetEnvelope']['data'];
 
+export type PasswordResetResult = { kind: 'open'; reset: PasswordReset } | { kind: 'gone' | 'refused'; message: string };
+
 /** Whose password a reset link sets, while it works; the token goes in the body, never in an API URL. */
-export async function openPasswordReset(token: string): Promise<{ kind: 'open'; reset: PasswordReset } | { kind: 'gone' | 'refused'; message: string }> {
+export async function openPasswordReset(token: string): Promise<PasswordResetResult> {
   const { data, error, response } = await api.POST('/auth/password-resets/open', { body: { token } });
   if (data) return { kind: 'open', reset: data.data };
   const { message } = refusal(error, response.status, 'Opening the link');

@@ -1,6 +1,6 @@
 // The console's one HTTP client: the project's client package signed in with the session cookie,
 // wrapped for TanStack Query by openapi-react-query. Every request is the API an integrator calls.
-import { createSessionClient, type paths } from '@payment-collection/client';
+import { createSessionClient } from '@payment-collection/client';
 import createQueryClient from 'openapi-react-query';
 
 let csrfToken: string | undefined;
@@ -12,6 +12,3 @@ export function setCsrfToken(token: string | undefined): void {
 
 export const api = createSessionClient({ baseUrl: '/api', csrfToken: () => csrfToken });
 export const $api = createQueryClient(api);
-
-/** The query parameters of a list operation, as the contract declares them. */
-export type ListQuery<P extends '/payments' | '/payment-links' | '/open-payment-links'> = NonNullable<paths[P]['get']['parameters']['query']>;

@@ -1,5 +1,8 @@
 // The payments export as the console downloads it: GET /api/payments with Accept: text/csv (the same
-// filters), read as a stream so the page can show how many lines have come, then saved as a file.
+// filters), read as a stream so the page can show how many lines have come, then saved as a file with
+// its times on the business's clock (the API writes UTC).
+import { dayIn, isoIn, onDays } from './dates.js';
+
 export interface ExportProgress {
   bytes: number;
   lines: number;
@@ -26,4 +29,71 @@ export async function readWithProgress(response: Response, onProgress: (progress
     onProgress({ ...progress });
   }
   return new Blob(parts as Uint8Array<ArrayBuffer>[], { type: 'text/csv' });
+}
+
+/** The export's timestamp columns (openapi.yaml, listPayments text/csv): UTC instants as the API writes them. */
+const TIME_COLUMNS = ['created_at', 'updated_at'];
+const UTC_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** RFC 4180 records as the raw text of their cells (quotes kept), so a cell not rewritten goes back byte for byte. */
+function records(csv: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < csv.length; i += 1) {
+    const char = csv[i]!;
+    if (quoted) {
+      cell += char;
+      if (char === '"' && csv[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (char === '"') quoted = false;
+    } else if (char === '"') {
+      quoted = true;
+      cell += char;
+    } else if (char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\n' || char === '\r') {
+      if (char === '\r' && csv[i + 1] === '\n') i += 1;
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += char;
+  }
+  if (cell !== '' || row.length > 0) rows.push([...row, cell]);
+  return rows;
+}
+
+/**
+ * The export as a merchant's bookkeeping reads it: its times on the business's clock, with their
+ * offset (2026-11-29T05:24:03+08:00, the same instant the API wrote as 2026-11-28T21:24:03Z), and,
+ * when days are picked, only the payments of those business days and their refunds (the API was asked
+ * for the UTC days around them).
+ */
+export function inBusinessTime(csv: string, timeZone: string, days?: string): string {
+  const [header, ...rows] = records(csv);
+  if (!header) return csv;
+  const column = (name: string) => header.indexOf(name);
+  const times = TIME_COLUMNS.map(column).filter((index) => index >= 0);
+  const [line, id, paymentId, createdAt] = ['line', 'id', 'payment_id', 'created_at'].map(column);
+  const dropped = new Set<string>();
+  const kept = rows.filter((row) => {
+    if (days === undefined || createdAt === undefined || line === undefined) return true;
+    if (row[line] === 'payment') {
+      const keep = onDays(row[createdAt] ?? '', days, timeZone);
+      if (!keep && id !== undefined) dropped.add(row[id] ?? '');
+      return keep;
+    }
+    return paymentId === undefined || !dropped.has(row[paymentId] ?? '');
+  });
+  const rewritten = kept.map((row) => row.map((cell, index) => (times.includes(index) && UTC_INSTANT.test(cell) ? isoIn(cell, timeZone) : cell)));
+  return `${[header, ...rewritten].map((row) => row.join(',')).join('\r\n')}\r\n`;
+}
+
+/** The export's file name, dated by the business's day. */
+export function exportFileName(now: Date, timeZone: string): string {
+  return `payments-${dayIn(now, timeZone)}.csv`;
 }

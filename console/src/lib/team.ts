@@ -1,9 +1,19 @@
 // What the Team, Settings and Developers views decide without the service: which roles a member may
-// hand out, the business profile's changed fields, a logo file as the API takes it, and a webhook
+// hand out (each said in words), the business profile's changed fields, a logo file as the API takes it, and a webhook
 // endpoint's events as a form edits them. The server checks each of these again.
-import { ROLES, type Role } from '../../../server/domain/permissions.js';
+import { ROLE_DESCRIPTIONS, ROLES, type Role } from '@payment-collection/client';
 
 export { ROLES, type Role };
+
+/** A role's name as people read it ("Viewer"). */
+export function roleName(role: Role): string {
+  return ROLE_DESCRIPTIONS[role].name;
+}
+
+/** What a role may do, in a sentence, where it is chosen. */
+export function roleDescription(role: Role): string {
+  return ROLE_DESCRIPTIONS[role].description;
+}
 
 /** The roles a member may give (an invitation or a change of role): only an owner makes owners. */
 export function assignableRoles(myRole: Role): Role[] {
@@ -21,6 +31,7 @@ export interface ProfileForm {
   brand_color: string;
   support_email: string;
   support_phone: string;
+  website_url: string;
   time_zone: string;
   default_locale: 'en' | 'ms' | 'zh';
 }
@@ -34,6 +45,7 @@ export function profileForm(profile: {
   brand_color: string | null;
   support_email: string | null;
   support_phone: string | null;
+  website_url: string | null;
   time_zone: string;
   default_locale: 'en' | 'ms' | 'zh';
 }): ProfileForm {
@@ -42,6 +54,7 @@ export function profileForm(profile: {
     brand_color: profile.brand_color ?? '',
     support_email: profile.support_email ?? '',
     support_phone: profile.support_phone ?? '',
+    website_url: profile.website_url ?? '',
     time_zone: profile.time_zone,
     default_locale: profile.default_locale,
   };

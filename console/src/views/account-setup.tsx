@@ -7,12 +7,11 @@
 import { Alert, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { acceptAccountLink, openAccountLink, signIn, type AccountLink } from '../api/auth.js';
-import { ME_KEY } from '../session.js';
+import { acceptAccountLink, signIn, type AccountLink } from '../api/auth.js';
+import { accountLinkQuery, meQuery } from '../queries/auth.js';
 import { EmailedLinkPage } from './emailed-link.js';
-import { useFormFields } from './form-fields.js';
+import { useApiForm } from './api-form.js';
 
 function intro(link: AccountLink): string {
   const business = link.business_name || 'the business';
@@ -24,43 +23,36 @@ function intro(link: AccountLink): string {
 function SetupForm({ token, link, onGone }: { token: string; link: AccountLink; onGone: (message: string) => void }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const fields = useFormFields({ email: '', name: '', password: '', password_confirmation: '' });
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<string>();
   const existing = link.existing_account;
+  // Only the fields the form shows: a message about another goes above them.
+  const { form, message, refuse } = useApiForm(
+    { email: '', name: '', password: '', password_confirmation: '' },
+    { shown: existing ? ['password'] : ['name', 'password', 'password_confirmation', ...(link.email ? [] : ['email'])] },
+  );
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setMessage(undefined);
-    const { email, name, password, password_confirmation } = fields.values;
-    try {
-      const accepted = await acceptAccountLink(
-        existing ? { token, password } : { token, name, password, password_confirmation, ...(link.email ? {} : { email }) },
-      );
-      if (!accepted.ok) {
-        if (accepted.gone) return onGone(accepted.message);
-        fields.setErrors(accepted.errors);
-        setMessage(accepted.message);
-        return;
-      }
-      const signedIn = await signIn({ email: accepted.data.email, password });
-      if (signedIn.kind === 'signed-in') {
-        queryClient.setQueryData(ME_KEY, signedIn.me);
-        notifications.show({ color: 'green', message: `Welcome: you are signed in as ${accepted.data.email}.` });
-        navigate('/', { replace: true });
-      } else {
-        // Two-factor sign-in is on for this account (or signing in failed): the sign-in page asks again.
-        notifications.show({ color: 'green', message: `Your account is ready. Sign in as ${accepted.data.email}.` });
-        navigate('/sign-in', { replace: true });
-      }
-    } finally {
-      setBusy(false);
+  async function submit({ email, name, password, password_confirmation }: typeof form.values) {
+    const accepted = await acceptAccountLink(
+      existing ? { token, password } : { token, name, password, password_confirmation, ...(link.email ? {} : { email }) },
+    );
+    if (!accepted.ok) {
+      if (accepted.gone) onGone(accepted.message);
+      else refuse(accepted);
+      return;
+    }
+    const signedIn = await signIn({ email: accepted.data.email, password });
+    if (signedIn.kind === 'signed-in') {
+      queryClient.setQueryData(meQuery().queryKey, signedIn.me);
+      notifications.show({ color: 'green', message: `Welcome: you are signed in as ${accepted.data.email}.` });
+      navigate('/', { replace: true });
+    } else {
+      // Two-factor sign-in is on for this account (or signing in failed): the sign-in page asks again.
+      notifications.show({ color: 'green', message: `Your account is ready. Sign in as ${accepted.data.email}.` });
+      navigate('/sign-in', { replace: true });
     }
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit(submit)} noValidate>
       <Stack>
         <Title order={1} size="h2">
           Set up your account
@@ -77,23 +69,23 @@ function SetupForm({ token, link, onGone }: { token: string; link: AccountLink; 
             description="You have an account already: confirm it to join."
             autoComplete="current-password"
             required
-            {...fields.field('password')}
+            {...form.getInputProps('password')}
           />
         ) : (
           <>
-            {!link.email && <TextInput label="Your e-mail" type="email" autoComplete="email" required {...fields.field('email')} />}
-            <TextInput label="Your name" autoComplete="name" required {...fields.field('name')} />
+            {!link.email && <TextInput label="Your e-mail" type="email" autoComplete="email" required {...form.getInputProps('email')} />}
+            <TextInput label="Your name" autoComplete="name" required {...form.getInputProps('name')} />
             <PasswordInput
               label="Password"
               description="At least 12 characters, not a common one"
               autoComplete="new-password"
               required
-              {...fields.field('password')}
+              {...form.getInputProps('password')}
             />
-            <PasswordInput label="Password again" autoComplete="new-password" required {...fields.field('password_confirmation')} />
+            <PasswordInput label="Password again" autoComplete="new-password" required {...form.getInputProps('password_confirmation')} />
           </>
         )}
-        <Button type="submit" loading={busy}>
+        <Button type="submit" loading={form.submitting}>
           {existing ? 'Join' : 'Save and join'}
         </Button>
       </Stack>
@@ -103,10 +95,9 @@ function SetupForm({ token, link, onGone }: { token: string; link: AccountLink; 
 
 export function AccountSetupPage() {
   return (
-    <EmailedLinkPage<{ link: AccountLink }>
+    <EmailedLinkPage
       title="Set up your account · Console"
-      queryName="account-link"
-      open={openAccountLink}
+      query={accountLinkQuery}
       noToken="This link has no token. Open the whole link you were given."
       next={{ to: '/sign-in', label: 'Sign in to the console' }}
       form={(token, { link }, onGone) => <SetupForm token={token} link={link} onGone={onGone} />}

@@ -1,16 +1,15 @@
 import { Button, Card, Checkbox, Group, Radio, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import type { components } from '@payment-collection/client';
-// The server's own table of permissions (a pure module of its domain), so the form offers exactly those.
-import { PERMISSIONS as ALL_PERMISSIONS } from '../../../server/domain/permissions.js';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { PERMISSION_DESCRIPTIONS, PERMISSIONS as ALL_PERMISSIONS, type Permission, type components } from '@payment-collection/client';
 import { $api } from '../api/client.js';
-import { formatDateTime } from '../lib/dates.js';
 import { useCan, useMe } from '../session.js';
-import { ConfirmModal, DataTable, emptyList, PageHeading, QueryStates, SecretOnce, showRefusal } from './common.js';
+import { useApiForm } from './api-form.js';
+import { ConfirmModal, DateTime, emptyList, PageHeading, QueryStates, SecretOnce } from './common.js';
+import { DataTable } from './data-table.js';
+import { apiKeysQuery } from '../queries/api-keys.js';
 
-type Permission = components['schemas']['Permission'];
 type ApiKey = components['schemas']['ApiKey'];
 
 function NewKeyForm() {
@@ -20,35 +19,34 @@ function NewKeyForm() {
   // Only an owner makes a full key; everyone else lists what the key may do, within their own permissions.
   const owner = me.role === 'owner';
   const offered = ALL_PERMISSIONS.filter((permission) => me.permissions.includes(permission));
-  const [name, setName] = useState('');
-  const [kind, setKind] = useState(owner ? 'full' : 'restricted');
-  const [permissions, setPermissions] = useState<string[]>([]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // `kind` is the form's own (the API takes a full key as one without `permissions`); the API's
+  // `expires_at` has no field here, so its messages are said in a toast.
+  const { form, refuse, done } = useApiForm<{ name: string; kind: string; permissions: string[] }>(
+    { name: '', kind: owner ? 'full' : 'restricted', permissions: [] },
+    { shown: ['name', 'permissions'], toast: true },
+  );
   const [secret, setSecret] = useState<string>();
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function submit({ name, kind, permissions }: typeof form.values) {
     try {
       const created = await create.mutateAsync({ body: { name, ...(kind === 'restricted' ? { permissions: permissions as Permission[] } : {}) } });
       setSecret(created.data.secret);
-      setErrors({});
-      setName('');
+      done();
       notifications.show({ color: 'green', message: `API key “${created.data.name ?? created.data.prefix}” created.` });
-      await queryClient.invalidateQueries();
+      await queryClient.invalidateQueries({ queryKey: apiKeysQuery().queryKey });
     } catch (error) {
-      showRefusal(error, ['name', 'permissions', 'expires_at'], setErrors);
+      refuse(error);
     }
   }
 
   return (
     <Card withBorder maw={640} mb="lg">
-      <form onSubmit={submit} noValidate aria-label="New API key">
+      <form onSubmit={form.onSubmit(submit)} noValidate aria-label="New API key">
         <Stack>
-          <TextInput label="Key name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} />
+          <TextInput label="Key name" required {...form.getInputProps('name')} />
           <Radio.Group
             label="Access"
-            value={kind}
-            onChange={setKind}
+            {...form.getInputProps('kind')}
             description={
               owner ? undefined : 'Only an owner makes a full key. A key you make holds at most what your role holds, and stops working if you leave.'
             }
@@ -58,11 +56,11 @@ function NewKeyForm() {
               <Radio value="restricted" label="Restricted" />
             </Group>
           </Radio.Group>
-          {kind === 'restricted' && (
-            <Checkbox.Group label="Permissions" value={permissions} onChange={setPermissions} error={errors.permissions}>
+          {form.values.kind === 'restricted' && (
+            <Checkbox.Group label="Permissions" {...form.getInputProps('permissions')}>
               <SimpleGrid cols={{ base: 1, sm: 2 }} mt="xs">
                 {offered.map((permission) => (
-                  <Checkbox key={permission} value={permission} label={permission} />
+                  <Checkbox key={permission} value={permission} label={PERMISSION_DESCRIPTIONS[permission]} description={permission} />
                 ))}
               </SimpleGrid>
             </Checkbox.Group>
@@ -79,7 +77,7 @@ function NewKeyForm() {
 
 export function ApiKeysPage() {
   const queryClient = useQueryClient();
-  const keys = $api.useQuery('get', '/api-keys');
+  const keys = useQuery(apiKeysQuery());
   const canWrite = useCan('api_keys:write');
   const revoke = $api.useMutation('delete', '/api-keys/{api_key_id}');
   const [revoking, setRevoking] = useState<ApiKey>();
@@ -97,13 +95,18 @@ export function ApiKeysPage() {
             columns={[
               { header: 'Name', cell: (key) => key.name ?? key.prefix },
               { header: 'Key', cell: (key) => `${key.prefix}…${key.last_four ?? ''}` },
-              { header: 'Access', cell: (key) => (key.permissions === null ? 'Full' : key.permissions.join(', ')) },
-              { header: 'Last used', cell: (key) => (key.last_used_at ? formatDateTime(key.last_used_at) : 'Never') },
+              {
+                header: 'Access',
+                cell: (key) => (key.permissions === null ? 'Full' : key.permissions.map((permission) => PERMISSION_DESCRIPTIONS[permission]).join('; ')),
+              },
+              { header: 'Last used', cell: (key) => (key.last_used_at ? <DateTime instant={key.last_used_at} /> : 'Never') },
               {
                 header: 'State',
                 cell: (key) =>
                   key.revoked_at ? (
-                    `Revoked ${formatDateTime(key.revoked_at)}`
+                    <>
+                      Revoked <DateTime instant={key.revoked_at} />
+                    </>
                   ) : canWrite ? (
                     <Button size="xs" variant="default" onClick={() => setRevoking(key)}>
                       Revoke {key.name ?? key.prefix}…
@@ -126,7 +129,7 @@ export function ApiKeysPage() {
           await revoke.mutateAsync({ params: { path: { api_key_id: revoking!._id } } });
           setRevoking(undefined);
           notifications.show({ color: 'green', message: 'The key is revoked.' });
-          await queryClient.invalidateQueries();
+          await queryClient.invalidateQueries({ queryKey: apiKeysQuery().queryKey });
         }}
       >
         <Text>Requests made with {revoking?.name ?? revoking?.prefix} are refused from now on. This cannot be undone.</Text>

@@ -1,11 +1,11 @@
 // Pieces every view uses: the page heading that also names the tab, status badges, the loading,
-// error and empty states, and a confirmation before anything that cannot be undone.
-import { Alert, Badge, Button, Center, Code, CopyButton, Group, Loader, Modal, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+// error and empty states, a secret shown once, and a confirmation before anything that cannot be undone.
+import { Alert, Badge, Button, Center, Code, CopyButton, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { fieldErrors } from '../lib/errors.js';
+import { useBusinessTime } from '../lib/business-time.js';
+import { STATUS_WORDS, type Status } from '../lib/statuses.js';
 
 export function PageHeading({ title, actions }: { title: string; actions?: ReactNode }) {
   useDocumentTitle(`${title} · Console`);
@@ -19,40 +19,31 @@ export function PageHeading({ title, actions }: { title: string; actions?: React
   );
 }
 
-const STATUS_COLORS: Record<string, string> = {
-  paid: 'green',
-  Paid: 'green',
-  succeeded: 'green',
-  refused: 'orange',
-  delivered: 'green',
-  Active: 'blue',
-  active: 'blue',
-  pending: 'yellow',
-  partially_refunded: 'orange',
-  refunded: 'gray',
-  Paused: 'gray',
-  paused: 'gray',
-  Expired: 'gray',
-  failed: 'red',
-  dead: 'red',
-};
+// A badge keeps its width in a crowded row or header: Mantine ellipsizes a shrunk badge's words ("P…").
+const UNSHRUNK = { flexShrink: 0, maxWidth: 'none', overflow: 'visible' } as const;
 
 /** TEST or LIVE: a dot of warning colour beside body-coloured text, readable in both themes (a light yellow badge is not). */
 export function ModeBadge({ live }: { live: boolean }) {
   return (
-    <Badge variant="dot" color={live ? 'red' : 'yellow'}>
+    <Badge variant="dot" color={live ? 'red' : 'yellow'} style={UNSHRUNK}>
       {live ? 'LIVE' : 'TEST'}
     </Badge>
   );
 }
 
-export function StatusBadge({ status }: { status: string }) {
+export function StatusBadge({ status }: { status: Status }) {
   return (
     // A coloured dot beside text of the body colour: readable in both themes whatever the status colour.
-    <Badge variant="dot" color={STATUS_COLORS[status] ?? 'gray'}>
-      {status.replaceAll('_', ' ')}
+    <Badge variant="dot" color={STATUS_WORDS[status].color} style={UNSHRUNK}>
+      {STATUS_WORDS[status].words}
     </Badge>
   );
+}
+
+/** An instant on the business's clock, wherever a view shows one. */
+export function DateTime({ instant }: { instant: string }) {
+  const { dateTime } = useBusinessTime();
+  return <>{dateTime(instant)}</>;
 }
 
 export function Loading({ what }: { what: string }) {
@@ -88,6 +79,7 @@ export function EmptyState({ title, children }: EmptyStateProps) {
 
 /** A page of a list with no record on it. */
 export const emptyPage = (body: { data: { data: readonly unknown[] } }) => body.data.data.length === 0;
+
 /** A list the API answers whole, with no record in it. */
 export const emptyList = (body: { data: readonly unknown[] }) => body.data.length === 0;
 
@@ -153,104 +145,6 @@ export function ConfirmModal(props: {
   );
 }
 
-export interface Column<Row> {
-  header: string;
-  cell(row: Row): ReactNode;
-}
-
-/** A list as a table with a name (tests and screen readers find it by it), scrolling sideways on a phone. */
-export function DataTable<Row>({
-  label,
-  columns,
-  rows,
-  rowKey,
-  minWidth = 560,
-}: {
-  label: string;
-  columns: Column<Row>[];
-  rows: readonly Row[];
-  rowKey(row: Row): string;
-  minWidth?: number;
-}) {
-  return (
-    // Scrolled sideways on a phone: the keyboard reaches it too (a named region one can Tab to and scroll).
-    <Table.ScrollContainer minWidth={minWidth} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': `${label}, scrolls sideways` } }}>
-      <Table striped aria-label={label}>
-        <Table.Thead>
-          <Table.Tr>
-            {columns.map((column) => (
-              <Table.Th key={column.header}>{column.header}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={rowKey(row)}>
-              {columns.map((column) => (
-                <Table.Td key={column.header}>{column.cell(row)}</Table.Td>
-              ))}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
-
-/** A record's fields as a two-column table, each row headed by its name. */
-export function Details({ label, fields }: { label: string; fields: Array<[string, ReactNode] | false> }) {
-  return (
-    <Table variant="vertical" aria-label={label}>
-      <Table.Tbody>
-        {fields
-          .filter((field): field is [string, ReactNode] => field !== false)
-          .map(([name, value]) => (
-            <Table.Tr key={name}>
-              <Table.Th w={150}>{name}</Table.Th>
-              <Table.Td>{value}</Table.Td>
-            </Table.Tr>
-          ))}
-      </Table.Tbody>
-    </Table>
-  );
-}
-
-/** Pages of a list, each control named for screen readers. */
-export function Pager({ total, page, onChange }: { total: number; page: number; onChange(page: number): void }) {
-  return (
-    <Pagination
-      total={total}
-      value={page}
-      onChange={onChange}
-      getControlProps={(control) => ({ 'aria-label': `${control} page` })}
-      getItemProps={(item) => ({ 'aria-label': `Page ${item}` })}
-    />
-  );
-}
-
-/** Under a list: how many records match (a total counted only so far said as a lower bound), and its pages. */
-export function ListFooter({
-  list,
-  noun,
-  page,
-  onChange,
-}: {
-  list: { total: number; total_is_lower_bound?: boolean; last_page: number };
-  noun: string;
-  page: number;
-  onChange(page: number): void;
-}) {
-  return (
-    <Group justify="space-between" mt="md">
-      <Text size="sm">
-        {list.total_is_lower_bound ? 'At least ' : ''}
-        {list.total.toLocaleString('en-MY')} {noun}
-      </Text>
-      <Pager total={list.last_page} page={page} onChange={onChange} />
-    </Group>
-  );
-}
-
 /** A secret the service shows once (an API key, a webhook signing secret), with a button to copy it. */
 export function SecretOnce({ what, secret }: { what: string; secret: string }) {
   return (
@@ -261,11 +155,4 @@ export function SecretOnce({ what, secret }: { what: string; secret: string }) {
       </Group>
     </Alert>
   );
-}
-
-/** A refused form: the API's 422 messages on the fields shown, anything else in a toast. */
-export function showRefusal(error: unknown, shownFields: readonly string[], setErrors: (errors: Record<string, string>) => void): void {
-  const shown = fieldErrors(error, shownFields);
-  setErrors(shown.fields);
-  if (shown.general) notifications.show({ color: 'red', message: shown.general });
 }

@@ -3,7 +3,7 @@
 // no longer works.
 import { Alert, Anchor, Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
@@ -36,33 +36,33 @@ export function Gone({ message, next }: { message: string; next: { to: string; l
   );
 }
 
-type Opened<T> = ({ kind: 'open' } & T) | { kind: 'gone' | 'refused'; message: string };
+/** What opening a link answers: open (with what the form needs), or why not. */
+type Opening = { kind: 'open' } | { kind: 'gone' | 'refused'; message: string };
 
-interface EmailedLinkPageProps<T> {
+interface EmailedLinkPageProps<Result extends Opening> {
   title: string;
-  /** The query's name; the token is added to it. */
-  queryName: string;
-  open: (token: string) => Promise<Opened<T>>;
+  /** The link's query (queries/auth.ts), read once per visit. */
+  query: (token: string) => UseQueryOptions<Result, Error, Result, QueryKey>;
   noToken: string;
   next: { to: string; label: string };
   /** The form, once the link is open; `onGone` turns the page into the Gone one when the form's answer says so. */
-  form: (token: string, opened: T, onGone: (message: string) => void) => ReactNode;
+  form: (token: string, opened: Extract<Result, { kind: 'open' }>, onGone: (message: string) => void) => ReactNode;
 }
 
-export function EmailedLinkPage<T>({ title, queryName, open, noToken, next, form }: EmailedLinkPageProps<T>) {
+export function EmailedLinkPage<Result extends Opening>({ title, query, noToken, next, form }: EmailedLinkPageProps<Result>) {
   useDocumentTitle(title);
   const [search] = useSearchParams();
   const token = (search.get('token') ?? '').slice(0, 100);
   const [goneMessage, setGoneMessage] = useState<string>();
-  // Reading the link does not use it; it is read once per visit (a retry or a refetch would only repeat the answer).
-  const opened = useQuery({ queryKey: [queryName, token], queryFn: () => open(token), enabled: token !== '', retry: false, staleTime: Infinity });
+  // Reading the link does not use it.
+  const opened = useQuery({ ...query(token), enabled: token !== '' });
 
   let body: ReactNode;
   if (!token) body = <Gone message={noToken} next={next} />;
   else if (goneMessage) body = <Gone message={goneMessage} next={next} />;
   else if (opened.isPending) body = <Loader aria-label="Opening the link" />;
   else if (opened.isError) body = <Gone message="The link could not be opened. Try again in a moment." next={next} />;
-  else if (opened.data.kind !== 'open') body = <Gone message={opened.data.message} next={next} />;
-  else body = form(token, opened.data as T, setGoneMessage);
+  else if (opened.data.kind !== 'open') body = <Gone message={(opened.data as Exclude<Opening, { kind: 'open' }>).message} next={next} />;
+  else body = form(token, opened.data as Extract<Result, { kind: 'open' }>, setGoneMessage);
   return <Frame>{body}</Frame>;
 }

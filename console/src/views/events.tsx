@@ -1,55 +1,48 @@
-import { Anchor, Button, Code, Group, NativeSelect, Text, Title } from '@mantine/core';
+import { Anchor, Button, Code, NativeSelect, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import type { paths } from '@payment-collection/client';
 import { $api } from '../api/client.js';
-import { formatDateTime } from '../lib/dates.js';
 import { refusalMessage } from '../lib/errors.js';
-import { apiQuery, filtersFrom, searchFor } from '../lib/filters.js';
-import { EVENT_TYPES } from '../lib/team.js';
+import { useBusinessTime } from '../lib/business-time.js';
+import { EVENT_WORDS, eventWords } from '../lib/events.js';
+import { apiQuery, CREATED_DAYS, filtersFrom, onPickedDays, searchFor, type Filters } from '../lib/filters.js';
 import { useCan } from '../session.js';
-import { DataTable, Details, emptyPage, ListFooter, Loading, PageHeading, QueryError, QueryStates, StatusBadge } from './common.js';
+import { FilterBar } from './filter-bar.js';
+import { DateTime, emptyPage, Loading, PageHeading, QueryError, QueryStates, StatusBadge } from './common.js';
+import { DataTable, Details, ListFooter } from './data-table.js';
+import { useQuery } from '@tanstack/react-query';
+import { eventQuery, eventsQuery, type EventsQuery } from '../queries/events.js';
 
-const FILTERS = ['type', 'delivery_success'] as const;
-type EventsQuery = NonNullable<paths['/events']['get']['parameters']['query']>;
+const FILTERS = ['type', 'delivery_success', 'created_at_between'] as const;
 
 export function EventsPage() {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFrom(search, FILTERS);
   const page = Number(search.get('page') ?? '1') || 1;
-  const events = $api.useQuery('get', '/events', { params: { query: { ...apiQuery(filters), page, per_page: 50 } as EventsQuery } });
-  const [draft, setDraft] = useState({ type: filters.type ?? '', delivery_success: filters.delivery_success ?? '' });
+  const events = useQuery(eventsQuery({ ...apiQuery(filters), page, per_page: 50 } as EventsQuery));
+  const { timeZone } = useBusinessTime();
+  const setFilters = (next: Filters) => setSearch(searchFor(next));
   return (
     <>
       <PageHeading title="Events" />
-      <form
-        aria-label="Filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setSearch(searchFor({ ...filters, ...draft }));
-        }}
-      >
-        <Group align="flex-end" mb="md">
-          <NativeSelect
-            label="Event type"
-            data={[{ value: '', label: 'Any' }, ...[...EVENT_TYPES, 'ping'].map((type) => ({ value: type, label: type }))]}
-            value={draft.type}
-            onChange={(e) => setDraft({ ...draft, type: e.currentTarget.value })}
-          />
-          <NativeSelect
-            label="Delivery"
-            data={[
-              { value: '', label: 'Any' },
-              { value: 'true', label: 'Delivered' },
-              { value: 'false', label: 'Not delivered' },
-            ]}
-            value={draft.delivery_success}
-            onChange={(e) => setDraft({ ...draft, delivery_success: e.currentTarget.value })}
-          />
-          <Button type="submit">Search</Button>
-        </Group>
-      </form>
+      <FilterBar filters={filters} setFilters={setFilters}>
+        <NativeSelect
+          label="Event type"
+          name="type"
+          data={[{ value: '', label: 'Any' }, ...Object.entries(EVENT_WORDS).map(([type, words]) => ({ value: type, label: words }))]}
+          defaultValue={filters.type ?? ''}
+        />
+        <NativeSelect
+          label="Delivery"
+          name="delivery_success"
+          data={[
+            { value: '', label: 'Any' },
+            { value: 'true', label: 'Delivered' },
+            { value: 'false', label: 'Not delivered' },
+          ]}
+          defaultValue={filters.delivery_success ?? ''}
+        />
+      </FilterBar>
       <QueryStates
         query={events}
         what="events"
@@ -63,25 +56,25 @@ export function EventsPage() {
           <>
             <DataTable
               label="Events"
-              rows={body.data.data}
+              rows={onPickedDays(body.data.data, filters, timeZone)}
               rowKey={(event) => event.id}
+              rowLink={(event) => `/developers/events/${event.id}`}
               minWidth={640}
               columns={[
-                {
-                  header: 'Event',
-                  cell: (event) => (
-                    <Anchor component={Link} to={`/developers/events/${event.id}`}>
-                      {event.type}
-                    </Anchor>
-                  ),
-                },
-                { header: 'When', cell: (event) => formatDateTime(event.created_at) },
+                { header: 'Event', cell: (event) => eventWords(event.type) },
+                { header: 'When', cell: (event) => <DateTime instant={event.created_at} /> },
                 { header: 'Delivery', cell: (event) => <StatusBadge status={event.status} /> },
                 { header: 'Attempts', cell: (event) => event.attempts },
                 { header: 'Last error', cell: (event) => event.last_error ?? '—' },
               ]}
             />
-            <ListFooter list={body.data} noun="events" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
+            <ListFooter
+              list={body.data}
+              noun="events"
+              daysPicked={CREATED_DAYS in filters}
+              page={page}
+              onChange={(next) => setSearch(searchFor(filters, next))}
+            />
           </>
         )}
       </QueryStates>
@@ -92,7 +85,7 @@ export function EventsPage() {
 export function EventPage() {
   const { eventId = '' } = useParams();
   const canResend = useCan('events:write');
-  const event = $api.useQuery('get', '/events/{event_id}', { params: { path: { event_id: eventId } } });
+  const event = useQuery(eventQuery(eventId));
   const resend = $api.useMutation('post', '/events/{event_id}/resend');
   if (event.isPending) return <Loading what="the event" />;
   if (event.isError) return <QueryError error={event.error} />;
@@ -100,7 +93,7 @@ export function EventPage() {
   return (
     <>
       <PageHeading
-        title={`Event ${record.type}`}
+        title={`Event: ${eventWords(record.type)}`}
         actions={
           canResend && (
             <Button
@@ -109,7 +102,7 @@ export function EventPage() {
               onClick={async () => {
                 try {
                   await resend.mutateAsync({ params: { path: { event_id: record.id } }, body: {} });
-                  notifications.show({ color: 'green', message: `${record.type} will be sent again.` });
+                  notifications.show({ color: 'green', message: `${eventWords(record.type)} will be sent again.` });
                   await event.refetch();
                 } catch (error) {
                   notifications.show({ color: 'red', message: refusalMessage(error) });
@@ -125,9 +118,10 @@ export function EventPage() {
         label="Event"
         fields={[
           ['Id', record.id],
+          ['Type', <Code key="type">{record.type}</Code>],
           ['Delivery', <StatusBadge key="status" status={record.status} />],
-          ['Created', formatDateTime(record.created_at)],
-          record.next_attempt_at !== null && ['Next attempt', formatDateTime(record.next_attempt_at)],
+          ['Created', <DateTime instant={record.created_at} />],
+          record.next_attempt_at !== null && ['Next attempt', <DateTime instant={record.next_attempt_at} />],
           [
             'Data',
             <Code key="data" block style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
@@ -172,7 +166,7 @@ export function EventPage() {
           rowKey={(delivery) => `${delivery.webhook_endpoint_id}-${delivery.attempt}-${delivery.started_at}`}
           minWidth={640}
           columns={[
-            { header: 'When', cell: (delivery) => formatDateTime(delivery.started_at) },
+            { header: 'When', cell: (delivery) => <DateTime instant={delivery.started_at} /> },
             { header: 'Endpoint', cell: (delivery) => delivery.url ?? '—' },
             { header: 'Attempt', cell: (delivery) => delivery.attempt },
             { header: 'Took', cell: (delivery) => `${delivery.duration_ms} ms` },

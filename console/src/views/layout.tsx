@@ -1,5 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import {
   ActionIcon,
+  Alert,
   AppShell,
   Burger,
   Button,
@@ -13,33 +15,57 @@ import {
   useMantineColorScheme,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Navigate, Outlet, NavLink as RouterLink, useLocation, useNavigate } from 'react-router';
-import { signOut } from '../api/auth.js';
-import { $api } from '../api/client.js';
+import { Navigate, Outlet, NavLink as RouterLink, useLocation, useMatches, useNavigate } from 'react-router';
+import { signOut, type Me } from '../api/auth.js';
+import { accessTo, isPageHandle, PAGES } from '../lib/access.js';
 import { SessionProvider, useCan, useForgetSession, useMeQuery } from '../session.js';
-import { ModeBadge } from './common.js';
+import { ModeBadge, PageHeading } from './common.js';
+import { acquirerQuery } from '../queries/business.js';
 
 /** TEST or LIVE on every view: the sandbox and a Stripe test key take no real money, a live key does. */
 function CurrentMode() {
   const canRead = useCan('settings:read');
-  const settings = $api.useQuery('get', '/business/acquirer', {}, { enabled: canRead });
+  const settings = useQuery({ ...acquirerQuery(), enabled: canRead });
   if (!canRead || !settings.data) return null;
   return <ModeBadge live={settings.data.data.acquirer === 'stripe' && settings.data.data.mode === 'live'} />;
 }
 
 const SECTIONS = [
-  { to: '/', label: 'Overview', end: true, permission: 'payments:read' },
-  { to: '/payments', label: 'Payments', permission: 'payments:read' },
-  { to: '/payment-links', label: 'Payment links', permission: 'payment_links:read' },
-  { to: '/open-payment-links', label: 'Open payment links', permission: 'open_payment_links:read' },
-  { to: '/saved-cards', label: 'Saved cards', permission: 'tokenizations:read' },
-  { to: '/api-keys', label: 'API keys', permission: 'api_keys:read' },
-  { to: '/developers/webhooks', label: 'Webhooks', permission: 'webhooks:read' },
-  { to: '/developers/events', label: 'Events', permission: 'events:read' },
-  { to: '/team', label: 'Team', permission: 'team:read' },
-  { to: '/settings', label: 'Settings', permission: 'settings:read' },
-  { to: '/audit-log', label: 'Audit log', permission: 'audit:read' },
+  { to: '/', page: PAGES.overview },
+  { to: '/payments', page: PAGES.payments },
+  { to: '/payouts', page: PAGES.payouts },
+  { to: '/payment-links', page: PAGES.paymentLinks },
+  { to: '/open-payment-links', page: PAGES.openLinks },
+  { to: '/saved-cards', page: PAGES.savedCards },
+  { to: '/api-keys', page: PAGES.apiKeys },
+  { to: '/developers/webhooks', page: PAGES.webhooks },
+  { to: '/developers/events', page: PAGES.events },
+  { to: '/team', page: PAGES.team },
+  { to: '/settings', page: PAGES.settings },
+  { to: '/audit-log', page: PAGES.auditLog },
 ] as const;
+
+/**
+ * The page the route shows, or what stands in its place, decided from the session before the page asks
+ * the API anything: a member whose business requires two-factor sign-in is taken to set it up, and a
+ * page the role may not use says so by name.
+ */
+function AllowedPage({ me }: { me: Me }) {
+  const matches = useMatches();
+  const handle = matches.map((match) => match.handle).findLast(isPageHandle);
+  const access = accessTo(me, handle);
+  if (access.kind === 'set-up-two-factor') return <Navigate to="/account/two-factor" replace />;
+  if (access.kind === 'refused')
+    return (
+      <>
+        <PageHeading title={handle && 'page' in handle ? handle.page.title : 'Not allowed'} />
+        <Alert title={access.message} maw={640}>
+          <Text size="sm">Your role in {me.business.name} does not include this. An owner or admin can change your role on the Team page.</Text>
+        </Alert>
+      </>
+    );
+  return <Outlet />;
+}
 
 function ThemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
@@ -77,9 +103,10 @@ export function Layout() {
       <AppShell header={{ height: 56 }} navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-            <Group gap="sm" wrap="nowrap">
+            {/* At a phone's width the name is smaller and may take three lines, all inside the header; the mode badge beside it is never cut. */}
+            <Group gap="sm" wrap="nowrap" miw={0}>
               <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close the menu' : 'Open the menu'} />
-              <Title order={2} size="h4">
+              <Title order={2} size="h4" fz={{ base: 'sm', sm: 'lg' }} miw={0} lh={1.15} style={{ overflowWrap: 'anywhere' }}>
                 {me.data.business.name}
               </Title>
               <CurrentMode />
@@ -100,13 +127,13 @@ export function Layout() {
           </Group>
         </AppShell.Header>
         <AppShell.Navbar p="xs" aria-label="Sections">
-          {SECTIONS.filter((section) => permissions.includes(section.permission)).map((section) => (
+          {SECTIONS.filter((section) => permissions.includes(section.page.permission)).map((section) => (
             <NavLink
               key={section.to}
               component={RouterLink}
               to={section.to}
-              end={'end' in section}
-              label={section.label}
+              end={section.to === '/'}
+              label={section.page.title}
               variant="filled"
               onClick={close}
               active={section.to === '/' ? location.pathname === '/' : location.pathname.startsWith(section.to)}
@@ -122,6 +149,14 @@ export function Layout() {
           />
           <NavLink
             component={RouterLink}
+            to="/account/sessions"
+            label="Signed-in sessions"
+            variant="filled"
+            onClick={close}
+            active={location.pathname === '/account/sessions'}
+          />
+          <NavLink
+            component={RouterLink}
             to="/account/password"
             label="Change password"
             variant="filled"
@@ -133,7 +168,7 @@ export function Layout() {
           </Text>
         </AppShell.Navbar>
         <AppShell.Main>
-          <Outlet />
+          <AllowedPage me={me.data} />
         </AppShell.Main>
       </AppShell>
     </SessionProvider>

@@ -2,13 +2,16 @@ import { Anchor, Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense, lazy } from 'react';
 import { Link } from 'react-router';
-import { api } from '../api/client.js';
 import { summarize, withinDays, type ReportBucket } from '../lib/collections.js';
+import { BalanceCard } from './balance-card.js';
 import { useCollections } from './overview-data.js';
-import { addDays, dayIn } from '../lib/dates.js';
+import { useBusinessTime } from '../lib/business-time.js';
+import { addDays } from '../lib/dates.js';
 import { formatCents, formatUnits } from '../lib/money.js';
+import { topOpenLinksQuery } from '../queries/open-links.js';
 import { useCan } from '../session.js';
-import { DataTable, EmptyState, Loading, PageHeading, QueryError } from './common.js';
+import { EmptyState, Loading, PageHeading, QueryError } from './common.js';
+import { DataTable } from './data-table.js';
 
 function money(byCurrency: Record<string, number>): string {
   const entries = Object.entries(byCurrency);
@@ -34,21 +37,7 @@ function PeriodCard({ title, buckets }: { title: string; buckets: ReportBucket[]
 }
 
 function TopOpenLinks() {
-  const links = useQuery({
-    queryKey: ['overview-top-open-links'],
-    queryFn: async () => {
-      // The newest active links and their totals: the API has no ranking of links by what they collected.
-      const { data, error } = await api.GET('/open-payment-links', { params: { query: { per_page: 10, 'filter[status]': true } } });
-      if (error) throw error;
-      const totals = await Promise.all(
-        data.data.data.map(async (link) => {
-          const total = await api.GET('/open-payment-links/{open_payment_link_id}/total-collection', { params: { path: { open_payment_link_id: link._id } } });
-          return { link, total: total.data?.data };
-        }),
-      );
-      return totals.filter((entry) => entry.total !== undefined).sort((a, b) => b.total!.total_amount - a.total!.total_amount);
-    },
-  });
+  const links = useQuery(topOpenLinksQuery());
   if (links.isPending) return <Loading what="open payment links" />;
   if (links.isError) return <QueryError error={links.error} />;
   if (links.data.length === 0) return <Text size="sm">No active open payment links.</Text>;
@@ -80,8 +69,10 @@ const CollectionsChart = lazy(async () => ({ default: (await import('./collectio
 export function OverviewPage() {
   // The report's own range: the last 30 days up to today in the business's time zone.
   const month = useCollections();
-  const today = month.data?.to ?? dayIn(new Date());
+  const businessTime = useBusinessTime();
+  const today = month.data?.to ?? businessTime.today() ?? '';
   const canOpenLinks = useCan('open_payment_links:read');
+  const canReadBalance = useCan('payouts:read');
   return (
     <>
       <PageHeading title="Overview" />
@@ -107,9 +98,13 @@ export function OverviewPage() {
             <PeriodCard title="Last 30 days" buckets={month.data.buckets} />
           </SimpleGrid>
         )}
-        <Suspense fallback={<Loading what="the chart" />}>
-          <CollectionsChart today={today} />
-        </Suspense>
+        {canReadBalance && <BalanceCard />}
+        {/* The chart's days start from the business's today: drawn once that day is known. */}
+        {today !== '' && (
+          <Suspense fallback={<Loading what="the chart" />}>
+            <CollectionsChart today={today} />
+          </Suspense>
+        )}
         {canOpenLinks && (
           <Card withBorder component="section" aria-label="Top open payment links">
             <Title order={2} size="h4" mb="sm">

@@ -7,11 +7,12 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { completePasswordReset, openPasswordReset, requestPasswordReset, type PasswordReset } from '../api/auth.js';
+import { completePasswordReset, requestPasswordReset, type PasswordReset } from '../api/auth.js';
+import { passwordResetQuery } from '../queries/auth.js';
 import { EmailedLinkPage, Frame } from './emailed-link.js';
-import { useFormFields } from './form-fields.js';
+import { useApiForm } from './api-form.js';
 
 function BackToSignIn() {
   return (
@@ -25,26 +26,14 @@ function BackToSignIn() {
 
 export function ForgotPasswordPage() {
   useDocumentTitle('Forgot password · Console');
-  const fields = useFormFields({ email: '' });
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<string>();
+  const { form, message, refuse } = useApiForm({ email: '' });
   const [sentTo, setSentTo] = useState<string>();
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setMessage(undefined);
-    try {
-      const email = fields.values.email.trim();
-      const asked = await requestPasswordReset(email);
-      if (asked.ok) setSentTo(email);
-      else {
-        fields.setErrors(asked.errors);
-        setMessage(asked.message);
-      }
-    } finally {
-      setBusy(false);
-    }
+  async function submit(values: typeof form.values) {
+    const email = values.email.trim();
+    const asked = await requestPasswordReset(email);
+    if (asked.ok) setSentTo(email);
+    else refuse(asked);
   }
 
   return (
@@ -60,7 +49,7 @@ export function ForgotPasswordPage() {
           <BackToSignIn />
         </Stack>
       ) : (
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={form.onSubmit(submit)} noValidate>
           <Stack>
             <Title order={1} size="h2">
               Forgot your password?
@@ -71,8 +60,8 @@ export function ForgotPasswordPage() {
                 {message}
               </Alert>
             )}
-            <TextInput label="E-mail" type="email" autoComplete="username" required {...fields.field('email')} />
-            <Button type="submit" loading={busy}>
+            <TextInput label="E-mail" type="email" autoComplete="username" required {...form.getInputProps('email')} />
+            <Button type="submit" loading={form.submitting}>
               Send the link
             </Button>
             <BackToSignIn />
@@ -85,31 +74,21 @@ export function ForgotPasswordPage() {
 
 function ResetForm({ token, reset, onGone }: { token: string; reset: PasswordReset; onGone: (message: string) => void }) {
   const navigate = useNavigate();
-  const fields = useFormFields({ password: '', password_confirmation: '' });
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<string>();
+  const { form, message, refuse } = useApiForm({ password: '', password_confirmation: '' });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    setMessage(undefined);
-    try {
-      const done = await completePasswordReset({ token, ...fields.values });
-      if (!done.ok) {
-        if (done.gone) return onGone(done.message);
-        fields.setErrors(done.errors);
-        setMessage(done.message);
-        return;
-      }
-      notifications.show({ color: 'green', message: `Your password is set and you were signed out everywhere. Sign in as ${done.data.email}.` });
-      navigate('/sign-in', { replace: true });
-    } finally {
-      setBusy(false);
+  async function submit(values: typeof form.values) {
+    const done = await completePasswordReset({ token, ...values });
+    if (!done.ok) {
+      if (done.gone) onGone(done.message);
+      else refuse(done);
+      return;
     }
+    notifications.show({ color: 'green', message: `Your password is set and you were signed out everywhere. Sign in as ${done.data.email}.` });
+    navigate('/sign-in', { replace: true });
   }
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form onSubmit={form.onSubmit(submit)} noValidate>
       <Stack>
         <Title order={1} size="h2">
           Choose a new password
@@ -125,10 +104,10 @@ function ResetForm({ token, reset, onGone }: { token: string; reset: PasswordRes
           description="At least 12 characters, not a common one"
           autoComplete="new-password"
           required
-          {...fields.field('password')}
+          {...form.getInputProps('password')}
         />
-        <PasswordInput label="New password again" autoComplete="new-password" required {...fields.field('password_confirmation')} />
-        <Button type="submit" loading={busy}>
+        <PasswordInput label="New password again" autoComplete="new-password" required {...form.getInputProps('password_confirmation')} />
+        <Button type="submit" loading={form.submitting}>
           Set the new password
         </Button>
       </Stack>
@@ -138,10 +117,9 @@ function ResetForm({ token, reset, onGone }: { token: string; reset: PasswordRes
 
 export function ResetPasswordPage() {
   return (
-    <EmailedLinkPage<{ reset: PasswordReset }>
+    <EmailedLinkPage
       title="Choose a new password · Console"
-      queryName="password-reset"
-      open={openPasswordReset}
+      query={passwordResetQuery}
       noToken="This link has no token. Open the whole link from the e-mail."
       next={{ to: '/forgot-password', label: 'Ask for a new link' }}
       form={(token, { reset }, onGone) => <ResetForm token={token} reset={reset} onGone={onGone} />}

@@ -1,60 +1,54 @@
 // Saved cards (tokenizations): the business's list (GET /api/tokenizations), and each card, charged from
 // its page.
-import { Anchor, Button, Card, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Card, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import type { paths } from '@payment-collection/client';
 import { $api } from '../api/client.js';
-import { formatDateTime } from '../lib/dates.js';
-import { apiQuery, filtersFrom, searchFor } from '../lib/filters.js';
+import { useBusinessTime } from '../lib/business-time.js';
+import { apiQuery, CREATED_DAYS, filtersFrom, hasFilters, onPickedDays, searchFor, type Filters } from '../lib/filters.js';
+import { useApiForm } from './api-form.js';
 import { useIdempotencyKey } from '../lib/idempotency.js';
 import { formatCents, parseAmountToCents } from '../lib/money.js';
 import { useCan } from '../session.js';
-import { ConfirmModal, DataTable, Details, emptyPage, ListFooter, Loading, PageHeading, QueryError, QueryStates, showRefusal, StatusBadge } from './common.js';
+import { FilterBar, StatusFilter } from './filter-bar.js';
+import { ConfirmModal, DateTime, emptyPage, Loading, PageHeading, QueryError, QueryStates, StatusBadge } from './common.js';
+import { DataTable, Details, ListFooter } from './data-table.js';
+import { balanceQuery } from '../queries/balance.js';
+import { paymentsListKey } from '../queries/payments.js';
+import { savedCardQuery, savedCardsQuery, type SavedCardsQuery } from '../queries/saved-cards.js';
 
-const FILTERS = ['status', 'email'] as const;
-type TokenQuery = NonNullable<paths['/tokenizations']['get']['parameters']['query']>;
+const FILTERS = ['status', 'email', 'created_at_between'] as const;
 
 /** The business's saved cards and the requests for one, newest first, filtered by state and payer. */
 export function SavedCardsPage() {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFrom(search, FILTERS);
   const page = Number(search.get('page') ?? '1') || 1;
-  const tokens = $api.useQuery('get', '/tokenizations', { params: { query: { ...apiQuery(filters), page, per_page: 25 } as TokenQuery } });
-  const [email, setEmail] = useState(filters.email ?? '');
+  const tokens = useQuery(savedCardsQuery({ ...apiQuery(filters), page, per_page: 25 } as SavedCardsQuery));
+  const { timeZone } = useBusinessTime();
+  const setFilters = (next: Filters) => setSearch(searchFor(next));
   return (
     <>
       <PageHeading title="Saved cards" />
-      <form
-        aria-label="Filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setSearch(searchFor({ ...filters, email }));
-        }}
-      >
-        <Group align="flex-end" mb="md">
-          <TextInput label="Payer e-mail" type="search" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-          <Select
-            label="Status"
-            clearable
-            data={[
-              { value: 'active', label: 'Card saved' },
-              { value: 'pending', label: 'Waiting for a card' },
-            ]}
-            value={filters.status ?? null}
-            onChange={(value) => setSearch(searchFor({ ...filters, status: value ?? '' }))}
-          />
-          <Button type="submit">Search</Button>
-        </Group>
-      </form>
+      <FilterBar filters={filters} setFilters={setFilters}>
+        <TextInput label="Payer e-mail" type="search" name="email" defaultValue={filters.email ?? ''} />
+        <StatusFilter
+          filters={filters}
+          setFilters={setFilters}
+          choices={[
+            { value: 'active', label: 'Card saved' },
+            { value: 'pending', label: 'Waiting for a card' },
+          ]}
+        />
+      </FilterBar>
       <QueryStates
         query={tokens}
         what="saved cards"
         isEmpty={emptyPage}
         empty={{
-          title: Object.keys(filters).length > 0 ? 'No saved card matches these filters' : 'No saved cards yet',
+          title: hasFilters(filters) ? 'No saved card matches these filters' : 'No saved cards yet',
           children: <Text size="sm">Your integration asks a payer to save a card with POST /api/tokenizations/create-token; each appears here.</Text>,
         }}
       >
@@ -62,24 +56,24 @@ export function SavedCardsPage() {
           <>
             <DataTable
               label="Saved cards"
-              rows={body.data.data}
+              rows={onPickedDays(body.data.data, filters, timeZone)}
               rowKey={(token) => token._id}
+              rowLink={(token) => `/saved-cards/${token._id}`}
               columns={[
-                {
-                  header: 'Payer',
-                  cell: (token) => (
-                    <Anchor component={Link} to={`/saved-cards/${token._id}`}>
-                      {token.email}
-                    </Anchor>
-                  ),
-                },
+                { header: 'Payer', cell: (token) => token.email },
                 { header: 'Title', cell: (token) => token.title },
                 { header: 'Card', cell: (token) => (token.card ? `${token.card.brand} ending ${token.card.last4}` : '—') },
                 { header: 'Status', cell: (token) => <StatusBadge status={token.status} /> },
-                { header: 'Created', cell: (token) => formatDateTime(token.created_at) },
+                { header: 'Created', cell: (token) => <DateTime instant={token.created_at} /> },
               ]}
             />
-            <ListFooter list={body.data} noun="saved cards and requests" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
+            <ListFooter
+              list={body.data}
+              noun="saved cards and requests"
+              daysPicked={CREATED_DAYS in filters}
+              page={page}
+              onChange={(next) => setSearch(searchFor(filters, next))}
+            />
           </>
         )}
       </QueryStates>
@@ -91,11 +85,10 @@ function ChargeForm({ tokenId }: { tokenId: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const charge = $api.useMutation('post', '/tokenizations/{token_id}/charges');
-  const [amount, setAmount] = useState('');
-  const [description, setDescription] = useState('');
+  const { form, refuse } = useApiForm({ amount: '', description: '' }, { toast: true });
   const [confirming, setConfirming] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const cents = parseAmountToCents(amount);
+  const cents = parseAmountToCents(form.values.amount);
+  const description = form.values.description;
 
   const body = { amount: cents!, currency: 'MYR', ...(description ? { description } : {}) };
   // The same charge sent twice (a double click, a retry after a lost answer) is made once.
@@ -108,10 +101,11 @@ function ChargeForm({ tokenId }: { tokenId: string }) {
       idempotency.done();
       const payment = (result as { data: { _id: string } }).data;
       notifications.show({ color: 'green', message: `Charged ${formatCents(cents!, 'MYR')}.` });
-      await queryClient.invalidateQueries();
+      // The card's payments list and the balance the charge is paid into; the payment opens fresh.
+      await Promise.all([paymentsListKey, balanceQuery().queryKey].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
       navigate(`/payments/${payment._id}`);
     } catch (error) {
-      showRefusal(error, ['amount', 'description'], setErrors);
+      refuse(error);
     }
   }
 
@@ -119,22 +113,14 @@ function ChargeForm({ tokenId }: { tokenId: string }) {
     <Card withBorder maw={520}>
       <form
         aria-label="Charge the card"
-        onSubmit={(event: FormEvent) => {
-          event.preventDefault();
-          if (cents === undefined) setErrors({ amount: 'Enter an amount such as 12.50.' });
+        onSubmit={form.onSubmit(() => {
+          if (cents === undefined) form.setErrors({ amount: 'Enter an amount such as 12.50.' });
           else setConfirming(true);
-        }}
+        })}
       >
         <Stack>
-          <TextInput
-            label="Amount (MYR)"
-            inputMode="decimal"
-            required
-            value={amount}
-            onChange={(e) => setAmount(e.currentTarget.value)}
-            error={errors.amount}
-          />
-          <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} error={errors.description} />
+          <TextInput label="Amount (MYR)" inputMode="decimal" required {...form.getInputProps('amount')} />
+          <TextInput label="Description" {...form.getInputProps('description')} />
           <Button type="submit" loading={charge.isPending} w="fit-content">
             Charge…
           </Button>
@@ -156,7 +142,7 @@ function ChargeForm({ tokenId }: { tokenId: string }) {
 
 export function SavedCardPage() {
   const { tokenId = '' } = useParams();
-  const token = $api.useQuery('get', '/tokenizations/{token_id}', { params: { path: { token_id: tokenId } } });
+  const token = useQuery(savedCardQuery(tokenId));
   const canCharge = useCan('charges:write');
   if (token.isPending) return <Loading what="the saved card" />;
   if (token.isError) return <QueryError error={token.error} />;
@@ -171,7 +157,7 @@ export function SavedCardPage() {
             ['Status', <StatusBadge status={t.status} />],
             ['Payer', t.email],
             ['Card', t.card ? `${t.card.brand} ending ${t.card.last4}, expires ${t.card.exp_month}/${t.card.exp_year}` : 'No card saved yet'],
-            ['Created', formatDateTime(t.created_at)],
+            ['Created', <DateTime instant={t.created_at} />],
           ]}
         />
         <Anchor component={Link} to={`/payments?tokenization_id=${t._id}`} mt="sm">

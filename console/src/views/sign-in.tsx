@@ -1,11 +1,11 @@
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDocumentTitle } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { signIn } from '../api/auth.js';
-import { ME_KEY } from '../session.js';
-import { useFormFields } from './form-fields.js';
+import { meQuery } from '../queries/auth.js';
+import { useApiForm } from './api-form.js';
 
 /** Only a path of the console itself: `next` comes from the address bar. */
 function safeNext(next: string | null): string {
@@ -17,39 +17,27 @@ export function SignInPage() {
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const queryClient = useQueryClient();
-  const fields = useFormFields({ email: '', password: '', totp_code: '' });
+  const { form, message, setMessage, refuse } = useApiForm({ email: '', password: '', totp_code: '' });
   const [twoFactor, setTwoFactor] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<string>();
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
+  async function submit({ email, password, totp_code }: typeof form.values) {
     setMessage(undefined);
-    try {
-      const { email, password, totp_code } = fields.values;
-      const result = await signIn({ email, password, ...(twoFactor ? { totp_code } : {}) });
-      if (result.kind === 'signed-in') {
-        queryClient.setQueryData(ME_KEY, result.me);
-        navigate(safeNext(search.get('next')), { replace: true });
-      } else if (result.kind === 'two-factor') {
-        if (twoFactor) setMessage('That code is not right. Enter the current code from your authenticator app.');
-        setTwoFactor(true);
-      } else if (result.kind === 'invalid') {
-        fields.setErrors(result.errors);
-        setMessage(result.message);
-      } else {
-        setMessage(result.message);
-      }
-    } finally {
-      setBusy(false);
+    const result = await signIn({ email, password, ...(twoFactor ? { totp_code } : {}) });
+    if (result.kind === 'signed-in') {
+      queryClient.setQueryData(meQuery().queryKey, result.me);
+      navigate(safeNext(search.get('next')), { replace: true });
+    } else if (result.kind === 'two-factor') {
+      if (twoFactor) setMessage('That code is not right. Enter the current code from your authenticator app.');
+      setTwoFactor(true);
+    } else {
+      refuse(result);
     }
   }
 
   return (
     <Center mih="100vh" p="md">
       <Paper component="main" withBorder p="xl" w={380} maw="100%">
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={form.onSubmit(submit)} noValidate>
           <Stack>
             <Title order={1} size="h2">
               {twoFactor ? 'Two-factor sign-in' : 'Sign in to the console'}
@@ -61,8 +49,8 @@ export function SignInPage() {
             )}
             {!twoFactor ? (
               <>
-                <TextInput label="E-mail" type="email" autoComplete="username" required {...fields.field('email')} />
-                <PasswordInput label="Password" autoComplete="current-password" required {...fields.field('password')} />
+                <TextInput label="E-mail" type="email" autoComplete="username" required {...form.getInputProps('email')} />
+                <PasswordInput label="Password" autoComplete="current-password" required {...form.getInputProps('password')} />
               </>
             ) : (
               <TextInput
@@ -72,10 +60,10 @@ export function SignInPage() {
                 inputMode="numeric"
                 required
                 autoFocus
-                {...fields.field('totp_code')}
+                {...form.getInputProps('totp_code')}
               />
             )}
-            <Button type="submit" loading={busy}>
+            <Button type="submit" loading={form.submitting}>
               {twoFactor ? 'Verify' : 'Sign in'}
             </Button>
             {!twoFactor && (

@@ -158,8 +158,8 @@ export async function invite(
   invitation: { email: string; role: Role },
   meta: RequestMeta,
   now = new Date(),
-): Promise<TeamOutcome<AccountLink>> {
-  const outcome = await ctx.db.transaction(async (tx): Promise<TeamOutcome<AccountLink>> => {
+): Promise<TeamOutcome<AccountLink & { url: string }>> {
+  const outcome = await ctx.db.transaction(async (tx): Promise<TeamOutcome<AccountLink & { url: string }>> => {
     // Under the lock, two invitations to one address at once leave one open.
     await lockBusiness(tx, businessId);
     if (invitation.role === 'owner' && !(await actsAsOwner(tx, who, businessId))) return { kind: 'refused', field: 'role', message: ONLY_OWNERS };
@@ -187,13 +187,14 @@ export async function invite(
       expiresAt: new Date(now.getTime() + INVITATION_VALID_MS),
     });
     const business = (await findBusinessName(tx, businessId)) ?? 'A business';
-    await notifyInvitation(tx, businessId, { to: link.email, business, role: link.role, url: accountLinkUrl(ctx.publicUrl, token), expiresAt: link.expiresAt });
+    const url = accountLinkUrl(ctx.publicUrl, token);
+    await notifyInvitation(tx, businessId, { to: link.email, business, role: link.role, url, expiresAt: link.expiresAt });
     await recordAuditEvent(tx, {
       ...audit(who, businessId, meta, { email: link.email, role: link.role, replaced_invitation_ids: replaced.map((open) => open.id) }),
       action: 'team.invitation_created',
       targetIds: [link.id],
     });
-    return { kind: 'done', value: link };
+    return { kind: 'done', value: { ...link, url } };
   });
   if (outcome.kind === 'done') ctx.outbox.nudge();
   return outcome;

@@ -2,12 +2,13 @@
 // valid code with ten single-use recovery codes (kept as hashes), turned off with the current
 // password and a current code, both checked through the one throttle of secret checks. A code is
 // accepted once: the time step it was good for is recorded, and an equal or earlier one refused. The
-// member is e-mailed when it goes on (with its new recovery codes) or off.
+// member is e-mailed when it goes on (with its new recovery codes) or off, and when the recovery codes
+// are replaced.
 import { randomBytes } from 'node:crypto';
 import type { TOTP } from 'otpauth';
 import { verifyPassword } from '../../domain/passwords.js';
 import { newSessionToken } from '../../domain/sessions.js';
-import { twoFactorEmail } from '../../outbox/member-messages.js';
+import { recoveryCodesEmail, twoFactorEmail } from '../../outbox/member-messages.js';
 import { openSecret, sealSecret } from '../../secrets/seal.js';
 import { recordAuditEvent } from '../../store/audit-events.js';
 import { rotateSessionToken, deleteSessionsOf } from '../../store/user-sessions.js';
@@ -138,12 +139,7 @@ export async function disableTotp(
   const outcome = await ctx.db.transaction(async (tx): Promise<TotpOutcome<{ sessionToken: string }>> => {
     const current = (await findUser(tx, me.userId))!;
     if (!current.totpEnabledAt) return { kind: 'not_enabled' };
-    const accepted = proof.totpCode
-      ? await acceptTotpCode(ctx, tx, current, proof.totpCode)
-      : proof.recoveryCode
-        ? await acceptRecoveryCode(tx, current.id, proof.recoveryCode)
-        : false;
-    if (!accepted) return { kind: 'invalid_code' };
+    if (!(await acceptedProof(ctx, tx, current, proof))) return { kind: 'invalid_code' };
     await updateUser(tx, current.id, { totpSecret: null, totpEnabledAt: null, totpLastStep: null });
     await replaceRecoveryCodes(tx, current.id, []);
     const sessionToken = newSessionToken();
@@ -157,6 +153,48 @@ export async function disableTotp(
   else await check.passed();
   if (outcome.kind === 'done') ctx.outbox.nudge();
   return outcome;
+}
+
+/**
+ * Ten new recovery codes in place of the old ones, given the current password and a current code
+ * (or a recovery code), checked as turning two-factor off is. Sessions stay as they are: the codes
+ * are replaced, not the way in.
+ */
+export async function regenerateRecoveryCodes(
+  ctx: UseCaseContext,
+  me: SignedIn,
+  proof: { password: string; totpCode?: string | undefined; recoveryCode?: string | undefined },
+  meta: RequestMeta,
+): Promise<TotpOutcome<{ recoveryCodes: string[] }>> {
+  const user = (await findUser(ctx.db, me.userId))!;
+  if (!user.totpEnabledAt) return { kind: 'not_enabled' };
+  const check = await beginSecretCheck(ctx, user.email, user, meta);
+  if (check.kind === 'throttled') return check;
+  if (!(await verifyPassword(proof.password, user.passwordHash))) {
+    await check.failed();
+    return { kind: 'wrong_password' };
+  }
+  const outcome = await ctx.db.transaction(async (tx): Promise<TotpOutcome<{ recoveryCodes: string[] }>> => {
+    const current = (await findUser(tx, me.userId))!;
+    if (!current.totpEnabledAt) return { kind: 'not_enabled' };
+    if (!(await acceptedProof(ctx, tx, current, proof))) return { kind: 'invalid_code' };
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await replaceRecoveryCodes(tx, current.id, recoveryCodes);
+    await enqueueEmail(tx, me.businessId, 'member.recovery_codes_replaced', recoveryCodesEmail(memberNotice(ctx, current.email, meta)));
+    await recordAuditEvent(tx, { ...auditBase(me, meta), action: 'auth.recovery_codes_regenerated' });
+    return { kind: 'done', value: { recoveryCodes } };
+  });
+  if (outcome.kind === 'invalid_code') await check.failed();
+  else await check.passed();
+  if (outcome.kind === 'done') ctx.outbox.nudge();
+  return outcome;
+}
+
+/** A current code or an unused recovery code (which is then spent). */
+async function acceptedProof(ctx: UseCaseContext, tx: Executor, user: User, proof: { totpCode?: string | undefined; recoveryCode?: string | undefined }) {
+  if (proof.totpCode) return acceptTotpCode(ctx, tx, user, proof.totpCode);
+  if (proof.recoveryCode) return acceptRecoveryCode(tx, user.id, proof.recoveryCode);
+  return false;
 }
 
 function auditBase(me: SignedIn, meta: RequestMeta) {

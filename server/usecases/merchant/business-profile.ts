@@ -29,6 +29,7 @@ export interface BusinessProfile {
   buttonTextColor: string | null;
   supportEmail: string | null;
   supportPhone: string | null;
+  websiteUrl: string | null;
   timeZone: string;
   defaultLocale: Locale;
   updatedAt: string | null;
@@ -42,6 +43,8 @@ export interface Merchant {
   brand: { colour: string; text: string } | null;
   supportEmail: string | null;
   supportPhone: string | null;
+  /** The merchant's website, where a payer is led back to when the link names no redirect_url. */
+  websiteUrl: string | null;
   timeZone: string;
   defaultLocale: Locale | null;
 }
@@ -57,6 +60,7 @@ function present(ctx: UseCaseContext, record: BusinessProfileRecord): BusinessPr
     buttonTextColor: brand?.ok ? brand.text : null,
     supportEmail: record.support_email,
     supportPhone: record.support_phone,
+    websiteUrl: record.website_url,
     timeZone: record.time_zone ?? DEFAULT_TIME_ZONE,
     defaultLocale: isLocale(record.default_locale) ? record.default_locale : DEFAULT_LOCALE,
     updatedAt: record.profile_updated_at,
@@ -71,6 +75,7 @@ export function merchantOf(record: BusinessProfileRecord): Merchant {
     brand: brand?.ok ? { colour: brand.colour, text: brand.text } : null,
     supportEmail: record.support_email,
     supportPhone: record.support_phone,
+    websiteUrl: record.website_url,
     timeZone: record.time_zone ?? DEFAULT_TIME_ZONE,
     defaultLocale: isLocale(record.default_locale) ? record.default_locale : null,
   };
@@ -80,7 +85,16 @@ export function merchantOf(record: BusinessProfileRecord): Merchant {
 export async function merchantFor(db: Executor, businessId: number): Promise<Merchant> {
   const record = await findBusinessProfile(db, businessId);
   if (record) return merchantOf(record);
-  return { name: 'A merchant', logoPath: null, brand: null, supportEmail: null, supportPhone: null, timeZone: DEFAULT_TIME_ZONE, defaultLocale: null };
+  return {
+    name: 'A merchant',
+    logoPath: null,
+    brand: null,
+    supportEmail: null,
+    supportPhone: null,
+    websiteUrl: null,
+    timeZone: DEFAULT_TIME_ZONE,
+    defaultLocale: null,
+  };
 }
 
 export async function getBusinessProfile(ctx: UseCaseContext, businessId: number): Promise<BusinessProfile> {

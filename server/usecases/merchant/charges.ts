@@ -25,6 +25,7 @@ import { nowIso } from '../../store/timestamps.js';
 import type { UseCaseContext } from '../platform/context.js';
 import { phase, type KeepAnswer } from '../platform/idempotency.js';
 import { notifyPaymentFailed, notifyPaymentSucceeded } from '../platform/notify.js';
+import { recordCharge } from '../settlement/ledger.js';
 
 export interface ChargeRequest {
   /** Cents. */
@@ -165,7 +166,7 @@ async function settleCharge(
   const target = { kind: 'tokenization' as const, _id: token._id, reference: pending.reference, reference_2: null };
   const outcome = await phase(ctx, keep, async (tx): Promise<SettledCharge> => {
     if (answer.outcome === 'paid') {
-      const payment = await markPaymentPaid(tx, pending._id, answer.chargeId, card);
+      const payment = await recordCharge(tx, ctx.settlement, await markPaymentPaid(tx, pending._id, answer.chargeId, card), answer.balance);
       await notifyPaymentSucceeded(tx, payment, { ...target, title: payment.description ?? token.title }, ctx.publicUrl);
       return { result: 'paid', payment };
     }
@@ -173,6 +174,7 @@ async function settleCharge(
     await notifyPaymentFailed(tx, payment, target);
     return { result: 'declined', payment };
   });
+  ctx.outcomes?.payment(outcome.payment, outcome.result === 'paid' ? 'succeeded' : 'failed');
   ctx.outbox.nudge();
   return outcome;
 }

@@ -2,7 +2,7 @@
 import type { Page, PageRequest } from '../../domain/paging.js';
 import * as store from '../../store/events.js';
 import type { DeliveryAttempt, EndpointDelivery, EventDetail, EventFilters, EventRecord } from '../../store/events.js';
-import { findEndpoint } from '../../store/webhook-endpoints.js';
+import { findEndpoint, subscribedEndpoints } from '../../store/webhook-endpoints.js';
 import type { UseCaseContext } from '../platform/context.js';
 
 export type { DeliveryAttempt, EndpointDelivery, EventDetail, EventFilters, EventRecord };
@@ -22,9 +22,14 @@ export type ResendOutcome =
   | { result: 'not_found' }
   | { result: 'unknown_endpoint' }
   | { result: 'disabled_endpoint' }
-  | { result: 'in_flight' };
+  | { result: 'in_flight' }
+  /** Recorded when no endpoint wanted it, and none wants it now. */
+  | { result: 'no_endpoint' };
 
-/** Sends the event again to every endpoint it went to, or to the one endpoint named (its public id). */
+/**
+ * Sends the event again to every endpoint it went to, or to the one endpoint named (its public id). An
+ * event that went nowhere (no endpoint wanted it then) goes to the endpoints that want it now.
+ */
 export async function resendEvent(ctx: UseCaseContext, businessId: number, id: string, endpointId?: string): Promise<ResendOutcome> {
   const event = await getEvent(ctx, businessId, id);
   if (!event) return { result: 'not_found' };
@@ -36,7 +41,11 @@ export async function resendEvent(ctx: UseCaseContext, businessId: number, id: s
     if (!endpoint.enabled) return { result: 'disabled_endpoint' };
     endpointRowId = endpoint.id;
   }
-  if ((await store.resendEvent(ctx.db, businessId, id, endpointRowId)) === 0) return { result: 'in_flight' };
+  if (endpointRowId === undefined && event.endpoints.length === 0) {
+    const wanting = await subscribedEndpoints(ctx.db, businessId, event.type);
+    if (wanting.length === 0) return { result: 'no_endpoint' };
+    for (const rowId of wanting) await store.resendEvent(ctx.db, businessId, id, rowId);
+  } else if ((await store.resendEvent(ctx.db, businessId, id, endpointRowId)) === 0) return { result: 'in_flight' };
   ctx.outbox.nudge();
   return { result: 'queued', event: (await store.findEvent(ctx.db, businessId, id))! };
 }

@@ -15,6 +15,7 @@ import { findRefund, insertPendingRefund, listRefunds as storedRefunds, settleRe
 import type { UseCaseContext } from '../platform/context.js';
 import { phase, type KeepAnswer } from '../platform/idempotency.js';
 import { notifyRefundSettled } from '../platform/notify.js';
+import { recordRefund, recordRefundFailure } from '../settlement/ledger.js';
 
 export type { RefundRecord };
 
@@ -79,6 +80,7 @@ export async function refundPayment(
         currency: current.currency,
         reason: request.reason ?? null,
       });
+      await recordRefund(tx, refund);
       return { refund, payment: updated };
     });
     // Another refund of this payment changed what is left between the read and the write; it may
@@ -127,6 +129,7 @@ export async function askAcquirer(
         : { status: 'failed', acquirerReference: answer.refundId, code: answer.code, message: answer.message };
     return (await settleRefundAndAnnounce(tx, refund, payment, settlement)) ?? { refund: (await findRefund(tx, refund._id)) ?? refund, payment };
   });
+  if (answer.outcome !== 'pending' && settled.refund.status === answer.outcome) ctx.outcomes?.refund(payment.provider, answer.outcome);
   ctx.outbox.nudge();
   return settled;
 }
@@ -145,6 +148,7 @@ export async function settleRefundAndAnnounce(
   const done = await settleRefund(tx, refund._id, settlement);
   if (!done || done.status === 'pending') return undefined;
   const after = done.status === 'succeeded' ? payment : await releaseRefund(tx, payment._id, refund.amount);
+  if (done.status === 'failed') await recordRefundFailure(tx, done);
   await notifyRefundSettled(tx, refund.business_id, done, after);
   return { refund: done, payment: after };
 }

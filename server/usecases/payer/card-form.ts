@@ -11,6 +11,7 @@ import { markPaymentAwaitingProvider, markPaymentFailed, markPaymentPaid } from 
 import { nowIso } from '../../store/timestamps.js';
 import type { UseCaseContext } from '../platform/context.js';
 import { notifyPaymentFailed, notifyPaymentSucceeded } from '../platform/notify.js';
+import { recordCharge } from '../settlement/ledger.js';
 import { CARD_NOT_PROCESSED, LINK_UNAVAILABLE, type Failure } from '../../domain/failures.js';
 import { type LinkAttempt, type CheckoutOutcome, outcomeOf, recordLinkAttempt } from './link-attempts.js';
 
@@ -34,6 +35,7 @@ export async function payByCard(ctx: UseCaseContext, request: LinkAttempt & { ca
       await notifyPaymentFailed(trx, payment, linkFields);
       return payment;
     });
+    ctx.outcomes?.payment(failed, 'failed');
     ctx.outbox.nudge();
     return failed;
   };
@@ -59,12 +61,13 @@ export async function payByCard(ctx: UseCaseContext, request: LinkAttempt & { ca
     const at = nowIso();
     const claimed = target.kind === 'payment_link' ? await claimPaymentLinkAsPaid(trx, target.id, at) : await claimOpenPaymentLink(trx, target.id, at);
     if (!claimed) return undefined;
-    const payment = await markPaymentPaid(trx, pending._id, authorization.authorizationId, cardSummary, at);
+    const payment = await recordCharge(trx, ctx.settlement, await markPaymentPaid(trx, pending._id, authorization.authorizationId, cardSummary, at));
     await notifyPaymentSucceeded(trx, payment, { ...linkFields, title: target.title }, ctx.publicUrl);
     await provider.capture(authorization.authorizationId);
     return payment;
   });
   if (paid) {
+    ctx.outcomes?.payment(paid, 'succeeded');
     ctx.outbox.nudge();
     return { result: 'paid', payment: paid };
   }

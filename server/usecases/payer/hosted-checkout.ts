@@ -61,10 +61,12 @@ export async function startHostedCheckout<E>(
       expiresAt: new Date(Date.now() + HOSTED_PAGE_LIFETIME_MS),
     });
   } catch (error) {
-    await db.transaction(async (tx) => {
+    const failed = await db.transaction(async (tx) => {
       const payment = await markPaymentFailed(tx, pending._id, PAGE_NOT_OPENED);
       await notifyPaymentFailed(tx, payment, { kind: target.kind, _id: target.id, reference: target.reference, reference_2: target.reference_2 });
+      return payment;
     });
+    ctx.outcomes?.payment(failed, 'failed');
     ctx.outbox.nudge();
     return { result: 'acquirer_unavailable', error };
   }

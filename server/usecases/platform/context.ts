@@ -10,6 +10,7 @@ import type { AuditDetails } from '../../store/audit-events.js';
 import type { Executor } from '../../store/executor.js';
 import type { Acquirers } from './acquirer-directory.js';
 import type { AuthContext } from '../members/auth-context.js';
+import type { SettlementTerms } from '../settlement/ledger.js';
 
 export interface UseCaseContext {
   db: Executor;
@@ -17,6 +18,8 @@ export interface UseCaseContext {
   publicUrl: string;
   /** The acquirer of each business (the sandbox, or Stripe once the business is switched to it). */
   acquirers: Acquirers;
+  /** How the sandbox charges fees and makes funds available, and the business days payouts keep. */
+  settlement: SettlementTerms;
   outbox: OutboxSignal;
   /**
    * Where webhook endpoints may point, and where the reason a URL was refused is written (the server
@@ -29,6 +32,11 @@ export interface UseCaseContext {
   payerEmailsPerDay?: number;
   /** Invitations a business may send per UTC day (INVITATIONS_PER_DAY); 100 unless given. */
   invitationsPerDay?: number;
+  /**
+   * The folder e-mails are written to when no SMTP server is configured (MAIL_DIR); absent when they go
+   * out by SMTP. While it is set no e-mail reaches an inbox, so an invitation's link is handed to the inviter too.
+   */
+  mailFolder?: string;
   /**
    * Under an Idempotency-Key, for an operation run in atomic phases: keeps a reply for the key in a
    * transaction of the use case, so that it commits with what makes it true. Absent otherwise.
@@ -47,6 +55,14 @@ export interface UseCaseContext {
    * configured, else within API_KEY_CACHE_MS. Call it once the change has committed.
    */
   apiKeys?: { changed(): void };
+  /** Told of each payment and refund settled, once its transaction returned (the metrics count them); absent when metrics are off. */
+  outcomes?: OutcomeMeter;
+}
+
+/** What settled: a payment by its acquirer (`provider`) and method, a refund by its acquirer. */
+export interface OutcomeMeter {
+  payment(payment: { provider: string; method: string }, outcome: 'succeeded' | 'failed'): void;
+  refund(acquirer: string, outcome: 'succeeded' | 'failed'): void;
 }
 
 /** The answer kept for an Idempotency-Key and replayed to a retry with the same key. */

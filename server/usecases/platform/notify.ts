@@ -5,7 +5,10 @@ import type { Executor } from '../../store/executor.js';
 import { emailLocale } from '../../domain/locales.js';
 import { translator, type Translator } from '../../i18n/index.js';
 import { findTargetLocale } from '../../store/business-profile.js';
+import { recordEventWithoutDeliveries } from '../../store/events.js';
 import { enqueue } from '../../store/outbox.js';
+import { findOpenPaymentLinkForPayer } from '../../store/open-payment-links.js';
+import { findPaymentLinkForPayer } from '../../store/payment-links.js';
 import { subscribedEndpoints } from '../../store/webhook-endpoints.js';
 import { merchantFor, type Merchant } from '../merchant/business-profile.js';
 import {
@@ -14,6 +17,7 @@ import {
   paymentCreatedEvent,
   paymentFailedEvent,
   paymentLinkExpiredEvent,
+  payoutEvent,
   paymentRequestEmail,
   receiptEmail,
   refundEvent,
@@ -25,6 +29,8 @@ import {
   type PaidPayment,
   type PaymentLinkForEmail,
   type PaymentTargetFields,
+  type PayoutEventName,
+  type PayoutForEvent,
   type RefundForEvent,
   type StoredEvent,
 } from '../../outbox/messages.js';
@@ -49,9 +55,15 @@ export async function enqueueEmail(db: Executor, businessId: number, topic: stri
   await enqueue(db, { business_id: businessId, channel: 'email', topic, payload: { message, messageId: `<${newId()}.${topic}@payment-collection-service>` } });
 }
 
-/** A webhook event, one delivery for each of the business's enabled endpoints that wants it (by row key); the same event id in each. */
+/**
+ * A webhook event, one delivery for each of the business's enabled endpoints that wants it (by row key); the same event id in each.
+ * An event no endpoint wants is recorded all the same (the event log and a payment's history do not
+ * wait for the business's first endpoint), with nothing to deliver.
+ */
 export async function enqueueWebhook(db: Executor, businessId: number, event: StoredEvent, endpointIds?: number[]): Promise<void> {
-  for (const endpointId of endpointIds ?? (await subscribedEndpoints(db, businessId, event.body.event))) {
+  const endpoints = endpointIds ?? (await subscribedEndpoints(db, businessId, event.body.event));
+  if (endpoints.length === 0) return recordEventWithoutDeliveries(db, businessId, { id: event.id, topic: event.body.event, payload: event });
+  for (const endpointId of endpoints) {
     await enqueue(db, { business_id: businessId, endpoint_id: endpointId, channel: 'webhook', topic: event.body.event, payload: event });
   }
 }
@@ -95,9 +107,11 @@ export async function notifyPaymentSucceeded(
           amount: payment.amount,
           title: link.title,
           payment_id: payment._id,
+          reference: link.reference,
           card,
           paid_at: payment.updated_at,
           time_zone: merchant.timeZone,
+          merchant_url: (await merchantSite(db, link)) ?? merchant.websiteUrl,
         },
         tr,
       ),
@@ -106,9 +120,25 @@ export async function notifyPaymentSucceeded(
   await enqueueWebhook(db, payment.business_id, paymentCreatedEvent(`evt_${newId()}`, payment, link));
 }
 
+/**
+ * Where the payer finds the merchant again: the site its link sends payers back to (the origin of its
+ * redirect_url; the URL itself expects the signed parameters of a redirect), when it has one; the
+ * caller falls back on the business's website.
+ */
+async function merchantSite(db: Executor, link: PaymentTargetFields): Promise<string | null> {
+  if (link.kind === 'tokenization') return null;
+  const record = link.kind === 'payment_link' ? await findPaymentLinkForPayer(db, link._id) : await findOpenPaymentLinkForPayer(db, link._id);
+  return record?.redirect_url ? `${new URL(record.redirect_url).origin}/` : null;
+}
+
 /** A failed attempt: the business's books hear of it (the payer was told on the page; no e-mail). */
 export async function notifyPaymentFailed(db: Executor, payment: FailedPayment & { business_id: number }, link: PaymentTargetFields): Promise<void> {
   await enqueueWebhook(db, payment.business_id, paymentFailedEvent(`evt_${newId()}`, payment, link));
+}
+
+/** A payout was made, paid, failed, or found not to add up. */
+export async function notifyPayout(db: Executor, businessId: number, event: PayoutEventName, payout: PayoutForEvent): Promise<void> {
+  await enqueueWebhook(db, businessId, payoutEvent(`evt_${newId()}`, event, payout));
 }
 
 /** A refund reached its final state (`refund.succeeded` or `refund.failed`). */

@@ -4,6 +4,7 @@
 // (events can arrive late, twice or out of order) and settled as a return or the sweep would settle it.
 // Anyone can post one, for any business id: whether the business has an account at the acquirer (a
 // cached answer) and whether the post is signed at all are known before its body is read.
+import { applyAcquirerPayout, isSettlementFeed, readAcquirerPayout } from './acquirer-payouts.js';
 import { PAYMENT_PENDING } from '../../domain/statuses.js';
 import { NotificationRefused, type HostedAcquirer } from '../../acquirers/acquirer.js';
 import { SecretUnreadableError } from '../../secrets/seal.js';
@@ -116,6 +117,13 @@ async function prepare(
       if (!payment) return undefined;
       const refunds = await acquirer.refunds(notification.paymentReference);
       return (claim) => reconcileRefunds(claim, payment, refunds);
+    }
+    case 'payout': {
+      if (!isSettlementFeed(acquirer)) return undefined;
+      const payout = await acquirer.payout(notification.payoutId);
+      if (!payout) return undefined;
+      const report = await readAcquirerPayout(acquirer, payout);
+      return (claim) => applyAcquirerPayout(claim.db, businessId, acquirer.name, report, { periodicSync: false });
     }
     case 'nothing':
       return undefined;

@@ -69,7 +69,10 @@ export async function settleStalePending(ctx: UseCaseContext, graceMs: number, n
       if (payment) await notifyPaymentFailed(tx, payment, { ...target, reference: stale.link_reference, reference_2: stale.link_reference_2 });
       return payment;
     });
-    if (abandoned) result.abandonedPayments += 1;
+    if (abandoned) {
+      result.abandonedPayments += 1;
+      ctx.outcomes?.payment(abandoned, 'failed');
+    }
   }
 
   for (const refund of await listStaleRefunds(ctx.db, before, BATCH)) {

@@ -12,6 +12,7 @@ import { findPayment, releaseRefund, reserveRefund, type PaymentRecord } from '.
 import { failSucceededRefund, findRefund, findRefundByAcquirerReference, insertAcquirerRefund, type RefundRecord } from '../../store/refunds.js';
 import type { UseCaseContext } from '../platform/context.js';
 import { notifyRefundSettled } from '../platform/notify.js';
+import { recordRefund, recordRefundFailure } from './ledger.js';
 import { settleRefundAndAnnounce } from '../merchant/refunds.js';
 
 export const DASHBOARD_REFUND_REASON = "Refunded at the acquirer (not through this service's API).";
@@ -68,6 +69,7 @@ async function recordAcquirerRefund(tx: Executor, payment: PaymentRecord, theirs
   }
   const reserved = await reserveRefund(tx, payment._id, theirs.amount);
   if (!reserved) throw new PastAmountPaid();
+  await recordRefund(tx, refund);
   if (theirs.status === 'succeeded') await notifyRefundSettled(tx, payment.business_id, refund, reserved);
   return true;
 }
@@ -93,6 +95,7 @@ async function settleKnownRefund(tx: Executor, ours: RefundRecord, payment: Paym
   if (ours.status === 'succeeded' && theirs.status === 'failed') {
     const failed = await failSucceededRefund(tx, ours._id, failure);
     if (!failed) return false;
+    await recordRefundFailure(tx, failed);
     await notifyRefundSettled(tx, ours.business_id, failed, await releaseRefund(tx, payment._id, ours.amount));
     return true;
   }

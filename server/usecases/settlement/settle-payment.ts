@@ -21,6 +21,7 @@ import type { UseCaseContext } from '../platform/context.js';
 import { notifyPaymentFailed, notifyPaymentSucceeded } from '../platform/notify.js';
 import { CHECKOUT_EXPIRED, LINK_UNAVAILABLE, LINK_UNAVAILABLE_REFUND_REASON } from '../../domain/failures.js';
 import { askAcquirer } from '../merchant/refunds.js';
+import { recordCharge, recordRefund } from './ledger.js';
 
 /** What a payment's webhooks say it was for: its link (or token), with the link's references and title. */
 export async function targetOfPayment(db: Executor, payment: PaymentRecord) {
@@ -114,6 +115,7 @@ export async function settleHostedPayment(
       return moved;
     });
     if (!failed) return unchanged();
+    ctx.outcomes?.payment(failed, 'failed');
     ctx.outbox.nudge();
     return { payment: failed, changed: true };
   }
@@ -125,7 +127,7 @@ export async function settleHostedPayment(
     settled = await ctx.db.transaction(async (tx) => {
       const at = nowIso();
       const claimed = await claimTarget(tx, payment, at);
-      const paid = await updatePendingPayment(tx, payment._id, {
+      const moved = await updatePendingPayment(tx, payment._id, {
         status_id: PAYMENT_PAID,
         provider_reference: state.paymentReference,
         method: state.method,
@@ -134,7 +136,9 @@ export async function settleHostedPayment(
         updated_at: at,
       });
       // Settled meanwhile by another path: nothing of this one may stand, the claim included.
-      if (!paid) throw new SettledElsewhere();
+      if (!moved) throw new SettledElsewhere();
+      // The acquirer took the money either way: a payment its link could not take is refunded below.
+      const paid = await recordCharge(tx, ctx.settlement, moved, state.balance);
       if (claimed) {
         await notifyPaymentSucceeded(tx, paid, target, ctx.publicUrl);
         return { payment: paid, refund: undefined };
@@ -149,6 +153,7 @@ export async function settleHostedPayment(
         currency: paid.currency,
         reason: LINK_UNAVAILABLE_REFUND_REASON,
       });
+      await recordRefund(tx, refund);
       return { payment: reserved, refund };
     });
   } catch (error) {
@@ -156,6 +161,7 @@ export async function settleHostedPayment(
     settled = undefined;
   }
   if (!settled) return unchanged();
+  ctx.outcomes?.payment(settled.payment, settled.refund ? 'failed' : 'succeeded');
   ctx.outbox.nudge();
   const { refund } = settled;
   if (refund) {

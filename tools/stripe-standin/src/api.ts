@@ -3,12 +3,14 @@
 // refuses beyond the description (missing ids, amounts, states). Params Stripe takes that the
 // stand-in does not act on are refused as NotImplemented rather than silently ignored.
 import type Stripe from 'stripe';
+import { BALANCE_HANDLERS, BALANCE_PARAMS } from './balance-api.js';
 import { StripeApiError, docUrl, invalidRequest, resourceMissing } from './errors.js';
+import { pageOf } from './lists.js';
 import { money } from './money.js';
 import * as objects from './objects.js';
 import type { StripeOperation } from './operations.js';
 import { attempt, expireSession, refundCharge, refundedAmount, type Context } from './payments.js';
-import { now, type StripeObject } from './state.js';
+import { now, type EventObject, type StripeObject } from './state.js';
 import { AUTOMATIC_PAYMENT_METHODS, atLeast } from './versions.js';
 
 export interface ApiCall {
@@ -70,6 +72,7 @@ const SUPPORTED: Record<string, Shape> = {
   },
   'post /v1/refunds': { payment_intent: true, charge: true, amount: true, reason: true, metadata: true, expand: true },
   'get /v1/refunds': { payment_intent: true, charge: true, limit: true, starting_after: true, expand: true },
+  ...BALANCE_PARAMS,
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -411,18 +414,17 @@ function createRefund({ ctx, params }: ApiCall): StripeObject {
 /** GET /v1/refunds: the account's refunds, newest first, those of one PaymentIntent or charge when asked. */
 function listRefunds({ ctx, params }: ApiCall): Stripe.ApiList<Stripe.Refund> {
   const p = params as Stripe.RefundListParams;
-  const limit = p.limit ?? 10;
-  if (limit < 1 || limit > 100) throw invalidRequest('This value must be less than or equal to 100.', 'limit');
   const all = ctx.account
     .all('refund')
     .filter((refund) => (!p.payment_intent || refund.payment_intent === p.payment_intent) && (!p.charge || refund.charge === p.charge))
     .reverse();
-  const start = p.starting_after ? all.findIndex((refund) => refund.id === p.starting_after) + 1 : 0;
-  const data = all.slice(start, start + limit).map((refund) => structuredClone(refund));
-  return { object: 'list', data, has_more: start + limit < all.length, url: '/v1/refunds' };
+  return pageOf(all, p, '/v1/refunds', 'refund');
 }
 
-export const HANDLERS: Record<string, (call: ApiCall) => StripeObject | Stripe.ApiList<Stripe.Refund>> = {
+/** What an operation answers: an object, a list of them, or the balance. */
+export type Answer = EventObject | Stripe.ApiList<StripeObject>;
+
+export const HANDLERS: Record<string, (call: ApiCall) => Answer> = {
   'post /v1/customers': createCustomer,
   'get /v1/customers/{customer}': retrieve('customer', 'customer', 'customer'),
   'post /v1/checkout/sessions': createSession,
@@ -436,4 +438,5 @@ export const HANDLERS: Record<string, (call: ApiCall) => StripeObject | Stripe.A
   'post /v1/refunds': createRefund,
   'get /v1/refunds/{refund}': retrieve('refund', 'refund', 'refund'),
   'get /v1/refunds': listRefunds,
+  ...BALANCE_HANDLERS,
 };

@@ -2,7 +2,7 @@
 // account, in the order made, with what became of its deliveries (forwarding.ts sends them).
 import Stripe from 'stripe';
 import type { StripeSpec } from './spec.js';
-import { newId, now, type Account, type StripeObject } from './state.js';
+import { newId, now, type Account, type EventObject } from './state.js';
 
 /** The API request behind an event; both null for what a payer did on a hosted page or what happened later. */
 export interface EventRequest {
@@ -17,7 +17,7 @@ export interface StandinEvent {
   object: 'event';
   api_version: string;
   created: number;
-  data: { object: StripeObject; previous_attributes?: Record<string, unknown> };
+  data: { object: EventObject; previous_attributes?: Record<string, unknown> };
   livemode: false;
   pending_webhooks: number;
   request: EventRequest;
@@ -59,7 +59,7 @@ export class EventLog {
   make(
     account: Account,
     type: string,
-    object: StripeObject,
+    object: EventObject,
     request: EventRequest,
     previous: Record<string, unknown> | undefined,
     pendingWebhooks: number,

@@ -3,7 +3,7 @@
 import type Stripe from 'stripe';
 import { invalidRequest } from './errors.js';
 import type { StripeSpec } from './spec.js';
-import type { Account, StripeObject } from './state.js';
+import type { Account, EventObject } from './state.js';
 
 const MAX_DEPTH = 4;
 
@@ -37,12 +37,12 @@ function expandPath(account: Account, spec: StripeSpec, target: Json, segments: 
 }
 
 /** A copy of `object` with the given paths expanded; a path Stripe would refuse is a 400 as Stripe answers it. */
-export function expand(account: Account, spec: StripeSpec, object: StripeObject, paths: readonly string[]): StripeObject {
+export function expand(account: Account, spec: StripeSpec, object: EventObject, paths: readonly string[]): EventObject {
   const copy = structuredClone(object) as unknown as Json;
   for (const path of paths) {
     const segments = path.split('.');
     if (segments.length > MAX_DEPTH) throw invalidRequest(`You cannot expand more than ${MAX_DEPTH} levels of a property. Property: ${path}`, 'expand');
     expandPath(account, spec, copy, segments, path);
   }
-  return copy as unknown as StripeObject;
+  return copy as unknown as EventObject;
 }

@@ -320,7 +320,8 @@ export function charge(intent: Stripe.PaymentIntent, method: Stripe.PaymentMetho
     application: null,
     application_fee: null,
     application_fee_amount: null,
-    balance_transaction: captured ? newId('txn_') : null,
+    // Set by settlement.ts once the charge has succeeded.
+    balance_transaction: null,
     billing_details: method.billing_details,
     calculated_statement_descriptor: 'STRIPE STAND-IN',
     captured,
@@ -386,7 +387,8 @@ export function refund(
     id: newId(params.card ? 're_' : 'pyr_'),
     object: 'refund',
     amount: params.amount,
-    balance_transaction: newId('txn_'),
+    // Set by settlement.ts as the refund is made.
+    balance_transaction: null,
     charge: charge.id,
     created: now(),
     currency: charge.currency,

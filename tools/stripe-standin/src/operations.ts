@@ -21,6 +21,11 @@ export const STRIPE_OPERATIONS = [
   { method: 'post', path: '/v1/refunds' },
   { method: 'get', path: '/v1/refunds' },
   { method: 'get', path: '/v1/refunds/{refund}' },
+  { method: 'get', path: '/v1/balance' },
+  { method: 'get', path: '/v1/balance_transactions' },
+  { method: 'get', path: '/v1/balance_transactions/{id}' },
+  { method: 'get', path: '/v1/payouts' },
+  { method: 'get', path: '/v1/payouts/{payout}' },
 ] as const satisfies readonly StripeOperation[];
 
 /**
@@ -35,11 +40,25 @@ export const STRIPE_OBJECT_SCHEMAS = {
   payment_method: 'payment_method',
   charge: 'charge',
   refund: 'refund',
+  balance_transaction: 'balance_transaction',
+  payout: 'payout',
+  balance: 'balance',
   event: 'event',
 } as const;
 
-/** The other components kept with their own fields: GET /v1/customers/{customer}'s other answer, the event's parts, the error body. */
-export const STRIPE_HELPER_SCHEMAS = ['deleted_customer', 'notification_event_data', 'notification_event_request', 'error', 'api_errors'] as const;
+/**
+ * The other components kept with their own fields: GET /v1/customers/{customer}'s other answer, the
+ * event's parts, the error body, a balance transaction's fees and a balance's amounts.
+ */
+export const STRIPE_HELPER_SCHEMAS = [
+  'deleted_customer',
+  'notification_event_data',
+  'notification_event_request',
+  'error',
+  'api_errors',
+  'fee',
+  'balance_amount',
+] as const;
 
 /** Where, in the subset, the list of event types (taken from POST /v1/webhook_endpoints `enabled_events`) sits. */
 export const EVENT_TYPE_SCHEMA = 'x-stripe-event-type';

@@ -171,13 +171,13 @@ export function notFoundPage(): string {
 function eventRows(records: StripeEventRecord[]): Html {
   return html`${[...records].reverse().map(({ event, deliveries }) => {
     const last = deliveries.at(-1);
-    return html`<tr><td>${new Date(event.created * 1000).toISOString().slice(11, 19)}</td><td><code>${event.id}</code></td><td>${event.type}</td><td><code>${event.data.object.id}</code></td>
+    return html`<tr><td>${new Date(event.created * 1000).toISOString().slice(11, 19)}</td><td><code>${event.id}</code></td><td>${event.type}</td><td><code>${'id' in event.data.object ? event.data.object.id : event.data.object.object}</code></td>
 <td>${last ? `${last.status ?? last.error ?? ''} (${deliveries.length}×)` : 'not sent'}</td>
 <td><form method="post" action="/_standin/events/${event.id}/deliver"><button type="submit" class="secondary">Deliver</button></form></td></tr>`;
   })}`;
 }
 
-/** /_standin/: every account's sessions, payment intents (with the bank's answer for processing ones) and events. */
+/** /_standin/: every account's sessions, payment intents (with the bank's answer for processing ones), payouts (run, paid, failed by hand) and events. */
 export function controlPage(
   accounts: Account[],
   events: (account: Account) => StripeEventRecord[],
@@ -186,6 +186,7 @@ export function controlPage(
   const sections = accounts.map((account) => {
     const sessions = account.all('checkout.session').reverse();
     const intents = account.all('payment_intent').reverse();
+    const payouts = account.all('payout').reverse();
     return html`<h2>${account.id}</h2>
 <p class="muted">API version ${account.apiVersion ?? '(none yet)'} · events forwarded to ${settings.target(account)}</p>
 <h3>Checkout Sessions</h3>
@@ -202,6 +203,20 @@ ${intents.map(
       intent.status === 'processing'
         ? html`<form method="post" action="/_standin/payment_intents/${intent.id}/settle"><input type="hidden" name="outcome" value="succeeded"><button type="submit">Settle: succeeded</button></form>
 <form method="post" action="/_standin/payment_intents/${intent.id}/settle"><input type="hidden" name="outcome" value="failed"><button type="submit" class="danger">Settle: failed</button></form>`
+        : ''
+    }</td></tr>`,
+)}</table>
+<h3>Payouts</h3>
+<form method="post" action="/_standin/accounts/${account.id}/payouts"><label>Run an automatic payout as of <input type="date" name="as_of" required></label>
+<label><input type="checkbox" name="hold" value="true"> hold it in transit</label> <button type="submit">Run payout</button></form>
+<table><tr><th>id</th><th>status</th><th>amount</th><th>arrival</th><th></th></tr>
+${payouts.map(
+  (payout) =>
+    html`<tr><td><code>${payout.id}</code></td><td>${payout.status}</td><td>${money(payout.amount, payout.currency)}</td><td>${new Date(payout.arrival_date * 1000).toISOString().slice(0, 10)}</td><td>${
+      payout.status === 'in_transit' ? html`<form method="post" action="/_standin/payouts/${payout.id}/pay"><button type="submit">Pay</button></form>` : ''
+    }${
+      ['in_transit', 'paid'].includes(payout.status)
+        ? html`<form method="post" action="/_standin/payouts/${payout.id}/fail"><button type="submit" class="danger">Fail: the bank returns it</button></form>`
         : ''
     }</td></tr>`,
 )}</table>

@@ -3,18 +3,12 @@
 // hosted pages (a payer paying) and the controls (a bank confirming later).
 import type Stripe from 'stripe';
 import type { Decline } from './cards.js';
-import type { EventRequest } from './events.js';
+import type { Context } from './context.js';
 import * as objects from './objects.js';
-import { newId, now, type Account, type StripeObject } from './state.js';
+import { recordCharge, recordRefund, recordRefundFailure } from './settlement.js';
+import { now, type Account } from './state.js';
 
-/** One action on one account: who asked (for the events' `request`), and how to emit and defer. */
-export interface Context {
-  account: Account;
-  request: EventRequest;
-  emit(type: string, object: StripeObject, previous?: Record<string, unknown>): void;
-  /** Something Stripe does moments after answering (a refund of the 5126 card failing), with no request behind it. */
-  later(step: (ctx: Context) => void): void;
-}
+export type { Context };
 
 export type Outcome = 'succeeded' | 'pending' | Decline;
 
@@ -42,6 +36,7 @@ export function attempt(ctx: Context, intent: Stripe.PaymentIntent, method: Stri
   const charge = ctx.account.add(objects.charge(intent, method, outcome));
   intent.latest_charge = charge.id;
   if (outcome === 'succeeded') {
+    recordCharge(ctx.account, charge);
     Object.assign(intent, { status: 'succeeded', payment_method: method.id, amount_received: intent.amount, last_payment_error: null });
     ctx.emit('charge.succeeded', charge);
     ctx.emit('payment_intent.succeeded', intent);
@@ -113,7 +108,8 @@ export function settle(ctx: Context, intent: Stripe.PaymentIntent, outcome: 'suc
   const method = ctx.account.get('payment_method', charge.payment_method!)!;
   const session = sessionOf(ctx.account, intent.id);
   if (outcome === 'succeeded') {
-    Object.assign(charge, { status: 'succeeded', captured: true, paid: true, amount_captured: charge.amount, balance_transaction: newId('txn_') });
+    Object.assign(charge, { status: 'succeeded', captured: true, paid: true, amount_captured: charge.amount });
+    recordCharge(ctx.account, charge);
     Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
     ctx.emit('charge.succeeded', charge);
     ctx.emit('payment_intent.succeeded', intent);
@@ -175,6 +171,7 @@ export function refundCharge(
   params: { amount: number; reason: Stripe.Refund.Reason | null; metadata: Stripe.Metadata },
 ): Stripe.Refund {
   const refund = ctx.account.add(objects.refund(charge, { ...params, card: charge.payment_method_details?.type === 'card' }));
+  recordRefund(ctx.account, refund);
   const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
   charge.amount_refunded = refundedAmount(ctx.account, charge.id);
   charge.refunded = charge.amount_refunded === charge.amount;
@@ -187,7 +184,8 @@ export function refundCharge(
 }
 
 function failRefund(ctx: Context, refund: Stripe.Refund, charge: Stripe.Charge): void {
-  Object.assign(refund, { status: 'failed', failure_reason: 'expired_or_canceled_card', failure_balance_transaction: newId('txn_') });
+  Object.assign(refund, { status: 'failed', failure_reason: 'expired_or_canceled_card' });
+  recordRefundFailure(ctx.account, refund);
   charge.amount_refunded = refundedAmount(ctx.account, charge.id);
   charge.refunded = charge.amount_refunded === charge.amount;
   ctx.emit('charge.refund.updated', refund, { status: 'succeeded' });

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import Koa from 'koa';
+import type Stripe from 'stripe';
 import { apiRoutes, unrecognizedRequest } from './api-routes.js';
 import { controlRoutes } from './control-routes.js';
 import { StandinCore, type RecordedRequest } from './core.js';
@@ -16,9 +17,10 @@ import { StripeApiError } from './errors.js';
 import type { StripeEventRecord, Violation } from './events.js';
 import { hostedPageNotFound, hostedPageRoutes } from './hosted-page-routes.js';
 import { sendJson } from './http.js';
-import type { ForwardTarget } from './state.js';
+import { dayOf } from './settlement.js';
+import { DEFAULT_SETTLEMENT, type FeeRule, type ForwardTarget } from './state.js';
 
-export type { ForwardTarget, RecordedRequest, StripeEventRecord, Violation };
+export type { FeeRule, ForwardTarget, RecordedRequest, StripeEventRecord, Violation };
 
 export interface StripeStandin {
   /** http://127.0.0.1:<port> */
@@ -37,6 +39,18 @@ export interface StripeStandin {
   settle(paymentIntentId: string, outcome: 'succeeded' | 'failed'): Promise<void>;
   /** Resolves once every event made so far that is to be forwarded has been sent. */
   idle(): Promise<void>;
+  /** The account's acct_ id, which the control routes name it by. */
+  accountId(secretKey: string): string;
+  /**
+   * The account's automatic payout as of a day (YYYY-MM-DD, UTC): what is available by its end and not
+   * yet paid out, one payout per currency, paid at once unless `hold` leaves it in transit. Moves the
+   * account's balance clock to that day's end. Resolves once its events are forwarded.
+   */
+  runPayouts(secretKey: string, asOf: string, options?: { hold?: boolean }): Promise<Stripe.Payout[]>;
+  /** A payout held in transit reaches the bank. */
+  payPayout(payoutId: string): Promise<Stripe.Payout>;
+  /** The bank returns a payout, in transit or already paid (`could_not_process` unless another of Stripe's codes is given). */
+  failPayout(payoutId: string, failureCode?: string): Promise<Stripe.Payout>;
   requests: RecordedRequest[];
   violations: Violation[];
   close(): Promise<void>;
@@ -48,10 +62,18 @@ export interface StripeStandinOptions {
   /** The forward target of every account not given its own (the CLI's --forward-to and --webhook-secret). */
   forwardTo?: ForwardTarget;
   hold?: boolean;
+  /** Stripe's fee per payment method type (over the defaults, card 3% + RM1.00, FPX 2.5%, GrabPay 3.3%), and the days a payment's funds stay pending (2). */
+  settlement?: { fees?: Record<string, FeeRule>; availableAfterDays?: number };
 }
 
 export async function startStripeStandin(options: StripeStandinOptions = {}): Promise<StripeStandin> {
-  const core = new StandinCore(options);
+  const core = new StandinCore({
+    ...options,
+    settlement: {
+      fees: { ...DEFAULT_SETTLEMENT.fees, ...options.settlement?.fees },
+      availableAfterDays: options.settlement?.availableAfterDays ?? DEFAULT_SETTLEMENT.availableAfterDays,
+    },
+  });
   const router = new Router();
   apiRoutes(router, core);
   hostedPageRoutes(router, core);
@@ -98,6 +120,10 @@ export async function startStripeStandin(options: StripeStandinOptions = {}): Pr
       core.catchUp();
       await core.forwarding.idle();
     },
+    accountId: (secretKey) => core.accounts.forKey(secretKey).id,
+    runPayouts: (secretKey, asOf, runOptions = {}) => core.runPayouts(core.accounts.forKey(secretKey), { asOf: dayOf(asOf), hold: runOptions.hold ?? false }),
+    payPayout: (payoutId) => core.finishPayout(payoutId, { paid: true }),
+    failPayout: (payoutId, failureCode = 'could_not_process') => core.finishPayout(payoutId, { failed: failureCode }),
     requests: core.requests,
     violations: core.violations,
     close: () =>

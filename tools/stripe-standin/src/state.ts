@@ -1,11 +1,23 @@
 // What the stand-in holds: one Account per secret key (a Stripe account in test mode), each with its
-// objects by id, its events, its saved idempotent answers and its webhook forwarding target.
+// objects by id, its events, its saved idempotent answers, its webhook forwarding target and its
+// balance's settings and clock (settlement.ts).
 import { createHash, randomInt } from 'node:crypto';
 import type Stripe from 'stripe';
 import type { TestCard } from './cards.js';
 
 export type StripeObject =
-  Stripe.Customer | Stripe.Checkout.Session | Stripe.PaymentIntent | Stripe.SetupIntent | Stripe.PaymentMethod | Stripe.Charge | Stripe.Refund;
+  | Stripe.Customer
+  | Stripe.Checkout.Session
+  | Stripe.PaymentIntent
+  | Stripe.SetupIntent
+  | Stripe.PaymentMethod
+  | Stripe.Charge
+  | Stripe.Refund
+  | Stripe.BalanceTransaction
+  | Stripe.Payout;
+
+/** What an event may carry: an object of the account, or its balance (`balance.available`). */
+export type EventObject = StripeObject | Stripe.Balance;
 
 type ObjectOfKind = {
   customer: Stripe.Customer;
@@ -15,6 +27,8 @@ type ObjectOfKind = {
   payment_method: Stripe.PaymentMethod;
   charge: Stripe.Charge;
   refund: Stripe.Refund;
+  balance_transaction: Stripe.BalanceTransaction;
+  payout: Stripe.Payout;
 };
 export type ObjectKind = keyof ObjectOfKind;
 
@@ -30,6 +44,28 @@ export function newId(prefix: string, length = 24): string {
 export function now(): number {
   return Math.floor(Date.now() / 1000);
 }
+
+/** Stripe's fee on a payment by one payment method type: a percentage of the amount plus a fixed amount (in the currency's smallest unit). */
+export interface FeeRule {
+  percent: number;
+  fixed: number;
+}
+
+/** How an account's balance works: the fee of each payment method type, and how many days a payment's funds stay pending. */
+export interface SettlementSettings {
+  fees: Record<string, FeeRule>;
+  availableAfterDays: number;
+}
+
+/**
+ * Stripe Malaysia's standard pricing as published when this was written (cards 3% + RM1.00, FPX 2.5%,
+ * GrabPay 3.3%), and its two-day payout schedule: a test asserts against these, a merchant's real
+ * rates differ.
+ */
+export const DEFAULT_SETTLEMENT: SettlementSettings = {
+  fees: { card: { percent: 3, fixed: 100 }, fpx: { percent: 2.5, fixed: 0 }, grabpay: { percent: 3.3, fixed: 0 } },
+  availableAfterDays: 2,
+};
 
 /** Where an account's events are forwarded, like `stripe listen --forward-to`, and the secret they are signed with. */
 export interface ForwardTarget {
@@ -72,9 +108,16 @@ export class Account {
   /** How each saved card behaves, by PaymentMethod id (its number is not kept). */
   readonly cards = new Map<string, TestCard>();
   readonly sessionExtras = new Map<string, SessionExtras>();
+  /** The payout each balance transaction was paid out in, by balance transaction id. */
+  readonly paidOutIn = new Map<string, string>();
+  /** Unix seconds the account's balance has reached: real time, or later once a payout as of a later day was run. */
+  balanceClock = 0;
   private readonly objects = new Map<string, StripeObject>();
 
-  constructor(readonly secretKey: string) {
+  constructor(
+    readonly secretKey: string,
+    readonly settlement: SettlementSettings = DEFAULT_SETTLEMENT,
+  ) {
     this.id = `acct_${createHash('sha256').update(secretKey).digest('hex').slice(0, 16)}`;
   }
 
@@ -101,10 +144,12 @@ export class Account {
 export class Accounts {
   private readonly byKey = new Map<string, Account>();
 
+  constructor(private readonly settlement: SettlementSettings = DEFAULT_SETTLEMENT) {}
+
   forKey(secretKey: string): Account {
     let account = this.byKey.get(secretKey);
     if (!account) {
-      account = new Account(secretKey);
+      account = new Account(secretKey, this.settlement);
       this.byKey.set(secretKey, account);
     }
     return account;
@@ -117,5 +162,10 @@ export class Accounts {
 
   all(): Account[] {
     return [...this.byKey.values()];
+  }
+
+  /** The account of an acct_ id, as the control pages name it. */
+  byId(id: string): Account | undefined {
+    return this.all().find((account) => account.id === id);
   }
 }

@@ -300,7 +300,9 @@ describe('closed sessions', () => {
     expect(new Set(expired.map((record) => record.event.type))).toEqual(
       new Set(['checkout.session.expired', 'payment_intent.canceled', 'setup_intent.canceled']),
     );
-    expect(expired.filter((record) => record.event.data.object.id === session.id).map((record) => record.event.type)).toEqual(['checkout.session.expired']);
+    expect(
+      expired.filter((record) => 'id' in record.event.data.object && record.event.data.object.id === session.id).map((record) => record.event.type),
+    ).toEqual(['checkout.session.expired']);
     expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({ status: 'expired' });
   });
 });

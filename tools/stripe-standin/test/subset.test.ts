@@ -70,7 +70,15 @@ describe('the vendored subset', () => {
   it('serves each of its operations, and no other', async () => {
     const standin = await startStripeStandin();
     try {
-      const ids: Record<string, string> = { customer: 'cus_x', session: 'cs_test_x', intent: 'pi_x', payment_method: 'pm_x', refund: 're_x' };
+      const ids: Record<string, string> = {
+        customer: 'cus_x',
+        session: 'cs_test_x',
+        intent: 'pi_x',
+        payment_method: 'pm_x',
+        refund: 're_x',
+        id: 'txn_x',
+        payout: 'po_x',
+      };
       for (const { method, path } of STRIPE_OPERATIONS) {
         const url = standin.url + path.replace(/\{(\w+)\}/g, (_match, name: string) => ids[name]!);
         const response = await fetch(url, { method: method.toUpperCase(), headers: { authorization: `Bearer ${TEST_KEY}` } });
