@@ -3,6 +3,7 @@
 // 2 s, answer a refusal that is not JSON, or keep /health waiting more than 1 s. A request gets no
 // answer past its own time limit: a service that stops answering fails the run within seconds, and
 // the run stops there rather than wait on every request left.
+import { Agent, fetch } from 'undici';
 import type { EdgeRequest } from './edge-values.js';
 
 export const ANSWER_LIMIT_MS = 2_000;
@@ -10,6 +11,14 @@ export const HEALTH_LIMIT_MS = 1_000;
 /** How long a request is waited for before it counts as unanswered: past the limit, with room to tell late from never. */
 const GIVE_UP_MS = ANSWER_LIMIT_MS + 1_000;
 const PROBE_EVERY_MS = 100;
+/**
+ * The runner's own connections, let go after 1 s idle. A kept-alive connection taken for a request
+ * just as the service closes it (its keep-alive timeout, 5 s) fails with UND_ERR_SOCKET before the
+ * service read anything: the client's race, not the service's silence. fetch's default pool keeps a
+ * connection 5 s less a 2 s margin, a margin a loaded test worker's event loop can outrun; at 1 s
+ * it would have to fall 4 s behind, longer than a request is waited for.
+ */
+const connections = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 });
 
 export interface Caller {
   name: string;
@@ -26,6 +35,8 @@ export interface Sent {
 
 export interface RunReport {
   problems: string[];
+  /** Requests whose connection closed before any answer, sent again once (see send). */
+  resent: string[];
   sent: number;
   statuses: Record<number, number>;
   slowestMs: number;
@@ -54,7 +65,7 @@ export async function runEdges(
   sends: Sent[],
   options: { concurrency: number; after?: (sent: Sent, status: number) => Promise<void>; oneAtATime?: (sent: Sent) => boolean },
 ): Promise<RunReport> {
-  const report: RunReport = { problems: [], sent: 0, statuses: {}, slowestMs: 0, slowest: '', healthMaxMs: 0, healthProbes: 0, ms: 0 };
+  const report: RunReport = { problems: [], resent: [], sent: 0, statuses: {}, slowestMs: 0, slowest: '', healthMaxMs: 0, healthProbes: 0, ms: 0 };
   const started = performance.now();
   let stopped: Error | undefined;
   let running = true;
@@ -72,7 +83,7 @@ export async function runEdges(
     // A kept-alive connection the service closed as it was taken is the client's race, not the service's silence: once more on a new one.
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const response = await fetch(`${url}/health`, { signal });
+        const response = await fetch(`${url}/health`, { signal, dispatcher: connections });
         await response.arrayBuffer();
         return response.status === 200 ? performance.now() - at : new Error(`/health answered ${response.status}`);
       } catch (error) {
@@ -100,20 +111,36 @@ export async function runEdges(
     const { caller, request } = sent;
     const headers: Record<string, string> = { Accept: 'application/json', ...caller.headers(), ...request.headers };
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
-    const at = performance.now();
+    let at = performance.now();
     let status: number;
     let contentType: string | null;
     inFlight.set(sent, at);
     try {
-      const response = await fetch(`${url}${request.pathAndQuery}`, {
-        method: request.operation.method,
-        headers,
-        body: request.body,
-        signal: AbortSignal.timeout(GIVE_UP_MS),
-      });
-      await response.arrayBuffer();
-      status = response.status;
-      contentType = response.headers.get('content-type');
+      for (let attempt = 1; ; attempt += 1) {
+        const signal = AbortSignal.timeout(GIVE_UP_MS);
+        try {
+          const response = await fetch(`${url}${request.pathAndQuery}`, {
+            method: request.operation.method,
+            headers,
+            body: request.body,
+            signal,
+            dispatcher: connections,
+          });
+          await response.arrayBuffer();
+          status = response.status;
+          contentType = response.headers.get('content-type');
+          break;
+        } catch (error) {
+          // A connection closed under a request before any answer: sent once more on another, and said in the
+          // report. A service that closes it on purpose (a crash, a request that kills the socket) closes it again.
+          if (attempt === 1 && !signal.aborted && reason(error).endsWith('UND_ERR_SOCKET')) {
+            report.resent.push(describe(sent));
+            at = performance.now();
+            continue;
+          }
+          throw error;
+        }
+      }
     } catch (error) {
       report.problems.push(`no answer within ${GIVE_UP_MS} ms (${reason(error)}): ${describe(sent)}`);
       const busy = waitingOn();
@@ -168,6 +195,7 @@ export function summary(name: string, report: RunReport): string {
     .join(', ');
   return (
     `${name}: ${report.sent} requests in ${(report.ms / 1000).toFixed(1)} s (${statuses}); slowest ${Math.round(report.slowestMs)} ms (${report.slowest}); ` +
-    `/health probed ${report.healthProbes} times, slowest ${Math.round(report.healthMaxMs)} ms`
+    `/health probed ${report.healthProbes} times, slowest ${Math.round(report.healthMaxMs)} ms` +
+    (report.resent.length ? `; sent again after their connection closed unanswered: ${report.resent.join('; ')}` : '')
   );
 }
