@@ -1780,7 +1780,7 @@ export interface paths {
          * Change the business profile
          * @description Changes the fields given and leaves the others as they are; `null` clears a field
          *     (`display_name` then shows the business's own name again, `time_zone` is Malaysia's and
-         *     `default_locale` English). A `brand_color` must stand out as a button on the white page, at
+         *     `default_locale` English). `name` renames the business itself and cannot be cleared. A `brand_color` must stand out as a button on the white page, at
          *     least 3:1 against white (WCAG 2.2 AA, non-text contrast): a paler colour is refused with the
          *     contrast it has. The button's text is then white, or black where white would not reach
          *     4.5:1 (`button_text_color`).
@@ -4416,6 +4416,14 @@ export interface components {
             content_type: "image/png" | "image/jpeg" | "image/webp";
         };
         BusinessUpdate: {
+            /**
+             * Format: storable-text
+             * @description The business's own name: the console, the team's e-mails and the operator's commands know the
+             *     business by it, and payers see it while `display_name` is not set. At most 200 characters, not a
+             *     number alone (the operator's commands take a number as a `business_id`), and no other business on
+             *     this service may have it (422 "The name has already been taken.").
+             */
+            name?: string;
             display_name?: string | null;
             /** @description `#rrggbb` or `#rgb`. */
             brand_color?: string | null;

@@ -1,9 +1,9 @@
 // Businesses and their API keys, against the database DATABASE_URL names (default: the embedded one).
-//   create-key --business "<name>"   creates the business if needed; prints the new key alone on the last line
+//   create-key --business <id or "name">   a name no business has creates one; prints the new key alone on the last line
 //   revoke-key --key <key> | --prefix <prefix>
 //   list-keys
-//   set-webhook --business "<name>" --url <url> [--rotate]   prints the signature key alone on the last line
-//   set-webhook --business "<name>" --clear
+//   set-webhook --business <id or "name"> --url <url> [--rotate]   prints the signature key alone on the last line
+//   set-webhook --business <id or "name"> --clear
 //   set-provider --business <id or name> --provider stripe   the secret key and webhook signing secret from
 //                STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or asked on standard input (never arguments)
 //   set-provider --business <id or name> --provider sandbox
@@ -35,10 +35,16 @@ class UsageError extends Error {}
 const commands: Record<string, (db: Database, args: string[], secretsKey: MasterKey) => Promise<void>> = {
   async 'create-key'(db, args) {
     const { values } = parseArgs({ args, options: { business: { type: 'string' } } });
-    const name = values.business?.trim();
-    if (!name) throw new UsageError('create-key needs --business "<name>"');
-    if (name.length > 200) throw new UsageError('--business must be at most 200 characters');
-    const business = await findOrCreateBusiness(db, name);
+    const given = values.business?.trim();
+    if (!given) throw new UsageError('create-key needs --business <business_id or "name">');
+    if (given.length > 200) throw new UsageError('--business must be at most 200 characters');
+    // A number names an existing business (its name may have changed since, in the console); a name
+    // no business has makes a new one, and says so.
+    const existing = /^\d+$/.test(given) ? await businessNamed(db, given) : await findBusinessByName(db, given);
+    const business = existing
+      ? { id: 'business_id' in existing ? existing.business_id : existing.id, name: existing.name }
+      : await findOrCreateBusiness(db, given);
+    if (!existing) console.error(`No business was named "${business.name}": created it (business_id ${business.id}).`);
     const { key, prefix } = await issueKey(db, business.id, { createdBy: 'cli' });
     console.error(`Key ${prefix}… issued for "${business.name}" (business_id ${business.id}). It is shown once; store it now.`);
     console.log(key);
@@ -56,10 +62,10 @@ const commands: Record<string, (db: Database, args: string[], secretsKey: Master
       args,
       options: { business: { type: 'string' }, url: { type: 'string' }, rotate: { type: 'boolean' }, clear: { type: 'boolean' } },
     });
-    const name = values.business?.trim();
-    if (!name || (!values.url && !values.clear)) throw new UsageError('set-webhook needs --business "<name>" and --url <url> (or --clear)');
-    const business = await findBusinessByName(db, name);
-    if (!business) throw new UsageError(`no business named "${name}" (create-key creates one)`);
+    if (!values.business?.trim() || (!values.url && !values.clear))
+      throw new UsageError('set-webhook needs --business <business_id or "name"> and --url <url> (or --clear)');
+    const found = await businessNamed(db, values.business);
+    const business = { id: found.business_id, name: found.name };
     if (values.clear) {
       await setWebhook(db, business.id, null, secretsKey);
       console.log(`webhook cleared for "${business.name}"`);

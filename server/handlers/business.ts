@@ -48,6 +48,12 @@ function field(body: unknown, name: string): unknown {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
 }
 
+/** A business name of digits alone would read as a business_id to the operator's commands (`--business <id or name>`). */
+export function businessNameRule(body: unknown): FieldErrors {
+  const value = field(body, 'name');
+  return typeof value === 'string' && /^\d+$/.test(value) ? { name: ['The name must not be a number alone.'] } : {};
+}
+
 /** A brand colour the schema accepted the shape of, judged for contrast. */
 export function brandColorRule(body: unknown): FieldErrors {
   const value = field(body, 'brand_color');
@@ -98,6 +104,7 @@ export function acquirerSecretsRule(body: unknown): FieldErrors {
 /** The writable fields present in the body, copied by name. */
 function changedFields(body: BusinessUpdate): ProfileChange {
   const change: ProfileChange = {};
+  if (body.name !== undefined) change.name = body.name;
   if (body.display_name !== undefined) change.display_name = body.display_name;
   if (body.brand_color !== undefined) change.brand_color = body.brand_color;
   if (body.support_email !== undefined) change.support_email = body.support_email;
@@ -115,9 +122,11 @@ export const businessHandlers = {
     },
   },
   updateBusiness: {
-    rules: [brandColorRule, timeZoneRule],
+    rules: [businessNameRule, brandColorRule, timeZoneRule],
     async handle({ body, business }, ctx, respond) {
-      return respond.with200(ok(present(await changeBusinessProfile(ctx, business.id, changedFields(body)))));
+      const result = await changeBusinessProfile(ctx, business.id, changedFields(body));
+      if (result.outcome === 'invalid') return respond.with422({ message: 'The given data was invalid.', errors: result.errors });
+      return respond.with200(ok(present(result.profile)));
     },
   },
   putBusinessLogo: {

@@ -19,7 +19,7 @@ export interface BusinessProfileRecord {
 }
 
 export type ProfileFields = Partial<
-  Pick<BusinessProfileRecord, 'display_name' | 'brand_color' | 'support_email' | 'support_phone' | 'website_url' | 'time_zone' | 'default_locale'>
+  Pick<BusinessProfileRecord, 'name' | 'display_name' | 'brand_color' | 'support_email' | 'support_phone' | 'website_url' | 'time_zone' | 'default_locale'>
 >;
 
 interface Row extends Omit<BusinessProfileRecord, 'logo' | 'profile_updated_at'> {

@@ -29,12 +29,35 @@ describe('GET /api/business', () => {
 });
 
 describe('PATCH /api/business', () => {
-  it('ignores what a client may not set (the id, the business name, the logo)', async () => {
+  it('ignores what a client may not set (the id, the logo, the button colour)', async () => {
     const { response, data } = await t.a.client.PATCH('/business', {
-      body: { id: t.b.business.id, name: 'Renamed', logo: { url: 'https://evil.example.com/x.svg' }, button_text_color: '#ffffff' } as never,
+      body: { id: t.b.business.id, logo: { url: 'https://evil.example.com/x.svg' }, button_text_color: '#ffffff' } as never,
     });
     expect(response.status).toBe(200);
     expect(data!.data).toMatchObject({ id: t.a.business.id, name: t.a.business.name, logo: null, button_text_color: null });
+  });
+
+  it("renames the business: a name another business has, a number alone, a blank or a long one is refused on its field, and B's name stays B's", async () => {
+    const refused = async (name: unknown) => {
+      const { response, error } = await t.a.client.PATCH('/business', { body: { name } as never });
+      expect(response.status, JSON.stringify(name)).toBe(422);
+      return (error as { errors: Record<string, string[]> }).errors;
+    };
+    expect(await refused(t.b.business.name)).toEqual({ name: ['The name has already been taken.'] });
+    expect(await refused(` ${t.b.business.name} `)).toEqual({ name: ['The name has already been taken.'] });
+    expect(await refused('2024')).toEqual({ name: ['The name must not be a number alone.'] });
+    expect(await refused('   ')).toEqual({ name: ['The name must be a string.'] });
+    expect(await refused('x'.repeat(201))).toEqual({ name: ['The name must not be greater than 200 characters.'] });
+    expect((await t.a.client.GET('/business')).data!.data.name).toBe(t.a.business.name);
+
+    const renamed = await t.a.client.PATCH('/business', { body: { name: '  Kedai Kopi Ah Seng Sdn Bhd ' } });
+    expect(renamed.response.status).toBe(200);
+    // The display name follows the own name while none is set.
+    expect(renamed.data!.data).toMatchObject({ name: 'Kedai Kopi Ah Seng Sdn Bhd', display_name: 'Kedai Kopi Ah Seng Sdn Bhd' });
+    expect((await t.b.client.GET('/business')).data!.data.name).toBe(t.b.business.name);
+    // The name A had is free again, for A or anyone.
+    const back = await t.a.client.PATCH('/business', { body: { name: t.a.business.name } });
+    expect(back.data!.data.name).toBe(t.a.business.name);
   });
 
   it('changes only the fields given, and null gives the business name back', async () => {

@@ -384,10 +384,14 @@ describe('the merchant console', () => {
     await noAxeViolations('audit log, nothing matches');
   }, 60_000);
 
-  it('edits the business profile and its website, the API refusing a pale brand colour and a website that is no web address on their fields', async () => {
+  it('renames the business and edits its profile and website, the API refusing a pale brand colour and a website that is no web address on their fields', async () => {
     await go('Settings');
     await heading('Settings');
     await noAxeViolations('settings');
+    await page.getByLabel('Business name').fill('  ');
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByText('Enter the business name.').waitFor();
+    await page.getByLabel('Business name').fill('Kedai Nur Sdn Bhd');
     await page.getByLabel('Display name').fill('Kedai Nur');
     await page.getByLabel('Brand colour').fill('#ffd400');
     await page.getByLabel('Website').fill('kedainur.example.com');
@@ -400,8 +404,15 @@ describe('the merchant console', () => {
     await page.getByLabel('Website').fill('https://kedainur.example.com/');
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByText('The business profile is saved.').waitFor();
+    // The header names the business by its own name, as renamed.
+    await page.getByRole('banner').getByText('Kedai Nur Sdn Bhd', { exact: true }).first().waitFor();
     const { data } = await t.a.client.GET('/business');
-    expect(data?.data).toMatchObject({ display_name: 'Kedai Nur', brand_color: '#0b6e4f', website_url: 'https://kedainur.example.com/' });
+    expect(data?.data).toMatchObject({
+      name: 'Kedai Nur Sdn Bhd',
+      display_name: 'Kedai Nur',
+      brand_color: '#0b6e4f',
+      website_url: 'https://kedainur.example.com/',
+    });
   }, 60_000);
 
   it('uploads a logo through its file field: the settings show it, named, and so does the payer page', async () => {

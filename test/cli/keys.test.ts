@@ -205,6 +205,31 @@ describe('revoke-key', () => {
   );
 });
 
+describe('a business renamed in the console', () => {
+  it(
+    'is found by its business_id, whatever its name; its old name makes another business, and create-key says so',
+    async () => {
+      const renamed = await clientFor(key2).PATCH('/business', { body: { name: 'Acme Trading Sdn Bhd' } });
+      expect(renamed.response.status).toBe(200);
+      const businessId = renamed.data!.data.id;
+
+      const byId = await npm(['create-key', '--', '--business', String(businessId)]);
+      expect(byId.code).toBe(0);
+      expect(byId.stderr).toContain(`issued for "Acme Trading Sdn Bhd" (business_id ${businessId})`);
+      expect(byId.stderr).not.toContain('created');
+      const keys = await service!.db.all<{ business_id: number }>(service!.db.sql('api_keys').select('business_id'));
+      expect(keys.map((row) => Number(row.business_id))).toEqual([businessId, businessId, businessId]);
+
+      const byOldName = await npm(['create-key', '--', '--business', BUSINESS]);
+      expect(byOldName.code).toBe(0);
+      expect(byOldName.stderr).toMatch(new RegExp(`No business was named "${BUSINESS}": created it \\(business_id (?!${businessId}\\))\\d+\\)`));
+      const names = await service!.db.all<{ name: string }>(service!.db.sql('businesses').select('name').orderBy('id'));
+      expect(names.map((row) => row.name)).toEqual(['Acme Trading Sdn Bhd', BUSINESS]);
+    },
+    SLOW,
+  );
+});
+
 describe('usage errors', () => {
   it(
     'create-key without --business exits 2 with a message on stderr and creates nothing',

@@ -186,6 +186,7 @@ describe('the business profile form', () => {
 
   test('a display name that is the own name shows empty; unset fields are empty', () => {
     expect(profileForm(profile)).toEqual({
+      name: 'Kedai Nur',
       display_name: '',
       brand_color: '',
       support_email: 'help@kedai.example.com',
@@ -206,6 +207,7 @@ describe('the business profile form', () => {
       default_locale: 'ms',
     });
     expect(profileChanges(before, { ...before, support_email: 'help@kedai.example.com  ' })).toEqual({});
+    expect(profileChanges(before, { ...before, name: ' Kedai Nur Bakery ' })).toEqual({ name: 'Kedai Nur Bakery' });
   });
 
   test("a logo's bytes in base64, large files included", () => {

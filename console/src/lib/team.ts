@@ -27,6 +27,7 @@ export function mayManageMember(myRole: Role, myUserId: string, member: { user_i
 }
 
 export interface ProfileForm {
+  name: string;
   display_name: string;
   brand_color: string;
   support_email: string;
@@ -36,7 +37,8 @@ export interface ProfileForm {
   default_locale: 'en' | 'ms' | 'zh';
 }
 
-export type ProfileUpdate = { [K in keyof ProfileForm]?: ProfileForm[K] | null };
+/** The own name cannot be cleared: an emptied one is not sent (the form says it is needed). */
+export type ProfileUpdate = { [K in Exclude<keyof ProfileForm, 'name'>]?: ProfileForm[K] | null } & { name?: string };
 
 /** The profile's fields as a form edits them: a field the business never set is empty. */
 export function profileForm(profile: {
@@ -50,6 +52,7 @@ export function profileForm(profile: {
   default_locale: 'en' | 'ms' | 'zh';
 }): ProfileForm {
   return {
+    name: profile.name,
     display_name: profile.display_name === profile.name ? '' : profile.display_name,
     brand_color: profile.brand_color ?? '',
     support_email: profile.support_email ?? '',
@@ -65,7 +68,7 @@ export function profileChanges(before: ProfileForm, after: ProfileForm): Profile
   const changes: ProfileUpdate = {};
   for (const key of Object.keys(after) as Array<keyof ProfileForm>) {
     const value = after[key].trim();
-    if (value === before[key].trim()) continue;
+    if (value === before[key].trim() || (key === 'name' && value === '')) continue;
     (changes as Record<string, string | null>)[key] = value === '' ? null : value;
   }
   return changes;

@@ -16,6 +16,7 @@ import {
   type BusinessProfileRecord,
   type ProfileFields,
 } from '../../store/business-profile.js';
+import { isUniqueViolation } from '../../store/errors.js';
 import type { Executor } from '../../store/executor.js';
 import type { UseCaseContext } from '../platform/context.js';
 import { redrawLogo } from './logo-image.js';
@@ -103,14 +104,25 @@ export async function getBusinessProfile(ctx: UseCaseContext, businessId: number
 
 export type ProfileChange = ProfileFields;
 
-export async function changeBusinessProfile(ctx: UseCaseContext, businessId: number, change: ProfileChange): Promise<BusinessProfile> {
+export type ProfileOutcome = { outcome: 'saved'; profile: BusinessProfile } | { outcome: 'invalid'; errors: Record<string, string[]> };
+
+/** Business names are unique on the service (the operator's commands find a business by its name). */
+const NAME_TAKEN = 'The name has already been taken.';
+
+export async function changeBusinessProfile(ctx: UseCaseContext, businessId: number, change: ProfileChange): Promise<ProfileOutcome> {
   const fields: ProfileFields = { ...change };
   if (typeof fields.brand_color === 'string') {
     const brand = brandColours(fields.brand_color);
     if (brand.ok) fields.brand_color = brand.colour;
   }
   const before = await findBusinessProfile(ctx.db, businessId);
-  await updateBusinessProfile(ctx.db, businessId, fields);
+  try {
+    // A savepoint: on PostgreSQL a statement that fails ends the request's transaction unless it was in one.
+    await ctx.db.transaction((tx) => updateBusinessProfile(tx, businessId, fields));
+  } catch (error) {
+    if (fields.name !== undefined && isUniqueViolation(error)) return { outcome: 'invalid', errors: { name: [NAME_TAKEN] } };
+    throw error;
+  }
   const changed = Object.entries(fields).filter(([field, value]) => value !== undefined && before?.[field as keyof ProfileFields] !== value);
   if (changed.length > 0)
     ctx.audit?.note({
@@ -122,7 +134,7 @@ export async function changeBusinessProfile(ctx: UseCaseContext, businessId: num
         ]),
       ),
     });
-  return getBusinessProfile(ctx, businessId);
+  return { outcome: 'saved', profile: await getBusinessProfile(ctx, businessId) };
 }
 
 function auditValue(value: unknown): string | number | boolean | null {

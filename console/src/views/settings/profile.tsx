@@ -1,4 +1,4 @@
-// The business's profile as payers see it (name, colour, support contacts, time zone, language) and its logo.
+// The business's own name, and its profile as payers see it (name, colour, support contacts, time zone, language) and its logo.
 import { Button, Card, FileInput, Group, Image, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -7,13 +7,14 @@ import type { components } from '@payment-collection/client';
 import { $api } from '../../api/client.js';
 import { fieldErrors } from '../../lib/errors.js';
 import { LOGO_MAX_BYTES, base64OfBytes, profileChanges, profileForm, type ProfileForm } from '../../lib/team.js';
+import { meQuery } from '../../queries/auth.js';
 import { businessQuery } from '../../queries/business.js';
 import { useApiForm } from '../api-form.js';
 import { ConfirmModal } from '../common.js';
 
 type Business = components['schemas']['Business'];
 
-const FIELDS = ['display_name', 'brand_color', 'support_email', 'support_phone', 'website_url', 'time_zone', 'default_locale'] as const;
+const FIELDS = ['name', 'display_name', 'brand_color', 'support_email', 'support_phone', 'website_url', 'time_zone', 'default_locale'] as const;
 
 const LANGUAGES = [
   { value: 'en', label: 'English' },
@@ -30,6 +31,10 @@ export function ProfileCard({ business, canWrite }: { business: Business; canWri
   const field = (key: keyof ProfileForm) => ({ ...form.getInputProps(key), disabled: !canWrite });
 
   async function submit(values: ProfileForm) {
+    if (values.name.trim() === '') {
+      form.setFieldError('name', 'Enter the business name.');
+      return;
+    }
     const changes = profileChanges(initial, values);
     if (Object.keys(changes).length === 0) {
       notifications.show({ message: 'Nothing changed.' });
@@ -40,6 +45,8 @@ export function ProfileCard({ business, canWrite }: { business: Business; canWri
       form.clearErrors();
       notifications.show({ color: 'green', message: 'The business profile is saved.' });
       await queryClient.invalidateQueries({ queryKey: businessQuery().queryKey });
+      // The header and the business switcher show the business's own name.
+      if (changes.name) await queryClient.invalidateQueries({ queryKey: meQuery().queryKey });
     } catch (error) {
       refuse(error);
     }
@@ -55,6 +62,13 @@ export function ProfileCard({ business, canWrite }: { business: Business; canWri
           <Text size="sm" c="dimmed">
             What payers see on the payment pages and in e-mails.
           </Text>
+          <TextInput
+            label="Business name"
+            description="Your team, its e-mails and the service's operator know the business by it; payers see it unless a display name is set"
+            required
+            maxLength={200}
+            {...field('name')}
+          />
           <TextInput label="Display name" description={`Empty shows the business's own name, ${business.name}`} {...field('display_name')} />
           <Group align="flex-end" wrap="nowrap">
             <TextInput label="Brand colour" description="#rrggbb, at least 3:1 against white; empty for the default blue" {...field('brand_color')} />
