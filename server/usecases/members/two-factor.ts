@@ -122,24 +122,8 @@ export async function confirmTotp(
  * Turns two-factor off with the current password and a current code (or a recovery code): one
  * attempt at the account's secrets, counted before either is checked.
  */
-export async function disableTotp(
-  ctx: UseCaseContext,
-  me: SignedIn,
-  proof: { password: string; totpCode?: string | undefined; recoveryCode?: string | undefined },
-  meta: RequestMeta,
-): Promise<TotpOutcome<{ sessionToken: string }>> {
-  const user = (await findUser(ctx.db, me.userId))!;
-  if (!user.totpEnabledAt) return { kind: 'not_enabled' };
-  const check = await beginSecretCheck(ctx, user.email, user, meta);
-  if (check.kind === 'throttled') return check;
-  if (!(await verifyPassword(proof.password, user.passwordHash))) {
-    await check.failed();
-    return { kind: 'wrong_password' };
-  }
-  const outcome = await ctx.db.transaction(async (tx): Promise<TotpOutcome<{ sessionToken: string }>> => {
-    const current = (await findUser(tx, me.userId))!;
-    if (!current.totpEnabledAt) return { kind: 'not_enabled' };
-    if (!(await acceptedProof(ctx, tx, current, proof))) return { kind: 'invalid_code' };
+export async function disableTotp(ctx: UseCaseContext, me: SignedIn, proof: TwoFactorProof, meta: RequestMeta): Promise<TotpOutcome<{ sessionToken: string }>> {
+  return withTwoFactorProof(ctx, me, proof, meta, async (tx, current) => {
     await updateUser(tx, current.id, { totpSecret: null, totpEnabledAt: null, totpLastStep: null });
     await replaceRecoveryCodes(tx, current.id, []);
     const sessionToken = newSessionToken();
@@ -147,12 +131,8 @@ export async function disableTotp(
     await deleteSessionsOf(tx, current.id, me.sessionId);
     await enqueueEmail(tx, me.businessId, 'member.two_factor_off', twoFactorEmail({ ...memberNotice(ctx, current.email, meta), on: false }));
     await recordAuditEvent(tx, { ...auditBase(me, meta), action: 'auth.totp_disabled' });
-    return { kind: 'done', value: { sessionToken } };
+    return { sessionToken };
   });
-  if (outcome.kind === 'invalid_code') await check.failed();
-  else await check.passed();
-  if (outcome.kind === 'done') ctx.outbox.nudge();
-  return outcome;
 }
 
 /**
@@ -163,9 +143,37 @@ export async function disableTotp(
 export async function regenerateRecoveryCodes(
   ctx: UseCaseContext,
   me: SignedIn,
-  proof: { password: string; totpCode?: string | undefined; recoveryCode?: string | undefined },
+  proof: TwoFactorProof,
   meta: RequestMeta,
 ): Promise<TotpOutcome<{ recoveryCodes: string[] }>> {
+  return withTwoFactorProof(ctx, me, proof, meta, async (tx, current) => {
+    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await replaceRecoveryCodes(tx, current.id, recoveryCodes);
+    await enqueueEmail(tx, me.businessId, 'member.recovery_codes_replaced', recoveryCodesEmail(memberNotice(ctx, current.email, meta)));
+    await recordAuditEvent(tx, { ...auditBase(me, meta), action: 'auth.recovery_codes_regenerated' });
+    return { recoveryCodes };
+  });
+}
+
+/** The password and a second factor, as turning two-factor off or replacing the recovery codes asks for them. */
+export interface TwoFactorProof {
+  password: string;
+  totpCode?: string | undefined;
+  recoveryCode?: string | undefined;
+}
+
+/**
+ * What changes a member's two-factor set-up takes: two-factor on, the password (throttled as every
+ * secret is), then, in one transaction with `work`, a current code or an unused recovery code. A wrong
+ * password or code counts as a failed attempt; the e-mail `work` queued is sent once it commits.
+ */
+async function withTwoFactorProof<T>(
+  ctx: UseCaseContext,
+  me: SignedIn,
+  proof: TwoFactorProof,
+  meta: RequestMeta,
+  work: (tx: Executor, current: User) => Promise<T>,
+): Promise<TotpOutcome<T>> {
   const user = (await findUser(ctx.db, me.userId))!;
   if (!user.totpEnabledAt) return { kind: 'not_enabled' };
   const check = await beginSecretCheck(ctx, user.email, user, meta);
@@ -174,15 +182,11 @@ export async function regenerateRecoveryCodes(
     await check.failed();
     return { kind: 'wrong_password' };
   }
-  const outcome = await ctx.db.transaction(async (tx): Promise<TotpOutcome<{ recoveryCodes: string[] }>> => {
+  const outcome = await ctx.db.transaction(async (tx): Promise<TotpOutcome<T>> => {
     const current = (await findUser(tx, me.userId))!;
     if (!current.totpEnabledAt) return { kind: 'not_enabled' };
     if (!(await acceptedProof(ctx, tx, current, proof))) return { kind: 'invalid_code' };
-    const recoveryCodes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    await replaceRecoveryCodes(tx, current.id, recoveryCodes);
-    await enqueueEmail(tx, me.businessId, 'member.recovery_codes_replaced', recoveryCodesEmail(memberNotice(ctx, current.email, meta)));
-    await recordAuditEvent(tx, { ...auditBase(me, meta), action: 'auth.recovery_codes_regenerated' });
-    return { kind: 'done', value: { recoveryCodes } };
+    return { kind: 'done', value: await work(tx, current) };
   });
   if (outcome.kind === 'invalid_code') await check.failed();
   else await check.passed();
