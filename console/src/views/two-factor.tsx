@@ -2,7 +2,7 @@ import { Alert, Button, Code, CopyButton, Group, Image, List, PasswordInput, Sta
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { confirmTotp, disableTotp, regenerateRecoveryCodes, startTotp, type TotpSetup, type ValidationErrors } from '../api/auth.js';
+import { confirmTotp, disableTotp, regenerateRecoveryCodes, startTotp, type Outcome, type TotpSetup, type ValidationErrors } from '../api/auth.js';
 import { meQuery } from '../queries/auth.js';
 import { useMe } from '../session.js';
 import { PageHeading } from './common.js';
@@ -21,30 +21,45 @@ function onCodeField(refused: { message: string; errors: ValidationErrors }) {
   return { message: refused.message, errors: recovery ? { ...errors, totp_code: recovery } : errors };
 }
 
-/** Turning two-factor sign-in off asks for the password and a current code: a session left open is not enough. */
-function TurnOffForm() {
+interface ProofFormProps<T> {
+  /** The heading's id, which names the form. */
+  id: string;
+  title: string;
+  intro?: string;
+  submit: { label: string; danger?: boolean };
+  send(proof: ReturnType<typeof proofOf>): Promise<Outcome<T>>;
+  /** After the API took it: what the page shows, and the toast that says so. */
+  succeeded(data: T): string;
+}
+
+/**
+ * A change to two-factor sign-in asks for the password and a current code (or a recovery code): a
+ * session left open is not enough. Turning it off and making new recovery codes are this one form.
+ */
+function ProofForm<T>({ id, title, intro, submit: button, send, succeeded }: ProofFormProps<T>) {
   const queryClient = useQueryClient();
   const { form, message, setMessage, refuse, done } = useApiForm({ password: '', totp_code: '' });
 
   async function submit(values: typeof form.values) {
     setMessage(undefined);
-    const off = await disableTotp(proofOf(values));
-    if (!off.ok) {
-      refuse(onCodeField(off));
+    const outcome = await send(proofOf(values));
+    if (!outcome.ok) {
+      refuse(onCodeField(outcome));
       return;
     }
     done();
-    notifications.show({ color: 'green', message: 'Two-factor sign-in is off. Your other sessions were signed out.' });
-    // The session got a new id (and CSRF token) when two-factor went off.
+    notifications.show({ color: 'green', message: succeeded(outcome.data) });
+    // Turning it off gives the session a new id (and CSRF token); both change what the page shows of two-factor.
     await queryClient.invalidateQueries({ queryKey: meQuery().queryKey });
   }
 
   return (
-    <form onSubmit={form.onSubmit(submit)} noValidate aria-labelledby="turn-off-heading">
+    <form onSubmit={form.onSubmit(submit)} noValidate aria-labelledby={id}>
       <Stack>
-        <Title order={2} size="h3" id="turn-off-heading">
-          Turn two-factor sign-in off
+        <Title order={2} size="h3" id={id}>
+          {title}
         </Title>
+        {intro && <Text size="sm">{intro}</Text>}
         {message && (
           <Alert color="red" role="alert">
             {message}
@@ -58,57 +73,46 @@ function TurnOffForm() {
           required
           {...form.getInputProps('totp_code')}
         />
-        <Button type="submit" color="red" variant="outline" loading={form.submitting} w="fit-content">
-          Turn off two-factor sign-in
+        <Button
+          type="submit"
+          color={button.danger ? 'red' : undefined}
+          variant={button.danger ? 'outline' : 'default'}
+          loading={form.submitting}
+          w="fit-content"
+        >
+          {button.label}
         </Button>
       </Stack>
     </form>
   );
 }
 
+function TurnOffForm() {
+  return (
+    <ProofForm
+      id="turn-off-heading"
+      title="Turn two-factor sign-in off"
+      submit={{ label: 'Turn off two-factor sign-in', danger: true }}
+      send={disableTotp}
+      succeeded={() => 'Two-factor sign-in is off. Your other sessions were signed out.'}
+    />
+  );
+}
+
 /** New recovery codes, for the same proof as turning it off; the old codes stop working. */
 function NewRecoveryCodesForm({ made }: { made(codes: string[]): void }) {
-  const queryClient = useQueryClient();
-  const { form, message, setMessage, refuse, done } = useApiForm({ password: '', totp_code: '' });
-
-  async function submit(values: typeof form.values) {
-    setMessage(undefined);
-    const fresh = await regenerateRecoveryCodes(proofOf(values));
-    if (!fresh.ok) {
-      refuse(onCodeField(fresh));
-      return;
-    }
-    done();
-    made(fresh.data.recovery_codes);
-    notifications.show({ color: 'green', message: 'New recovery codes are made: the old ones no longer work.' });
-    await queryClient.invalidateQueries({ queryKey: meQuery().queryKey });
-  }
-
   return (
-    <form onSubmit={form.onSubmit(submit)} noValidate aria-labelledby="new-codes-heading">
-      <Stack>
-        <Title order={2} size="h3" id="new-codes-heading">
-          New recovery codes
-        </Title>
-        <Text size="sm">Ten new codes replace the ones you have, used or not.</Text>
-        {message && (
-          <Alert color="red" role="alert">
-            {message}
-          </Alert>
-        )}
-        <PasswordInput label="Your password" autoComplete="current-password" required {...form.getInputProps('password')} />
-        <TextInput
-          label="Code from the app"
-          description="Or one of your recovery codes"
-          autoComplete="one-time-code"
-          required
-          {...form.getInputProps('totp_code')}
-        />
-        <Button type="submit" variant="default" loading={form.submitting} w="fit-content">
-          Make new recovery codes
-        </Button>
-      </Stack>
-    </form>
+    <ProofForm
+      id="new-codes-heading"
+      title="New recovery codes"
+      intro="Ten new codes replace the ones you have, used or not."
+      submit={{ label: 'Make new recovery codes' }}
+      send={regenerateRecoveryCodes}
+      succeeded={(data) => {
+        made(data.recovery_codes);
+        return 'New recovery codes are made: the old ones no longer work.';
+      }}
+    />
   );
 }
 
