@@ -1,23 +1,19 @@
 // One open payment link: its fields, what it collected and from whom, its share link; paused, resumed or deleted.
-import { Anchor, Button, Card, Grid, SimpleGrid, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Anchor, Card, Grid, SimpleGrid, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client.js';
-import { refusalMessage } from '../../lib/errors.js';
 import { formatUnits } from '../../lib/money.js';
 import { useCan } from '../../session.js';
-import { ConfirmModal, DateTime, Loading, PageHeading, QueryError, StatusBadge } from '../common.js';
+import { DateTime, Loading, PageHeading, QueryError, StatusBadge } from '../common.js';
 import { DataTable, Details } from '../data-table.js';
 import { ShareLink } from '../links-common.js';
+import { LinkActions } from '../link-actions.js';
 import { openLinkQuery, openLinksListKey, openLinkTopPayersQuery, openLinkTotalQuery } from '../../queries/open-links.js';
 
 export function OpenLinkDetailPage() {
   const { linkId = '' } = useParams();
   const path = { open_payment_link_id: linkId };
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const link = useQuery(openLinkQuery(linkId));
   const total = useQuery(openLinkTotalQuery(linkId));
   const top = useQuery(openLinkTopPayersQuery(linkId, 5));
@@ -25,64 +21,32 @@ export function OpenLinkDetailPage() {
   const pause = $api.useMutation('post', '/open-payment-links/{open_payment_link_id}/pause');
   const resume = $api.useMutation('post', '/open-payment-links/{open_payment_link_id}/resume');
   const remove = $api.useMutation('delete', '/open-payment-links/{open_payment_link_id}');
-  const [deleting, setDeleting] = useState(false);
   if (link.isPending) return <Loading what="the open payment link" />;
   if (link.isError) return <QueryError error={link.error} />;
   const l = link.data.data;
-  const done = async (message: string) => {
-    notifications.show({ color: 'green', message });
-    await Promise.all([openLinkQuery(linkId).queryKey, openLinksListKey].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-  };
-  const failed = (error: unknown) => notifications.show({ color: 'red', message: refusalMessage(error) });
   return (
     <>
       <PageHeading
         title={l.title}
         actions={
           canWrite && (
-            <>
-              {l.state === 'active' && (
-                <Button
-                  variant="default"
-                  loading={pause.isPending}
-                  onClick={() => pause.mutateAsync({ params: { path } }).then(() => done('The link is paused.'), failed)}
-                >
-                  Pause
-                </Button>
-              )}
-              {l.state !== 'active' && (
-                <Button
-                  variant="default"
-                  loading={resume.isPending}
-                  onClick={() => resume.mutateAsync({ params: { path } }).then(() => done('The link is active again.'), failed)}
-                >
-                  Resume
-                </Button>
-              )}
-              <Button color="red" variant="outline" onClick={() => setDeleting(true)}>
-                Delete…
-              </Button>
-            </>
+            <LinkActions
+              kind="open payment link"
+              record={openLinkQuery(linkId).queryKey}
+              list={openLinksListKey}
+              listPath="/open-payment-links"
+              pause={{ offered: l.state === 'active', run: () => pause.mutateAsync({ params: { path } }), busy: pause.isPending }}
+              resume={{ offered: l.state !== 'active', run: () => resume.mutateAsync({ params: { path } }), busy: resume.isPending }}
+              remove={{
+                offered: true,
+                run: () => remove.mutateAsync({ params: { path } }),
+                busy: remove.isPending,
+                warning: `Payers can no longer pay “${l.title}”. Its payments stay. This cannot be undone.`,
+              }}
+            />
           )
         }
       />
-      <ConfirmModal
-        opened={deleting}
-        title="Delete this open payment link?"
-        confirmLabel="Delete open payment link"
-        busy={remove.isPending}
-        onClose={() => setDeleting(false)}
-        onConfirm={() =>
-          remove.mutateAsync({ params: { path } }).then(async () => {
-            notifications.show({ color: 'green', message: 'The open payment link was deleted.' });
-            navigate('/open-payment-links');
-            queryClient.removeQueries({ queryKey: openLinkQuery(linkId).queryKey });
-            await queryClient.invalidateQueries({ queryKey: openLinksListKey });
-          }, failed)
-        }
-      >
-        <Text>Payers can no longer pay “{l.title}”. Its payments stay. This cannot be undone.</Text>
-      </ConfirmModal>
       <SimpleGrid cols={{ base: 1, sm: 3 }} mb="md">
         <Card withBorder>
           <Text size="sm">Collected</Text>

@@ -1,26 +1,22 @@
 // One payment link: its fields, its share link and QR code, its payments; resent, paused, resumed or deleted.
 import { Anchor, Button, Card, Grid, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from 'react-router';
 import { $api } from '../../api/client.js';
-import { refusalMessage } from '../../lib/errors.js';
 import { useBusinessTime } from '../../lib/business-time.js';
 import { formatCents } from '../../lib/money.js';
 import { statusWords } from '../../lib/statuses.js';
 import { useCan } from '../../session.js';
-import { ConfirmModal, Loading, PageHeading, QueryError, StatusBadge } from '../common.js';
+import { Loading, PageHeading, QueryError, StatusBadge } from '../common.js';
 import { Details } from '../data-table.js';
 import { ShareLink } from '../links-common.js';
+import { LinkActions, useActionFeedback } from '../link-actions.js';
 import { paymentLinkQuery, paymentLinksListKey } from '../../queries/payment-links.js';
 import { paymentsQuery } from '../../queries/payments.js';
 
 export function PaymentLinkDetailPage() {
   const { linkId = '' } = useParams();
   const path = { payment_link_id: linkId };
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const link = useQuery(paymentLinkQuery(linkId));
   const payments = useQuery(paymentsQuery({ 'filter[payment_link_id]': linkId, per_page: 10 }));
   const canWrite = useCan('payment_links:write');
@@ -28,16 +24,11 @@ export function PaymentLinkDetailPage() {
   const resume = $api.useMutation('post', '/payment-links/{payment_link_id}/resume');
   const update = $api.useMutation('put', '/payment-links/{payment_link_id}');
   const remove = $api.useMutation('delete', '/payment-links/{payment_link_id}');
-  const [deleting, setDeleting] = useState(false);
+  const { done, failed } = useActionFeedback(paymentLinkQuery(linkId).queryKey, paymentLinksListKey);
   const { dateTime } = useBusinessTime();
   if (link.isPending) return <Loading what="the payment link" />;
   if (link.isError) return <QueryError error={link.error} />;
   const l = link.data.data;
-  const done = async (message: string) => {
-    notifications.show({ color: 'green', message });
-    await Promise.all([paymentLinkQuery(linkId).queryKey, paymentLinksListKey].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
-  };
-  const failed = (error: unknown) => notifications.show({ color: 'red', message: refusalMessage(error) });
 
   return (
     <>
@@ -45,7 +36,20 @@ export function PaymentLinkDetailPage() {
         title={l.title}
         actions={
           canWrite && (
-            <>
+            <LinkActions
+              kind="payment link"
+              record={paymentLinkQuery(linkId).queryKey}
+              list={paymentLinksListKey}
+              listPath="/payment-links"
+              pause={{ offered: l.status === 'Active', run: () => pause.mutateAsync({ params: { path } }), busy: pause.isPending }}
+              resume={{ offered: l.status === 'Paused', run: () => resume.mutateAsync({ params: { path } }), busy: resume.isPending }}
+              remove={{
+                offered: !l.paid,
+                run: () => remove.mutateAsync({ params: { path } }),
+                busy: remove.isPending,
+                warning: `The payer can no longer pay “${l.title}”. This cannot be undone.`,
+              }}
+            >
               {!l.paid && l.status === 'Active' && (
                 <Button
                   variant="default"
@@ -75,50 +79,10 @@ export function PaymentLinkDetailPage() {
                   Resend e-mail
                 </Button>
               )}
-              {l.status === 'Active' && (
-                <Button
-                  variant="default"
-                  loading={pause.isPending}
-                  onClick={() => pause.mutateAsync({ params: { path } }).then(() => done('The link is paused.'), failed)}
-                >
-                  Pause
-                </Button>
-              )}
-              {l.status === 'Paused' && (
-                <Button
-                  variant="default"
-                  loading={resume.isPending}
-                  onClick={() => resume.mutateAsync({ params: { path } }).then(() => done('The link is active again.'), failed)}
-                >
-                  Resume
-                </Button>
-              )}
-              {!l.paid && (
-                <Button color="red" variant="outline" onClick={() => setDeleting(true)}>
-                  Delete…
-                </Button>
-              )}
-            </>
+            </LinkActions>
           )
         }
       />
-      <ConfirmModal
-        opened={deleting}
-        title="Delete this payment link?"
-        confirmLabel="Delete payment link"
-        busy={remove.isPending}
-        onClose={() => setDeleting(false)}
-        onConfirm={() =>
-          remove.mutateAsync({ params: { path } }).then(async () => {
-            notifications.show({ color: 'green', message: 'The payment link was deleted.' });
-            navigate('/payment-links');
-            queryClient.removeQueries({ queryKey: paymentLinkQuery(linkId).queryKey });
-            await queryClient.invalidateQueries({ queryKey: paymentLinksListKey });
-          }, failed)
-        }
-      >
-        <Text>The payer can no longer pay “{l.title}”. This cannot be undone.</Text>
-      </ConfirmModal>
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Card withBorder>
