@@ -23,7 +23,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_DIST_PATH } from '../../server/file-locations.js';
 import { createOwnerLink } from '../../server/usecases/members/accounts.js';
-import { launchBrowser, screenshots, VIEWPORTS } from '../support/browser.js';
+import { launchBrowser, screenshots, VIEWPORTS, widthProblems } from '../support/browser.js';
 import { plantEvents } from '../support/bulk.js';
 import { PNG_1X1 } from '../support/images.js';
 import { PASSWORD, accountLinkMailedTo, call, linkToken, totpCode } from '../support/members.js';
@@ -461,7 +461,26 @@ describe('the merchant console', () => {
       })
       .toMatch(/ping[\s\S]*failed/i);
     await noAxeViolations('webhook endpoint, its deliveries');
-    await page.getByRole('link', { name: /^event evt_/ }).click();
+    // Several deliveries at a phone's width: cards, and neither they nor the endpoint's URL make the page scroll sideways.
+    const endpointId = new URL(page.url()).pathname.split('/').pop()!;
+    for (let ping = 0; ping < 3; ping += 1)
+      expect(
+        (await t.a.client.POST('/webhook-endpoints/{webhook_endpoint_id}/test', { params: { path: { webhook_endpoint_id: endpointId } } })).response.status,
+      ).toBe(200);
+    await page.setViewportSize(VIEWPORTS.phone);
+    await expect
+      .poll(async () => {
+        await deliveries.getByRole('button', { name: 'Refresh deliveries' }).click();
+        return (await deliveries.innerText()).match(/ping/g)?.length ?? 0;
+      })
+      .toBeGreaterThanOrEqual(4);
+    expect(await widthProblems(page), 'the endpoint and its deliveries at 390 px').toEqual([]);
+    await noAxeViolations('webhook endpoint, its deliveries, 390 px');
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await page
+      .getByRole('link', { name: /^event evt_/ })
+      .first()
+      .click();
     await heading('Event: Test event (ping)');
     await noAxeViolations('event detail');
     await go('Events');

@@ -7,7 +7,7 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, VIEWPORTS } from '../support/browser.js';
+import { launchBrowser, VIEWPORTS, widthProblems } from '../support/browser.js';
 import { PASSWORD, member } from '../support/members.js';
 import { DECLINED_CARD, GOOD_CARD, submitPage } from '../support/payer.js';
 import { useService, type Tenant } from '../support/service.js';
@@ -40,46 +40,11 @@ async function noAxeViolations(view: string): Promise<void> {
   expect(found, `axe on ${view}`).toEqual([]);
 }
 
-/**
- * What makes a phone user scroll sideways or miss words: the page wider than the window, a box that
- * scrolls sideways, or text cut short with an ellipsis (a badge reading "T…"). Read from the layout the
- * browser computed, whatever the markup.
- */
-async function widthProblems(within: 'main' | 'banner' = 'main'): Promise<string[]> {
-  return page.getByRole(within).evaluate((region) => {
-    // The few DOM shapes read here (this project's type checks run without the DOM's types).
-    interface Shown {
-      scrollWidth: number;
-      clientWidth: number;
-      innerText?: string;
-      textContent: string | null;
-      getAttribute(name: string): string | null;
-    }
-    interface Window {
-      innerWidth: number;
-      getComputedStyle(element: Shown): { overflowX: string; textOverflow: string };
-    }
-    const document = (region as unknown as { ownerDocument: { documentElement: Shown; defaultView: Window } }).ownerDocument;
-    const window = document.defaultView;
-    const problems: string[] = [];
-    const root = document.documentElement;
-    if (root.scrollWidth > window.innerWidth) problems.push(`the page is ${root.scrollWidth} px wide in a ${window.innerWidth} px window`);
-    for (const element of region.querySelectorAll('*') as unknown as Iterable<Shown>) {
-      const style = window.getComputedStyle(element);
-      const text = (element.innerText ?? element.textContent ?? '').trim().slice(0, 60);
-      if ((style.overflowX === 'auto' || style.overflowX === 'scroll') && element.scrollWidth > element.clientWidth + 1)
-        problems.push(`scrolls sideways (${element.scrollWidth} px in ${element.clientWidth} px): ${element.getAttribute('aria-label') ?? text}`);
-      if (style.textOverflow === 'ellipsis' && element.scrollWidth > element.clientWidth) problems.push(`cut short: "${text}"`);
-    }
-    return problems;
-  });
-}
-
 /** At 1280 px and at 390 px: axe finds nothing, and at 390 px nothing scrolls sideways or is cut short. */
 async function checkBothWidths(view: string): Promise<void> {
   await noAxeViolations(`${view} (1280 px)`);
   await page.setViewportSize(VIEWPORTS.phone);
-  await expect.poll(() => widthProblems(), { message: `${view} at 390 px` }).toEqual([]);
+  await expect.poll(() => widthProblems(page), { message: `${view} at 390 px` }).toEqual([]);
   await noAxeViolations(`${view} (390 px)`);
   await page.setViewportSize(VIEWPORTS.desktop);
 }
@@ -217,7 +182,7 @@ describe('the overview chart and the webhooks, at 1280 and 390 px', () => {
     await page.setViewportSize(VIEWPORTS.phone);
     try {
       await page.getByRole('banner').getByText('TEST', { exact: true }).waitFor();
-      expect(await widthProblems('banner')).toEqual([]);
+      expect(await widthProblems(page, 'banner')).toEqual([]);
       const banner = (await page.getByRole('banner').boundingBox())!;
       const name = (await page.getByRole('banner').getByRole('heading', { level: 2 }).boundingBox())!;
       expect(name.y, 'the name starts inside the header').toBeGreaterThanOrEqual(banner.y);

@@ -35,3 +35,38 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   }
   await page.setViewportSize(VIEWPORTS.desktop);
 }
+
+/**
+ * What makes a phone user scroll sideways or miss words: the page wider than the window, a box that
+ * scrolls sideways, or text cut short with an ellipsis (a badge reading "T…"). Read from the layout the
+ * browser computed, whatever the markup.
+ */
+export async function widthProblems(page: Page, within: 'main' | 'banner' = 'main'): Promise<string[]> {
+  return page.getByRole(within).evaluate((region) => {
+    // The few DOM shapes read here (this project's type checks run without the DOM's types).
+    interface Shown {
+      scrollWidth: number;
+      clientWidth: number;
+      innerText?: string;
+      textContent: string | null;
+      getAttribute(name: string): string | null;
+    }
+    interface Window {
+      innerWidth: number;
+      getComputedStyle(element: Shown): { overflowX: string; textOverflow: string };
+    }
+    const document = (region as unknown as { ownerDocument: { documentElement: Shown; defaultView: Window } }).ownerDocument;
+    const window = document.defaultView;
+    const problems: string[] = [];
+    const root = document.documentElement;
+    if (root.scrollWidth > window.innerWidth) problems.push(`the page is ${root.scrollWidth} px wide in a ${window.innerWidth} px window`);
+    for (const element of region.querySelectorAll('*') as unknown as Iterable<Shown>) {
+      const style = window.getComputedStyle(element);
+      const text = (element.innerText ?? element.textContent ?? '').trim().slice(0, 60);
+      if ((style.overflowX === 'auto' || style.overflowX === 'scroll') && element.scrollWidth > element.clientWidth + 1)
+        problems.push(`scrolls sideways (${element.scrollWidth} px in ${element.clientWidth} px): ${element.getAttribute('aria-label') ?? text}`);
+      if (style.textOverflow === 'ellipsis' && element.scrollWidth > element.clientWidth) problems.push(`cut short: "${text}"`);
+    }
+    return problems;
+  });
+}
