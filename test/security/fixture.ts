@@ -542,6 +542,8 @@ export async function tenantView(t: TestService, tenant: Tenant, records: Tenant
  */
 export async function readCreated(t: TestService, key: string, resource: string, record: Json): Promise<Awaited<ReturnType<typeof api>>> {
   if (resource === 'charges') return api(t, key, 'GET', `/api/payments/${record._id}`);
+  // The business is one record per key, read without an id.
+  if (resource === 'business') return api(t, key, 'GET', '/api/business');
   if (resource === 'api-keys') {
     const list = await api(t, key, 'GET', '/api/api-keys');
     const found = list.status === 200 ? (list.body as { data: Json[] }).data.find((made) => made._id === record._id) : undefined;
