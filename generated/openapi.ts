@@ -5368,6 +5368,11 @@ export interface components {
          */
         CreatedAtBetweenFilter: components["schemas"]["DateRange"];
         /**
+         * @description Only records created on these days of the business's time zone (its profile's `time_zone`), both included: `2026-03-02,2026-03-02` in Kuala Lumpur is from `2026-03-01T16:00:00Z` to the last microsecond before `2026-03-02T16:00:00Z`. With `filter[created_at_between]` too, a record must be in both. The counters kept by UTC day cannot total such days: the matches are counted (up to 10001, then `total_is_lower_bound`).
+         * @example 2022-05-01,2022-05-31
+         */
+        CreatedOnBetweenFilter: components["schemas"]["LocalDateRange"];
+        /**
          * @description Only records with exactly this `reference` (case-sensitive).
          * @example DON-2022
          */
@@ -5526,6 +5531,11 @@ export interface operations {
                  * @example 2022-05-01,2022-05-31
                  */
                 "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description Only records created on these days of the business's time zone (its profile's `time_zone`), both included: `2026-03-02,2026-03-02` in Kuala Lumpur is from `2026-03-01T16:00:00Z` to the last microsecond before `2026-03-02T16:00:00Z`. With `filter[created_at_between]` too, a record must be in both. The counters kept by UTC day cannot total such days: the matches are counted (up to 10001, then `total_is_lower_bound`).
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_on_between]"?: components["parameters"]["CreatedOnBetweenFilter"];
             };
             header?: never;
             path?: never;
@@ -6195,6 +6205,11 @@ export interface operations {
                  * @example 2022-05-01,2022-05-31
                  */
                 "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description Only records created on these days of the business's time zone (its profile's `time_zone`), both included: `2026-03-02,2026-03-02` in Kuala Lumpur is from `2026-03-01T16:00:00Z` to the last microsecond before `2026-03-02T16:00:00Z`. With `filter[created_at_between]` too, a record must be in both. The counters kept by UTC day cannot total such days: the matches are counted (up to 10001, then `total_is_lower_bound`).
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_on_between]"?: components["parameters"]["CreatedOnBetweenFilter"];
             };
             header?: never;
             path?: never;
@@ -6732,6 +6747,11 @@ export interface operations {
                  * @example 2022-05-01,2022-05-31
                  */
                 "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description Only records created on these days of the business's time zone (its profile's `time_zone`), both included: `2026-03-02,2026-03-02` in Kuala Lumpur is from `2026-03-01T16:00:00Z` to the last microsecond before `2026-03-02T16:00:00Z`. With `filter[created_at_between]` too, a record must be in both. The counters kept by UTC day cannot total such days: the matches are counted (up to 10001, then `total_is_lower_bound`).
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_on_between]"?: components["parameters"]["CreatedOnBetweenFilter"];
             };
             header?: never;
             path?: never;
@@ -7150,6 +7170,11 @@ export interface operations {
                  * @example 2022-05-01,2022-05-31
                  */
                 "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description Only records created on these days of the business's time zone (its profile's `time_zone`), both included: `2026-03-02,2026-03-02` in Kuala Lumpur is from `2026-03-01T16:00:00Z` to the last microsecond before `2026-03-02T16:00:00Z`. With `filter[created_at_between]` too, a record must be in both. The counters kept by UTC day cannot total such days: the matches are counted (up to 10001, then `total_is_lower_bound`).
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_on_between]"?: components["parameters"]["CreatedOnBetweenFilter"];
             };
             header?: never;
             path?: never;
@@ -7630,6 +7655,11 @@ export interface operations {
                  * @example 2022-05-01,2022-05-31
                  */
                 "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description Only records created on these days of the business's time zone (its profile's `time_zone`), both included: `2026-03-02,2026-03-02` in Kuala Lumpur is from `2026-03-01T16:00:00Z` to the last microsecond before `2026-03-02T16:00:00Z`. With `filter[created_at_between]` too, a record must be in both. The counters kept by UTC day cannot total such days: the matches are counted (up to 10001, then `total_is_lower_bound`).
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_on_between]"?: components["parameters"]["CreatedOnBetweenFilter"];
                 /**
                  * @description `true` for events delivered to every endpoint, `false` for those with a delivery that failed and has not succeeded since (retrying or given up); a first attempt still under way is neither.
                  * @example false
@@ -8609,6 +8639,11 @@ export interface operations {
                  * @example 2022-05-01,2022-05-31
                  */
                 "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description Only records created on these days of the business's time zone (its profile's `time_zone`), both included: `2026-03-02,2026-03-02` in Kuala Lumpur is from `2026-03-01T16:00:00Z` to the last microsecond before `2026-03-02T16:00:00Z`. With `filter[created_at_between]` too, a record must be in both. The counters kept by UTC day cannot total such days: the matches are counted (up to 10001, then `total_is_lower_bound`).
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_on_between]"?: components["parameters"]["CreatedOnBetweenFilter"];
             };
             header?: never;
             path?: never;
@@ -10041,6 +10076,11 @@ export interface operations {
                  * @example 2022-05-01,2022-05-31
                  */
                 "filter[created_at_between]"?: components["parameters"]["CreatedAtBetweenFilter"];
+                /**
+                 * @description Only records created on these days of the business's time zone (its profile's `time_zone`), both included: `2026-03-02,2026-03-02` in Kuala Lumpur is from `2026-03-01T16:00:00Z` to the last microsecond before `2026-03-02T16:00:00Z`. With `filter[created_at_between]` too, a record must be in both. The counters kept by UTC day cannot total such days: the matches are counted (up to 10001, then `total_is_lower_bound`).
+                 * @example 2022-05-01,2022-05-31
+                 */
+                "filter[created_on_between]"?: components["parameters"]["CreatedOnBetweenFilter"];
             };
             header?: never;
             path?: never;

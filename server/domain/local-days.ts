@@ -1,7 +1,10 @@
 // A business's days: the calendar day an instant falls on in the business's time zone (its profile's
 // `time_zone`, Malaysia's unless it chose another), which is the day a payment is reported on
-// (GET /api/reports/collections), and the stretches of time over which a zone keeps one offset from
+// (GET /api/reports/collections), the instants a range of such days spans (the lists'
+// `filter[created_on_between]`), and the stretches of time over which a zone keeps one offset from
 // UTC, which let a database without time zones (SQLite) place many stored instants at once.
+
+import { parseDateRange, YEAR_ONE, type DateRange } from './time.js';
 
 /** A business's zone unless it chose another: Malaysia's, as the Swipe fields and receipts use. */
 export const DEFAULT_TIME_ZONE = 'Asia/Kuala_Lumpur';
@@ -99,4 +102,50 @@ export function offsetSpans(zone: string | null | undefined, from: number, to: n
   }
   spans.push({ from: start, to, offsetMinutes: offset });
   return spans;
+}
+
+const DAY_MS = 24 * HOUR;
+const LAST_INSTANT = '9999-12-31T23:59:59.999999Z';
+
+/** Midnight UTC starting `day` (ms); years 0-99 kept as written. */
+function utcMidnight(day: string): number {
+  const date = new Date(Date.UTC(2000, Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))));
+  date.setUTCFullYear(Number(day.slice(0, 4)));
+  return date.getTime();
+}
+
+/**
+ * The first instant (ms) that `zone` calls `day` or later: where `day` starts there, even on a day a
+ * change of offset shortens or lengthens. No zone is more than 14 hours ahead of UTC or 12 behind,
+ * so it lies within hours of UTC's midnight, and the local day only grows with the instant.
+ */
+function firstInstantOf(day: string, zone: string): number {
+  let [before, atOrAfter] = [utcMidnight(day) - 15 * HOUR, utcMidnight(day) + 13 * HOUR];
+  while (atOrAfter - before > 1) {
+    const middle = before + Math.floor((atOrAfter - before) / 2);
+    if (localDay(new Date(middle), zone) >= day) atOrAfter = middle;
+    else before = middle;
+  }
+  return atOrAfter;
+}
+
+/** An instant (ms) in the format stored timestamps are compared in, with `micros` after its milliseconds. */
+const timestampOf = (ms: number, micros: '000' | '999') => new Date(ms).toISOString().replace(/Z$/, `${micros}Z`);
+
+/**
+ * `YYYY-MM-DD,YYYY-MM-DD` as days of `zone`, both included: from the first instant of the first day
+ * there to the last microsecond before the day after the last; null when malformed. Bounds past
+ * what the store holds (before year 1, after 9999) are the store's first and last instants.
+ */
+export function parseLocalDateRange(value: string, zone: string | null | undefined): DateRange | null {
+  const days = parseDateRange(value);
+  if (!days) return null;
+  const known = knownZone(zone);
+  // Year 1's first day would be searched for in year 0, which the platform's calendar writes as year 1 BC.
+  const start = days.from <= '0001-01-01' ? YEAR_ONE : timestampOf(firstInstantOf(days.from, known), '000');
+  const dayAfter = new Date(utcMidnight(days.to) + DAY_MS).toISOString().slice(0, 10);
+  const end = days.to >= '9999-12-31' ? LAST_INSTANT : timestampOf(firstInstantOf(dayAfter, known) - 1, '999');
+  // PostgreSQL has no year 0: bounds before year 1 move to its first instant, as parseDateRange's do.
+  const atOrAfterYearOne = (timestamp: string) => (timestamp < YEAR_ONE ? YEAR_ONE : timestamp);
+  return { from: days.from, to: days.to, start: atOrAfterYearOne(start), end: atOrAfterYearOne(end), zone: known };
 }

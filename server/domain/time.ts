@@ -35,6 +35,11 @@ export interface DateRange {
   start: string;
   /** Inclusive upper bound: the last microsecond of the last day (no day after 9999-12-31 is needed). */
   end: string;
+  /**
+   * Set when the days are a time zone's (local-days.ts, `parseLocalDateRange`) rather than UTC's: the
+   * bounds are then not whole UTC days, and no counter kept by UTC day can total the range.
+   */
+  zone?: string;
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -59,7 +64,15 @@ export function parseDateRange(value: string): DateRange | null {
   return { from, to, start: atOrAfterYearOne(`${from}T00:00:00.000000Z`), end: atOrAfterYearOne(`${to}T23:59:59.999999Z`) };
 }
 
-const YEAR_ONE = '0001-01-01T00:00:00.000000Z';
+/** The instants of both ranges (a record created in each); one of local days if either is (`zone`). */
+export function withinBoth(a: DateRange | undefined, b: DateRange | undefined): DateRange | undefined {
+  if (!a || !b) return a ?? b;
+  const later = (x: string, y: string) => (x > y ? x : y);
+  const earlier = (x: string, y: string) => (x < y ? x : y);
+  return { from: later(a.from, b.from), to: earlier(a.to, b.to), start: later(a.start, b.start), end: earlier(a.end, b.end), zone: a.zone ?? b.zone };
+}
+
+export const YEAR_ONE = '0001-01-01T00:00:00.000000Z';
 
 /**
  * ISO 8601 has a year 0000 and PostgreSQL's timestamps do not: a bound in it (a client's "from the

@@ -3,7 +3,7 @@ import type { SomeHandlers } from '../http/operations.js';
 import type { UseCaseContext } from '../usecases/platform/context.js';
 import { listAuditEvents } from '../usecases/merchant/audit-log.js';
 import { ok } from './envelope.js';
-import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
+import { createdRange, pageOf, pageRequest, pageTooDeep } from './listing.js';
 
 export const auditEventHandlers = {
   listAuditEvents: {
@@ -15,7 +15,7 @@ export const auditEventHandlers = {
         actorId: query['filter[actor_id]'],
         action: query['filter[action]'],
         targetId: query['filter[target_id]'],
-        createdBetween: createdBetween(query['filter[created_at_between]']),
+        createdBetween: await createdRange(ctx, business.id, query),
       };
       const result = await listAuditEvents(ctx, business.id, filters, page);
       return respond.with200(ok(pageOf(`${ctx.publicUrl}/api/audit-events`, rawQuery, page, result, (record) => record)));

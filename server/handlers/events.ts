@@ -11,7 +11,7 @@ import {
   type EventRecord,
 } from '../usecases/merchant/events.js';
 import { ok } from './envelope.js';
-import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
+import { createdRange, pageOf, pageRequest, pageTooDeep } from './listing.js';
 
 type Event = components['schemas']['Event'];
 type EventDetail = components['schemas']['EventDetail'];
@@ -68,7 +68,7 @@ export const eventHandlers = {
         business.id,
         {
           type: query['filter[type]'],
-          createdBetween: createdBetween(query['filter[created_at_between]']),
+          createdBetween: await createdRange(ctx, business.id, query),
           deliverySuccess: query['filter[delivery_success]'],
         },
         page,

@@ -1,8 +1,10 @@
 // The index endpoints' shared query parameters, read once: page, per_page, sort and the date filter,
 // and the page they answer with.
 import type { components } from '../../generated/openapi.js';
-import { parseDateRange, type DateRange } from '../domain/time.js';
+import { parseDateRange, withinBoth, type DateRange } from '../domain/time.js';
 import type { Page, PageRequest } from '../domain/paging.js';
+import { businessDays } from '../usecases/merchant/business-days.js';
+import type { UseCaseContext } from '../usecases/platform/context.js';
 import { paginator } from './paginator.js';
 
 export const DEFAULT_PER_PAGE = 15;
@@ -40,6 +42,18 @@ export function pageTooDeep(request: PageRequest): components['schemas']['Valida
 /** The spec's `date-range` format has already accepted the text, so this only converts it. */
 export function createdBetween(text: string | undefined): DateRange | undefined {
   return text === undefined ? undefined : (parseDateRange(text) ?? undefined);
+}
+
+/**
+ * The instants a list's records were created in: UTC days (`filter[created_at_between]`), days of the
+ * business's time zone (`filter[created_on_between]`), or both at once.
+ */
+export async function createdRange(
+  ctx: UseCaseContext,
+  businessId: number,
+  query: { 'filter[created_at_between]'?: string; 'filter[created_on_between]'?: string },
+): Promise<DateRange | undefined> {
+  return withinBoth(createdBetween(query['filter[created_at_between]']), await businessDays(ctx, businessId, query['filter[created_on_between]']));
 }
 
 /** A Laravel paginator over one page of records, each presented as the API shows it. */

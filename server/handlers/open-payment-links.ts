@@ -22,7 +22,7 @@ import {
   type OpenPaymentLinkRecord,
 } from '../usecases/merchant/open-payment-links.js';
 import { ok } from './envelope.js';
-import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
+import { createdBetween, createdRange, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { qrImage } from './qr-codes.js';
 
 type OpenPaymentLink = components['schemas']['OpenPaymentLink'];
@@ -151,7 +151,7 @@ export const openPaymentLinkHandlers = {
           reference: query['filter[reference]'],
           reference_2: query['filter[reference_2]'],
           title: query['filter[title]'],
-          createdBetween: createdBetween(query['filter[created_at_between]']),
+          createdBetween: await createdRange(ctx, business.id, query),
         },
         page,
       );

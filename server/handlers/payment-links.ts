@@ -19,7 +19,7 @@ import {
   type PaymentLinkRecord,
 } from '../usecases/merchant/payment-links.js';
 import { ok } from './envelope.js';
-import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
+import { createdRange, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { qrImage } from './qr-codes.js';
 
 type PaymentLink = components['schemas']['PaymentLink'];
@@ -162,7 +162,7 @@ export const paymentLinkHandlers = {
           reference_2: query['filter[reference_2]'],
           email: query['filter[email]'],
           title: query['filter[title]'],
-          createdBetween: createdBetween(query['filter[created_at_between]']),
+          createdBetween: await createdRange(ctx, business.id, query),
         },
         page,
       );

@@ -7,7 +7,7 @@ import { keepingAnswers, renderedOnce } from '../usecases/platform/idempotency.j
 import { listPaymentRefunds, refundPayment, type RefundOutcome, type RefundRecord } from '../usecases/merchant/refunds.js';
 import { searchOf } from '../domain/search-terms.js';
 import { ok } from './envelope.js';
-import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
+import { createdRange, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { paymentsCsv } from './payments-csv.js';
 import { PAYMENT_STATUSES, paymentStatus } from './payment-status.js';
 
@@ -62,7 +62,7 @@ export function presentRefund(record: RefundRecord): Refund {
 }
 
 /** The filters of `GET /api/payments`, as the store takes them. */
-export function paymentFilters(query: QueryParams<'listPayments'>): PaymentFilters {
+export async function paymentFilters(ctx: UseCaseContext, businessId: number, query: QueryParams<'listPayments'>): Promise<PaymentFilters> {
   const status = query['filter[status]'];
   return {
     status: status === undefined ? undefined : PAYMENT_STATUSES[status],
@@ -74,7 +74,7 @@ export function paymentFilters(query: QueryParams<'listPayments'>): PaymentFilte
     payerEmail: query['filter[email]'],
     cardLast4: query['filter[card_last4]'],
     search: query['filter[search]'] === undefined ? undefined : searchOf(query['filter[search]']),
-    createdBetween: createdBetween(query['filter[created_at_between]']),
+    createdBetween: await createdRange(ctx, businessId, query),
   };
 }
 
@@ -93,7 +93,7 @@ export const paymentHandlers = {
   listPayments: {
     async handle({ query, rawQuery, accepts, business }, ctx, respond) {
       if (accepts('application/json', 'text/csv') === 'text/csv') {
-        const started = await startPaymentsExport(ctx, business.id, paymentFilters(query));
+        const started = await startPaymentsExport(ctx, business.id, await paymentFilters(ctx, business.id, query));
         if (started.outcome === 'busy') return respond.with429(EXPORT_RUNNING, { 'Retry-After': String(started.retryAfterSeconds) });
         return respond.with200(paymentsCsv(started.payments), {
           'Content-Type': 'text/csv; charset=utf-8',
@@ -103,7 +103,7 @@ export const paymentHandlers = {
       const page = pageRequest(query);
       const deep = pageTooDeep(page);
       if (deep) return respond.with422(deep);
-      const result = await listPayments(ctx, business.id, paymentFilters(query), page);
+      const result = await listPayments(ctx, business.id, await paymentFilters(ctx, business.id, query), page);
       return respond.with200(ok(pageOf(`${ctx.publicUrl}/api/payments`, rawQuery, page, result, presentPayment)));
     },
   },

@@ -8,7 +8,7 @@ import { getPayout, listPayouts, payoutReport, type PayoutRecord, type PayoutRep
 import type { UseCaseContext } from '../usecases/platform/context.js';
 import { failPayout, runSandboxPayouts, type NotOnSandbox } from '../usecases/settlement/payouts.js';
 import { ok } from './envelope.js';
-import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
+import { createdBetween, createdRange, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { inertCell, loadCsvStringify } from './payments-csv.js';
 
 type Payout = components['schemas']['Payout'];
@@ -132,7 +132,7 @@ export const payoutHandlers = {
         {
           status: query['filter[status]'],
           arrivalBetween: arrival && { from: arrival.from, to: arrival.to },
-          createdBetween: createdBetween(query['filter[created_at_between]']),
+          createdBetween: await createdRange(ctx, business.id, query),
         },
         page,
       );

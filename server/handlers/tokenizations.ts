@@ -10,7 +10,7 @@ import type { UseCaseContext } from '../usecases/platform/context.js';
 import { keepingAnswers, renderedOnce } from '../usecases/platform/idempotency.js';
 import { createToken, getToken, listTokenizations, removeSavedCard, type CardRemovalSettled, type TokenRecord } from '../usecases/merchant/tokenizations.js';
 import { ok } from './envelope.js';
-import { createdBetween, pageOf, pageRequest, pageTooDeep } from './listing.js';
+import { createdRange, pageOf, pageRequest, pageTooDeep } from './listing.js';
 import { presentPayment } from './payments.js';
 
 type Token = components['schemas']['Token'];
@@ -73,7 +73,7 @@ export const tokenizationHandlers = {
       const result = await listTokenizations(
         ctx,
         business.id,
-        { status: query['filter[status]'], email: query['filter[email]'], createdBetween: createdBetween(query['filter[created_at_between]']) },
+        { status: query['filter[status]'], email: query['filter[email]'], createdBetween: await createdRange(ctx, business.id, query) },
         page,
       );
       return respond.with200(ok(pageOf(`${ctx.publicUrl}/api/tokenizations`, rawQuery, page, result, (record) => presentToken(ctx.publicUrl, record))));

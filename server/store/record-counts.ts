@@ -12,9 +12,11 @@ export type CountMatch = Record<string, string | number | readonly (string | num
  * created on the days of `range` (all days without one), from the counts its triggers keep
  * (counters/declaration.ts): whole years and the months at a range's edges from the yearly rows, the
  * days at the edges of those from the daily rows, so the rows read do not grow with the length of the
- * range or of the history.
+ * range or of the history. Undefined for days of a time zone (`range.zone`): the counters keep UTC
+ * days, and such a day is parts of two; the caller counts the rows instead.
  */
-export async function countOf(db: Executor, counter: Counter, businessId: number, match: CountMatch = {}, range?: DateRange): Promise<number> {
+export async function countOf(db: Executor, counter: Counter, businessId: number, match: CountMatch = {}, range?: DateRange): Promise<number | undefined> {
+  if (range?.zone !== undefined) return undefined;
   const columns = new Set([...(counter.within ?? []), ...counter.by].map((column) => column.name));
   const rows = (table: string) => {
     const query = db.sql(table).where('business_id', businessId);

@@ -115,6 +115,8 @@ describe('the console lists, in the business time zone', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('created_at_between')).toBe(`${today},${today}`);
     await expect.poll(() => table.innerText()).not.toContain('RM 15.00');
     expect(await table.innerText()).toContain('RM 25.00');
+    // The API counted the business's day itself (filter[created_on_between]): an exact total, not "Up to".
+    await expect.poll(() => page.getByText(/^(Up to |At least )?[\d,]+ payments$/).innerText()).toBe('1 payments');
     await noAxeViolations('payments, today');
 
     await page.getByRole('button', { name: 'Clear filters' }).click();

@@ -336,6 +336,7 @@ const LIST_POOLS: Record<string, fc.Arbitrary<string>> = {
   'filter[reference_2]': poolOf(POOLS.reference_2),
   'filter[email]': poolOf(POOLS.email),
   'filter[created_at_between]': seededDays(SEEDED_FROM),
+  'filter[created_on_between]': seededDays(SEEDED_FROM),
   // Parts of the seeded titles in another case, and one found nowhere.
   'filter[title]': fc.constantFrom('invoice 1', 'DONATIONS', 'tions 2', 'nowhere'),
 };
@@ -345,15 +346,17 @@ const COLLECTION_POOLS: Record<string, fc.Arbitrary<string>> = {
 };
 
 /**
- * Whether a record passes a list filter: exact, case-sensitive matches; a date range of whole UTC days.
+ * Whether a record passes a list filter: exact, case-sensitive matches; a date range of whole UTC days, or of the business's days.
  * `fields` names the record's field where it is not the filter's name (a payment's `filter[email]` is `payer_email`).
  */
 function matches(record: Row, key: string, value: string, fields: Record<string, string> = {}): boolean {
   const name = /^filter\[(.+)\]$/.exec(key)?.[1];
   if (name === undefined) return true;
-  if (name === 'created_at_between') {
+  if (name === 'created_at_between' || name === 'created_on_between') {
     const [from = '', to = ''] = value.split(',');
-    const day = record.created_at.slice(0, 10);
+    // created_on_between's days are the business's: Kuala Lumpur's (the seeded businesses keep the default zone), UTC+8 all year.
+    const day =
+      name === 'created_at_between' ? record.created_at.slice(0, 10) : new Date(Date.parse(record.created_at) + 8 * 3_600_000).toISOString().slice(0, 10);
     return from <= day && day <= to;
   }
   // Part of the text, in any case; a payment's search is also an amount as people write it (the domain's reading).
@@ -385,6 +388,7 @@ function paymentPools(): Record<string, fc.Arbitrary<string>> {
     'filter[email]': poolOf(POOLS.email),
     'filter[card_last4]': idsIn('card_last4', '0000'),
     'filter[created_at_between]': seededDays(PAYMENTS_FROM),
+    'filter[created_on_between]': seededDays(PAYMENTS_FROM),
     // Parts of payers' e-mails and names and of references, in any case, amounts as people write them, and a term found nowhere.
     'filter[search]': fc.constantFrom('payer1', 'EXAMPLE.COM', 'payer 2', 'inv', 'CAF\u00c9', '25.50', 'RM 10', '999.99', '30,000', 'nowhere'),
   };

@@ -1,6 +1,5 @@
 // The console's lists without a browser: times on the business's clock (not Kuala Lumpur's whatever
-// the business chose), date presets counted in the business's days and the API's UTC days around
-// them, statuses and event types in words for every value the contract declares, the audit log as
+// the business chose), date presets counted in the business's days and sent as them, statuses and event types in words for every value the contract declares, the audit log as
 // sentences, and the CSV export rewritten to the business's clock and days.
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
@@ -9,7 +8,7 @@ import { auditSentence, auditWording } from '../../console/src/lib/audit.js';
 import { exportFileName, inBusinessTime } from '../../console/src/lib/csv-export.js';
 import { dayIn, formatDateTime, isoIn, onDays, presetRange } from '../../console/src/lib/dates.js';
 import { EVENT_WORDS, eventWords } from '../../console/src/lib/events.js';
-import { apiQuery, hasFilters, onPickedDays } from '../../console/src/lib/filters.js';
+import { apiQuery, hasFilters } from '../../console/src/lib/filters.js';
 import { STATUS_WORDS, statusChoices, statusWords } from '../../console/src/lib/statuses.js';
 import { SPEC_PATH } from '../../server/file-locations.js';
 
@@ -42,20 +41,11 @@ describe('times in the business time zone', () => {
     expect(presetRange('This month', '2026-11-29')).toBe('2026-11-01,2026-11-29');
   });
 
-  test('business days go to the API as the UTC days around them, and a page keeps the records of the days picked', () => {
+  test("business days go to the API as the business's days (filter[created_on_between]), the other filters as they are", () => {
     expect(apiQuery({ created_at_between: '2026-11-29,2026-11-29', status: 'paid' })).toEqual({
-      'filter[created_at_between]': '2026-11-28,2026-11-30',
+      'filter[created_on_between]': '2026-11-29,2026-11-29',
       'filter[status]': 'paid',
     });
-    const rows = [
-      { created_at: '2026-11-28T15:59:59Z' }, // 28 Nov, 23:59:59 in Kuala Lumpur
-      { created_at: '2026-11-28T16:00:00Z' }, // 29 Nov, 00:00 in Kuala Lumpur
-      { created_at: '2026-11-29T15:59:59Z' },
-      { created_at: '2026-11-29T16:00:00Z' },
-    ];
-    const kept = onPickedDays(rows, { created_at_between: '2026-11-29,2026-11-29' }, 'Asia/Kuala_Lumpur');
-    expect(kept.map((row) => row.created_at)).toEqual(['2026-11-28T16:00:00Z', '2026-11-29T15:59:59Z']);
-    expect(onPickedDays(rows, {}, 'Asia/Kuala_Lumpur')).toBe(rows);
     expect(onDays('2026-11-29T04:00:00Z', '2026-11-28,2026-11-28', 'America/New_York')).toBe(true);
     expect(hasFilters({})).toBe(false);
     expect(hasFilters({ email: ' ' })).toBe(false);

@@ -36,15 +36,6 @@ export function daysBetween(from: string, to: string): string[] {
   return days;
 }
 
-/**
- * The API's `filter[created_at_between]` takes UTC days; a business day east of UTC starts on the UTC
- * day before, one west of it ends on the UTC day after. The range asked covers the business days, and
- * the caller drops what falls outside.
- */
-export function utcRangeCovering(from: string, to: string): string {
-  return `${addDays(from, -1)},${addDays(to, 1)}`;
-}
-
 /** Whether an instant falls on one of the days `from,to` (both included) of a time zone. */
 export function onDays(instant: string, range: string, timeZone: string): boolean {
   const [from = '', to = ''] = range.split(',');

@@ -1,8 +1,6 @@
 // A list's filters live in the page's address (so a filtered list can be bookmarked and shared) and
 // go to the API as its `filter[...]` parameters, empty ones left out. A list's days
-// (`created_at_between`) are the business's days; the API reads UTC days, so the console asks for the
-// UTC days around them and keeps the records of the days picked.
-import { onDays, utcRangeCovering } from './dates.js';
+// (`created_at_between` in the address) are the business's days: the API's `filter[created_on_between]`.
 
 export type Filters = Record<string, string>;
 
@@ -18,22 +16,9 @@ export function filtersFrom(search: URLSearchParams, names: readonly string[]): 
   return filters;
 }
 
-/** The API's query for filters: days of the business read as the UTC days that cover them. */
+/** The API's query for filters: the days picked are the business's, as `filter[created_on_between]` takes them. */
 export function apiQuery(filters: Filters): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(filters).map(([name, value]) => {
-      if (name !== CREATED_DAYS) return [`filter[${name}]`, value];
-      const [from = '', to = ''] = value.split(',');
-      return [`filter[${name}]`, utcRangeCovering(from, to)];
-    }),
-  );
-}
-
-/** The records of a page that fall on the business days picked (all of them when no days are). */
-export function onPickedDays<Row extends { created_at: string }>(rows: readonly Row[], filters: Filters, timeZone: string | undefined): readonly Row[] {
-  const days = filters[CREATED_DAYS];
-  if (days === undefined || timeZone === undefined) return rows;
-  return rows.filter((row) => onDays(row.created_at, days, timeZone));
+  return Object.fromEntries(Object.entries(filters).map(([name, value]) => [`filter[${name === CREATED_DAYS ? 'created_on_between' : name}]`, value]));
 }
 
 /** The page's search string for filters (empty ones dropped); a change of filter goes back to page 1. */

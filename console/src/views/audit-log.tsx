@@ -2,8 +2,7 @@ import { Anchor, TextInput } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import type { components } from '@payment-collection/client';
 import { auditSentence, auditWording, type NamedRecord } from '../lib/audit.js';
-import { useBusinessTime } from '../lib/business-time.js';
-import { apiQuery, CREATED_DAYS, filtersFrom, onPickedDays, searchFor, type Filters } from '../lib/filters.js';
+import { apiQuery, filtersFrom, searchFor, type Filters } from '../lib/filters.js';
 import { DateTime, emptyPage, PageHeading, QueryStates, StatusBadge } from './common.js';
 import { DataTable, ListFooter } from './data-table.js';
 import { FilterBar } from './filter-bar.js';
@@ -69,7 +68,6 @@ export function AuditLogPage() {
   const filters = filtersFrom(search, FILTERS);
   const page = Number(search.get('page') ?? '1') || 1;
   const events = useQuery(auditEventsQuery({ ...apiQuery(filters), page, per_page: 50 } as AuditQuery));
-  const { timeZone } = useBusinessTime();
   return (
     <>
       <PageHeading title="Audit log" />
@@ -83,7 +81,7 @@ export function AuditLogPage() {
           <>
             <DataTable
               label="Audit events"
-              rows={onPickedDays(body.data.data, filters, timeZone)}
+              rows={body.data.data}
               rowKey={(event) => event._id}
               minWidth={720}
               columns={[
@@ -93,13 +91,7 @@ export function AuditLogPage() {
                 { header: 'Outcome', cell: (event) => <StatusBadge status={event.outcome} /> },
               ]}
             />
-            <ListFooter
-              list={body.data}
-              noun="audit events"
-              daysPicked={CREATED_DAYS in filters}
-              page={page}
-              onChange={(next) => setSearch(searchFor(filters, next))}
-            />
+            <ListFooter list={body.data} noun="audit events" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
           </>
         )}
       </QueryStates>

@@ -128,27 +128,22 @@ export function Pager({ total, page, onChange }: { total: number; page: number; 
   );
 }
 
-/**
- * Under a list: how many records match (a total counted only so far said as a lower bound), and its
- * pages. With days picked the API counted the UTC days around them: an upper bound, said so.
- */
+/** Under a list: how many records match (a total counted only so far said as a lower bound), and its pages. */
 export function ListFooter({
   list,
   noun,
   page,
   onChange,
-  daysPicked = false,
 }: {
   list: { total: number; total_is_lower_bound?: boolean; last_page: number };
   noun: string;
   page: number;
   onChange(page: number): void;
-  daysPicked?: boolean;
 }) {
   return (
     <Group justify="space-between" mt="md">
       <Text size="sm">
-        {daysPicked ? 'Up to ' : list.total_is_lower_bound ? 'At least ' : ''}
+        {list.total_is_lower_bound ? 'At least ' : ''}
         {list.total.toLocaleString('en-MY')} {noun}
       </Text>
       <Pager total={list.last_page} page={page} onChange={onChange} />

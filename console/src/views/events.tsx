@@ -3,9 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { $api } from '../api/client.js';
 import { refusalMessage } from '../lib/errors.js';
-import { useBusinessTime } from '../lib/business-time.js';
 import { EVENT_WORDS, eventWords } from '../lib/events.js';
-import { apiQuery, CREATED_DAYS, filtersFrom, onPickedDays, searchFor, type Filters } from '../lib/filters.js';
+import { apiQuery, filtersFrom, searchFor, type Filters } from '../lib/filters.js';
 import { useCan } from '../session.js';
 import { FilterBar } from './filter-bar.js';
 import { DateTime, emptyPage, Loading, PageHeading, QueryError, QueryStates, StatusBadge } from './common.js';
@@ -20,7 +19,6 @@ export function EventsPage() {
   const filters = filtersFrom(search, FILTERS);
   const page = Number(search.get('page') ?? '1') || 1;
   const events = useQuery(eventsQuery({ ...apiQuery(filters), page, per_page: 50 } as EventsQuery));
-  const { timeZone } = useBusinessTime();
   const setFilters = (next: Filters) => setSearch(searchFor(next));
   return (
     <>
@@ -56,7 +54,7 @@ export function EventsPage() {
           <>
             <DataTable
               label="Events"
-              rows={onPickedDays(body.data.data, filters, timeZone)}
+              rows={body.data.data}
               rowKey={(event) => event.id}
               rowLink={(event) => `/developers/events/${event.id}`}
               minWidth={640}
@@ -68,13 +66,7 @@ export function EventsPage() {
                 { header: 'Last error', cell: (event) => event.last_error ?? '—' },
               ]}
             />
-            <ListFooter
-              list={body.data}
-              noun="events"
-              daysPicked={CREATED_DAYS in filters}
-              page={page}
-              onChange={(next) => setSearch(searchFor(filters, next))}
-            />
+            <ListFooter list={body.data} noun="events" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
           </>
         )}
       </QueryStates>

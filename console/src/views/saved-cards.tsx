@@ -6,8 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { $api } from '../api/client.js';
-import { useBusinessTime } from '../lib/business-time.js';
-import { apiQuery, CREATED_DAYS, filtersFrom, hasFilters, onPickedDays, searchFor, type Filters } from '../lib/filters.js';
+import { apiQuery, filtersFrom, hasFilters, searchFor, type Filters } from '../lib/filters.js';
 import { useApiForm } from './api-form.js';
 import { useIdempotencyKey } from '../lib/idempotency.js';
 import { formatCents, parseAmountToCents } from '../lib/money.js';
@@ -27,7 +26,6 @@ export function SavedCardsPage() {
   const filters = filtersFrom(search, FILTERS);
   const page = Number(search.get('page') ?? '1') || 1;
   const tokens = useQuery(savedCardsQuery({ ...apiQuery(filters), page, per_page: 25 } as SavedCardsQuery));
-  const { timeZone } = useBusinessTime();
   const setFilters = (next: Filters) => setSearch(searchFor(next));
   return (
     <>
@@ -56,7 +54,7 @@ export function SavedCardsPage() {
           <>
             <DataTable
               label="Saved cards"
-              rows={onPickedDays(body.data.data, filters, timeZone)}
+              rows={body.data.data}
               rowKey={(token) => token._id}
               rowLink={(token) => `/saved-cards/${token._id}`}
               columns={[
@@ -67,13 +65,7 @@ export function SavedCardsPage() {
                 { header: 'Created', cell: (token) => <DateTime instant={token.created_at} /> },
               ]}
             />
-            <ListFooter
-              list={body.data}
-              noun="saved cards and requests"
-              daysPicked={CREATED_DAYS in filters}
-              page={page}
-              onChange={(next) => setSearch(searchFor(filters, next))}
-            />
+            <ListFooter list={body.data} noun="saved cards and requests" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
           </>
         )}
       </QueryStates>

@@ -4,8 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { formatUnits } from '../../lib/money.js';
 import { useCan } from '../../session.js';
-import { useBusinessTime } from '../../lib/business-time.js';
-import { apiQuery, filtersFrom, hasFilters, onPickedDays, searchFor, type Filters } from '../../lib/filters.js';
+import { apiQuery, filtersFrom, hasFilters, searchFor, type Filters } from '../../lib/filters.js';
 import { DateTime, emptyPage, PageHeading, QueryStates, StatusBadge } from '../common.js';
 import { DataTable, Pager } from '../data-table.js';
 import { FilterBar, StatusFilter } from '../filter-bar.js';
@@ -19,7 +18,6 @@ export function OpenLinksPage() {
   const page = Number(search.get('page') ?? '1') || 1;
   const links = useQuery(openLinksQuery({ ...apiQuery(filters), page, per_page: 25 } as OpenLinksQuery));
   const canWrite = useCan('open_payment_links:write');
-  const { timeZone } = useBusinessTime();
   const setFilters = (next: Filters) => setSearch(searchFor(next));
   return (
     <>
@@ -57,7 +55,7 @@ export function OpenLinksPage() {
           <>
             <DataTable
               label="Open payment links"
-              rows={onPickedDays(body.data.data, filters, timeZone)}
+              rows={body.data.data}
               rowKey={(link) => link._id}
               rowLink={(link) => `/open-payment-links/${link._id}`}
               columns={[

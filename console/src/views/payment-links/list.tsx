@@ -3,7 +3,7 @@ import { Button, Group, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { useBusinessTime } from '../../lib/business-time.js';
-import { apiQuery, filtersFrom, onPickedDays, searchFor, type Filters } from '../../lib/filters.js';
+import { apiQuery, filtersFrom, searchFor, type Filters } from '../../lib/filters.js';
 import { formatCents } from '../../lib/money.js';
 import { statusChoices } from '../../lib/statuses.js';
 import { useCan } from '../../session.js';
@@ -22,7 +22,7 @@ export function PaymentLinksPage() {
   const page = Number(search.get('page') ?? '1') || 1;
   const links = useQuery(paymentLinksQuery({ ...apiQuery(filters), page, per_page: 25 } as PaymentLinksQuery));
   const canWrite = useCan('payment_links:write');
-  const { dateTime, timeZone } = useBusinessTime();
+  const { dateTime } = useBusinessTime();
   const setFilters = (next: Filters) => setSearch(searchFor(next));
   return (
     <>
@@ -63,7 +63,7 @@ export function PaymentLinksPage() {
           <>
             <DataTable
               label="Payment links"
-              rows={onPickedDays(body.data.data, filters, timeZone)}
+              rows={body.data.data}
               rowKey={(link) => link._id}
               rowLink={(link) => `/payment-links/${link._id}`}
               columns={[

@@ -3,8 +3,7 @@ import { Anchor, Select, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { fieldErrors } from '../../lib/errors.js';
-import { useBusinessTime } from '../../lib/business-time.js';
-import { apiQuery, CREATED_DAYS, filtersFrom, hasFilters, onPickedDays, searchFor, type Filters } from '../../lib/filters.js';
+import { apiQuery, CREATED_DAYS, filtersFrom, hasFilters, searchFor, type Filters } from '../../lib/filters.js';
 import { formatCents } from '../../lib/money.js';
 import { statusChoices } from '../../lib/statuses.js';
 import { useCan } from '../../session.js';
@@ -45,7 +44,6 @@ export function PaymentsPage() {
   const canExport = useCan('exports:read');
   const setFilter = (name: string, value: string | null) => setSearch(searchFor({ ...filters, [name]: value ?? '' } as Filters));
   const [term, setTerm] = useState(filters.search ?? '');
-  const { timeZone } = useBusinessTime();
   const [email, setEmail] = useState(filters.email ?? '');
   const [cardLast4, setCardLast4] = useState(filters.card_last4 ?? '');
   const refused = payments.isError ? fieldErrors(payments.error, TYPED_FILTERS) : undefined;
@@ -142,7 +140,7 @@ export function PaymentsPage() {
             <DataTable
               label="Payments"
               minWidth={640}
-              rows={onPickedDays(body.data.data, filters, timeZone)}
+              rows={body.data.data}
               rowKey={(payment) => payment._id}
               rowLink={(payment) => `/payments/${payment._id}`}
               columns={[
@@ -154,13 +152,7 @@ export function PaymentsPage() {
                 { header: 'Reference', cell: (payment) => payment.reference ?? '—' },
               ]}
             />
-            <ListFooter
-              list={body.data}
-              noun="payments"
-              daysPicked={CREATED_DAYS in filters}
-              page={page}
-              onChange={(next) => setSearch(searchFor(filters, next))}
-            />
+            <ListFooter list={body.data} noun="payments" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
           </>
         )}
       </QueryStates>

@@ -2,8 +2,7 @@
 import { Button, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { useBusinessTime } from '../../lib/business-time.js';
-import { apiQuery, CREATED_DAYS, filtersFrom, hasFilters, onPickedDays, searchFor, type Filters } from '../../lib/filters.js';
+import { apiQuery, filtersFrom, hasFilters, searchFor, type Filters } from '../../lib/filters.js';
 import { formatCents } from '../../lib/money.js';
 import { PAYOUT_STATUSES } from '../../lib/payouts.js';
 import { statusChoices } from '../../lib/statuses.js';
@@ -25,7 +24,6 @@ export function PayoutsPage() {
   const canUpload = useCan('bank_statements:write');
   // Offered whatever the acquirer: a business off the sandbox is told why by the service's own 403.
   const canSimulate = useCan('payouts:write');
-  const { timeZone } = useBusinessTime();
   const setFilters = (next: Filters) => setSearch(searchFor(next));
   return (
     <>
@@ -59,7 +57,7 @@ export function PayoutsPage() {
             <DataTable
               label="Payouts"
               minWidth={720}
-              rows={onPickedDays(body.data.data, filters, timeZone)}
+              rows={body.data.data}
               rowKey={(payout) => payout._id}
               rowLink={(payout) => `/payouts/${payout._id}`}
               columns={[
@@ -70,13 +68,7 @@ export function PayoutsPage() {
                 { header: 'Entries', cell: (payout) => payout.transaction_count },
               ]}
             />
-            <ListFooter
-              list={body.data}
-              noun="payouts"
-              daysPicked={CREATED_DAYS in filters}
-              page={page}
-              onChange={(next) => setSearch(searchFor(filters, next))}
-            />
+            <ListFooter list={body.data} noun="payouts" page={page} onChange={(next) => setSearch(searchFor(filters, next))} />
           </>
         )}
       </QueryStates>
