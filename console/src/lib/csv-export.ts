@@ -1,7 +1,7 @@
 // The payments export as the console downloads it: GET /api/payments with Accept: text/csv (the same
 // filters), read as a stream so the page can show how many lines have come, then saved as a file with
 // its times on the business's clock (the API writes UTC).
-import { dayIn, isoIn, onDays } from './dates.js';
+import { dayIn, isoIn } from './dates.js';
 
 export interface ExportProgress {
   bytes: number;
@@ -69,27 +69,14 @@ function records(csv: string): string[][] {
 
 /**
  * The export as a merchant's bookkeeping reads it: its times on the business's clock, with their
- * offset (2026-11-29T05:24:03+08:00, the same instant the API wrote as 2026-11-28T21:24:03Z), and,
- * when days are picked, only the payments of those business days and their refunds (the API was asked
- * for the UTC days around them).
+ * offset (2026-11-29T05:24:03+08:00, the same instant the API wrote as 2026-11-28T21:24:03Z). The days
+ * picked are the API's to keep (`filter[created_on_between]`, the business's days).
  */
-export function inBusinessTime(csv: string, timeZone: string, days?: string): string {
+export function inBusinessTime(csv: string, timeZone: string): string {
   const [header, ...rows] = records(csv);
   if (!header) return csv;
-  const column = (name: string) => header.indexOf(name);
-  const times = TIME_COLUMNS.map(column).filter((index) => index >= 0);
-  const [line, id, paymentId, createdAt] = ['line', 'id', 'payment_id', 'created_at'].map(column);
-  const dropped = new Set<string>();
-  const kept = rows.filter((row) => {
-    if (days === undefined || createdAt === undefined || line === undefined) return true;
-    if (row[line] === 'payment') {
-      const keep = onDays(row[createdAt] ?? '', days, timeZone);
-      if (!keep && id !== undefined) dropped.add(row[id] ?? '');
-      return keep;
-    }
-    return paymentId === undefined || !dropped.has(row[paymentId] ?? '');
-  });
-  const rewritten = kept.map((row) => row.map((cell, index) => (times.includes(index) && UTC_INSTANT.test(cell) ? isoIn(cell, timeZone) : cell)));
+  const times = TIME_COLUMNS.map((name) => header.indexOf(name)).filter((index) => index >= 0);
+  const rewritten = rows.map((row) => row.map((cell, index) => (times.includes(index) && UTC_INSTANT.test(cell) ? isoIn(cell, timeZone) : cell)));
   return `${[header, ...rewritten].map((row) => row.join(',')).join('\r\n')}\r\n`;
 }
 

@@ -36,13 +36,6 @@ export function daysBetween(from: string, to: string): string[] {
   return days;
 }
 
-/** Whether an instant falls on one of the days `from,to` (both included) of a time zone. */
-export function onDays(instant: string, range: string, timeZone: string): boolean {
-  const [from = '', to = ''] = range.split(',');
-  const day = dayIn(instant, timeZone);
-  return day >= from && day <= to;
-}
-
 export const DATE_PRESETS = ['Today', 'Last 7 days', 'Last 30 days', 'This month'] as const;
 export type DatePreset = (typeof DATE_PRESETS)[number];
 

@@ -8,7 +8,7 @@ import { useBusinessTime } from '../../lib/business-time.js';
 import { saveFile } from '../save-file.js';
 import type { PaymentsQuery } from '../../queries/payments.js';
 
-export function ExportButton({ query, days }: { query: PaymentsQuery; days: string | undefined }) {
+export function ExportButton({ query }: { query: PaymentsQuery }) {
   const [progress, setProgress] = useState<ExportProgress>();
   const { timeZone } = useBusinessTime();
   async function run() {
@@ -22,7 +22,7 @@ export function ExportButton({ query, days }: { query: PaymentsQuery; days: stri
       }
       const blob = await readWithProgress(response, setProgress);
       // Without the business's zone (not read yet) the file is saved as the API wrote it, in UTC.
-      const csv = timeZone === undefined ? blob : new Blob([inBusinessTime(await blob.text(), timeZone, days)], { type: 'text/csv' });
+      const csv = timeZone === undefined ? blob : new Blob([inBusinessTime(await blob.text(), timeZone)], { type: 'text/csv' });
       saveFile(csv, timeZone === undefined ? `payments-${new Date().toISOString().slice(0, 10)}.csv` : exportFileName(new Date(), timeZone));
       notifications.show({ color: 'green', message: 'The export is downloaded.' });
     } finally {

@@ -3,7 +3,7 @@ import { Anchor, Select, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { fieldErrors } from '../../lib/errors.js';
-import { apiQuery, CREATED_DAYS, filtersFrom, hasFilters, searchFor, type Filters } from '../../lib/filters.js';
+import { apiQuery, filtersFrom, hasFilters, searchFor, type Filters } from '../../lib/filters.js';
 import { formatCents } from '../../lib/money.js';
 import { statusChoices } from '../../lib/statuses.js';
 import { useCan } from '../../session.js';
@@ -50,7 +50,7 @@ export function PaymentsPage() {
 
   return (
     <>
-      <PageHeading title="Payments" actions={canExport && <ExportButton query={{ ...apiQuery(filters) } as PaymentsQuery} days={filters[CREATED_DAYS]} />} />
+      <PageHeading title="Payments" actions={canExport && <ExportButton query={{ ...apiQuery(filters) } as PaymentsQuery} />} />
       <FilterBar
         filters={filters}
         setFilters={(next) => setSearch(searchFor(next))}
