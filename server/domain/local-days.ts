@@ -4,7 +4,7 @@
 // `filter[created_on_between]`), and the stretches of time over which a zone keeps one offset from
 // UTC, which let a database without time zones (SQLite) place many stored instants at once.
 
-import { parseDateRange, YEAR_ONE, type DateRange } from './time.js';
+import { atOrAfterYearOne, parseDateRange, YEAR_ONE, type DateRange } from './time.js';
 
 /** A business's zone unless it chose another: Malaysia's, as the Swipe fields and receipts use. */
 export const DEFAULT_TIME_ZONE = 'Asia/Kuala_Lumpur';
@@ -146,6 +146,5 @@ export function parseLocalDateRange(value: string, zone: string | null | undefin
   const dayAfter = new Date(utcMidnight(days.to) + DAY_MS).toISOString().slice(0, 10);
   const end = days.to >= '9999-12-31' ? LAST_INSTANT : timestampOf(firstInstantOf(dayAfter, known) - 1, '999');
   // PostgreSQL has no year 0: bounds before year 1 move to its first instant, as parseDateRange's do.
-  const atOrAfterYearOne = (timestamp: string) => (timestamp < YEAR_ONE ? YEAR_ONE : timestamp);
   return { from: days.from, to: days.to, start: atOrAfterYearOne(start), end: atOrAfterYearOne(end), zone: known };
 }

@@ -78,7 +78,7 @@ export const YEAR_ONE = '0001-01-01T00:00:00.000000Z';
  * ISO 8601 has a year 0000 and PostgreSQL's timestamps do not: a bound in it (a client's "from the
  * beginning") is moved to the first instant PostgreSQL has, which excludes no record either database holds.
  */
-function atOrAfterYearOne(timestamp: string): string {
+export function atOrAfterYearOne(timestamp: string): string {
   return timestamp < YEAR_ONE ? YEAR_ONE : timestamp;
 }
 
