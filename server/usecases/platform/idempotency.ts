@@ -27,12 +27,15 @@ export function keepingAnswers<Outcome>(ctx: UseCaseContext, render: (outcome: O
  * A phased handler's rendering of its outcomes, each outcome rendered once: the reply kept under the key
  * in the phase's transaction is the very reply sent for it, so a retry replays the first answer byte for
  * byte (its `meta.timestamp` too, which a second rendering a moment later could move to the next second).
+ * Outcomes are told apart by what they say, not by identity: a use case may keep an outcome and return
+ * an equal one built afresh (a spread of the same records).
  */
 export function renderedOnce<Outcome extends object, Reply extends KeptReply>(render: (outcome: Outcome) => Reply): (outcome: Outcome) => Reply {
-  const rendered = new WeakMap<Outcome, Reply>();
+  const rendered = new Map<string, Reply>();
   return (outcome) => {
-    const reply = rendered.get(outcome) ?? render(outcome);
-    rendered.set(outcome, reply);
+    const said = JSON.stringify(outcome);
+    const reply = rendered.get(said) ?? render(outcome);
+    rendered.set(said, reply);
     return reply;
   };
 }
