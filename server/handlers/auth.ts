@@ -18,7 +18,7 @@ import {
 } from '../usecases/members/auth.js';
 import { ACCOUNT_LINK_GONE, completeAccountLink, describeAccountLink } from '../usecases/members/accounts.js';
 import { changePassword } from '../usecases/members/passwords.js';
-import { confirmTotp, disableTotp, offerTotp, regenerateRecoveryCodes } from '../usecases/members/two-factor.js';
+import { confirmTotp, disableTotp, offerTotp, regenerateRecoveryCodes, type TotpOutcome } from '../usecases/members/two-factor.js';
 import { ok } from './envelope.js';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
@@ -27,6 +27,30 @@ const LINK_GONE = { message: ACCOUNT_LINK_GONE };
 /** A check of the member's password or codes past the limits on attempts (server/rate-limits/secret-attempts.ts). */
 const TOO_MANY_ATTEMPTS = { message: "Too many failed attempts at this account's password or codes. Try again later." };
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
+
+/** The statuses an operation that asks for the two-factor proof (password and a code) refuses it with. */
+interface ProofRefusals<R409, R422, R429> {
+  with409(body: { message: string }): R409;
+  with422(body: ReturnType<typeof fieldError>): R422;
+  with429(body: { message: string }, headers: Record<string, string>): R429;
+}
+
+/** Why a two-factor proof was refused, in the words `disableTotp` and `regenerateRecoveryCodes` share. */
+function refusedProof<R409, R422, R429>(
+  outcome: Exclude<TotpOutcome<unknown>, { kind: 'done' }>,
+  respond: ProofRefusals<R409, R422, R429>,
+): R409 | R422 | R429 {
+  switch (outcome.kind) {
+    case 'wrong_password':
+      return respond.with422(fieldError('password', 'The password is incorrect.'));
+    case 'invalid_code':
+      return respond.with422(fieldError('totp_code', 'The code is invalid.'));
+    case 'throttled':
+      return respond.with429(TOO_MANY_ATTEMPTS, retryAfter(outcome.retryAfter));
+    default:
+      return respond.with409({ message: 'Two-factor sign-in is not on.' });
+  }
+}
 
 export function metaOf(request: OperationRequest<OperationId>): RequestMeta {
   return { address: request.client.address, userAgent: request.client.userAgent?.slice(0, 512) ?? null, requestId: request.client.requestId };
@@ -238,18 +262,8 @@ export const authHandlers = {
       if (!session) return respond.with401(UNAUTHENTICATED);
       const { password, totp_code: totpCode, recovery_code: recoveryCode } = request.body;
       const outcome = await disableTotp(ctx, session.me, { password, totpCode, recoveryCode }, metaOf(request));
-      switch (outcome.kind) {
-        case 'done':
-          return respond.with200(ok({ two_factor_enabled: false }), cookieFor(ctx, outcome.value.sessionToken));
-        case 'wrong_password':
-          return respond.with422(fieldError('password', 'The password is incorrect.'));
-        case 'invalid_code':
-          return respond.with422(fieldError('totp_code', 'The code is invalid.'));
-        case 'throttled':
-          return respond.with429(TOO_MANY_ATTEMPTS, retryAfter(outcome.retryAfter));
-        default:
-          return respond.with409({ message: 'Two-factor sign-in is not on.' });
-      }
+      if (outcome.kind !== 'done') return refusedProof(outcome, respond);
+      return respond.with200(ok({ two_factor_enabled: false }), cookieFor(ctx, outcome.value.sessionToken));
     },
   },
   regenerateRecoveryCodes: {
@@ -258,18 +272,8 @@ export const authHandlers = {
       if (!session) return respond.with401(UNAUTHENTICATED);
       const { password, totp_code: totpCode, recovery_code: recoveryCode } = request.body;
       const outcome = await regenerateRecoveryCodes(ctx, session.me, { password, totpCode, recoveryCode }, metaOf(request));
-      switch (outcome.kind) {
-        case 'done':
-          return respond.with200(ok({ two_factor_enabled: true as const, recovery_codes: outcome.value.recoveryCodes }));
-        case 'wrong_password':
-          return respond.with422(fieldError('password', 'The password is incorrect.'));
-        case 'invalid_code':
-          return respond.with422(fieldError('totp_code', 'The code is invalid.'));
-        case 'throttled':
-          return respond.with429(TOO_MANY_ATTEMPTS, retryAfter(outcome.retryAfter));
-        default:
-          return respond.with409({ message: 'Two-factor sign-in is not on.' });
-      }
+      if (outcome.kind !== 'done') return refusedProof(outcome, respond);
+      return respond.with200(ok({ two_factor_enabled: true as const, recovery_codes: outcome.value.recoveryCodes }));
     },
   },
 } satisfies SomeHandlers<UseCaseContext>;
