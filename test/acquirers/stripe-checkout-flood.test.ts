@@ -8,13 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { Payer, type PageResponse } from '../support/payer.js';
 import { openReturn, payOnStripe, useStripeService } from '../support/stripe.js';
 import * as create from '../support/factories.js';
+import { windowWithTimeLeft } from '../support/window-edge.js';
 
 const OPEN_CHECKOUTS = 8;
 const CHECKOUTS_PER_ADDRESS = 2;
 
 const s = useStripeService({
   trustProxyHops: 1,
-  pageLimits: { windowSeconds: 3_600, openCheckoutsPerLink: OPEN_CHECKOUTS, checkoutsPerAddress: CHECKOUTS_PER_ADDRESS },
+  pageLimits: { windowSeconds: windowWithTimeLeft(), openCheckoutsPerLink: OPEN_CHECKOUTS, checkoutsPerAddress: CHECKOUTS_PER_ADDRESS },
 });
 
 const openLink = () => create.openLink(s.t.a, { minimum_amount: '10.00' });

@@ -14,10 +14,11 @@ import { PNG_1X1 } from '../support/images.js';
 import { DECLINED_CARD, GOOD_CARD, Payer, submitPage } from '../support/payer.js';
 import { useService } from '../support/service.js';
 import * as create from '../support/factories.js';
+import { windowWithTimeLeft } from '../support/window-edge.js';
 
 // Two declines on a link and its form refuses further cards for the window: the rate-limited page.
-// A day-long window, so no test straddles the start of a new one.
-const t = useService({ pageLimits: { perLink: 2, windowSeconds: 86_400 } });
+// A window with half an hour left at least, so no test straddles the start of a new one.
+const t = useService({ pageLimits: { perLink: 2, windowSeconds: windowWithTimeLeft(3_600, 1_800) } });
 let browser: Browser;
 let page: Page;
 

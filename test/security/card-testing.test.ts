@@ -14,9 +14,10 @@ import { SandboxAcquirer } from '../../server/acquirers/sandbox.js';
 import { DECLINED_CARD, ERROR_CARD, GOOD_CARD, NO_FUNDS_CARD, Payer, type PageResponse } from '../support/payer.js';
 import { useService, withService, type TestService, type TestServiceOptions } from '../support/service.js';
 import * as create from '../support/factories.js';
-import { sleep } from '../support/wait.js';
+import { windowWithTimeLeft } from '../support/window-edge.js';
 
-const WINDOW_SECONDS = 3_600;
+/** The counting window of the service the current test runs: an hour or a little more (`windowWithTimeLeft`). */
+let windowSeconds = 3_600;
 /** A card that passes Luhn but is no sandbox test card: declined as test_card_required. */
 const OTHER_CARD = { card_number: '6011 1111 1111 1117', expiry: '12/39', cvc: '123' };
 /** A sandbox card that succeeds, other than GOOD_CARD: a real payer's own. */
@@ -36,18 +37,11 @@ class CountingProvider extends SandboxAcquirer {
   }
 }
 
-/** Burst tests must not straddle a window boundary: start them with a minute of the window left at least. */
-async function awayFromWindowEnd(): Promise<void> {
-  const left = WINDOW_SECONDS * 1000 - (Date.now() % (WINDOW_SECONDS * 1000));
-  if (left < 60_000) await sleep(left + 100);
-}
-
+/** Burst tests must not straddle a window boundary: each service counts in a window with ten minutes left at least. */
 async function withCountingService(options: TestServiceOptions, work: (t: TestService, provider: CountingProvider) => Promise<void>): Promise<void> {
   const provider = new CountingProvider();
-  await withService({ ...options, provider, pageLimits: { windowSeconds: WINDOW_SECONDS, ...options.pageLimits } }, async (t) => {
-    await awayFromWindowEnd();
-    await work(t, provider);
-  });
+  windowSeconds = windowWithTimeLeft();
+  await withService({ ...options, provider, pageLimits: { windowSeconds, ...options.pageLimits } }, (t) => work(t, provider));
 }
 
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
@@ -82,7 +76,7 @@ function expectTooMany(page: PageResponse) {
   expect(page.headers.get('content-type')).toMatch(/^text\/html/);
   const retryAfter = Number(page.headers.get('retry-after'));
   expect(retryAfter).toBeGreaterThanOrEqual(1);
-  expect(retryAfter).toBeLessThanOrEqual(WINDOW_SECONDS);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
   expect(page.html).toContain('<h1>Too many attempts</h1>');
   expect(page.html).toContain('You have not been charged.');
   expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");

@@ -12,3 +12,13 @@ export async function clearOfWindowEdge(seconds = 900, marginSeconds = 30): Prom
   const left = seconds - ((Date.now() / 1000) % seconds);
   if (left < marginSeconds) await sleep(left * 1000 + 100);
 }
+
+/**
+ * For a limit whose window length the test sets (the payer pages', the acquirer notifications'): a length
+ * from `atLeast` seconds up whose current window has `leftSeconds` to run at least, so the counts cannot
+ * start afresh halfway and nothing waits. Lengths a second apart end their current windows far apart.
+ */
+export function windowWithTimeLeft(atLeast = 3_600, leftSeconds = 600): number {
+  const now = Date.now() / 1000;
+  for (let seconds = atLeast; ; seconds += 1) if (seconds - (now % seconds) >= leftSeconds) return seconds;
+}
